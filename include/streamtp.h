@@ -1,0 +1,165 @@
+/* streamtp.h: the public interface of libstreamtp.
+ *
+ * libstreamtp computes the throughput of a linear streaming pipeline whose
+ * stages are replicated on processors of a heterogeneous platform (round-robin
+ * teams), under the Overlap or Strict execution model, when computation and
+ * communication times are constant, exponential, or follow any other I.I.D.
+ * law.  Data flows one way: file -> mapping -> event graph -> components ->
+ * solver -> result.
+ *
+ * Conventions: every fallible function returns an stp_status and writes its
+ * outputs through pointers; on failure nothing leaks, *out is NULL and the
+ * stp_error passed by the caller holds a message with context.  The library
+ * never prints, exits or aborts on bad input.  Free functions accept NULL.
+ */
+#ifndef STREAMTP_H
+#define STREAMTP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STP_VERSION "0.1.0"
+
+/* ---- status codes --------------------------------------------------------
+ * One table generates the enum, the names and the default messages. */
+#define STP_STATUS_MAP(X)                                                   \
+  X(OK, "success")                                                          \
+  X(EINVAL, "invalid input")                                                \
+  X(EIO, "cannot read or write a file")                                     \
+  X(ELIMIT, "beyond a size limit")                                          \
+  X(EDEADLOCK, "deadlock: a cycle of the event graph holds no token")       \
+  X(ENUMERIC, "numerical failure")                                          \
+  X(ENOMEM, "out of memory")                                                \
+  X(EINTERRUPTED, "interrupted")                                            \
+  X(EINTERNAL, "internal error")
+
+typedef enum {
+#define STP_STATUS_ENUM_(name, msg) STP_##name,
+  STP_STATUS_MAP(STP_STATUS_ENUM_)
+#undef STP_STATUS_ENUM_
+  STP_STATUS_COUNT_
+} stp_status;
+
+/* "EINVAL", ... */
+const char *stp_status_name(stp_status s);
+/* A one-line default description of the status. */
+const char *stp_status_message(stp_status s);
+/* 1 when the status means the input (file, option, size) is at fault and
+ * 0 when it means an internal failure (memory, numerics, bug). */
+int stp_status_is_input_error(stp_status s);
+
+#define STP_ERROR_MAX 1024
+typedef struct stp_error {
+  stp_status status;
+  char message[STP_ERROR_MAX]; /* "file:line:col: what is wrong" */
+} stp_error;
+
+/* ---- models and options --------------------------------------------------- */
+typedef enum { STP_MODEL_OVERLAP = 0, STP_MODEL_STRICT = 1 } stp_model;
+const char *stp_model_name(stp_model m);                   /* "overlap" */
+stp_status stp_model_parse(const char *s, stp_model *out); /* EINVAL if unknown */
+
+typedef enum {
+  STP_EXP_AUTO = 0,    /* closed form where it holds, Markov chain otherwise */
+  STP_EXP_CLOSED_FORM, /* refuse where no closed form holds */
+  STP_EXP_CTMC,        /* always solve the Markov chain (checks the closed form) */
+  STP_EXP_NONE         /* skip the exponential computation */
+} stp_exp_method;
+
+typedef struct stp_options {
+  uint64_t max_transitions; /* full event graph size limit (Strict, teg) */
+  uint64_t max_states;      /* Markov chain size limit */
+  stp_exp_method exp_method;
+  double solver_tolerance;  /* accepted scaled residual of stationary solves */
+  volatile int *interrupt;  /* when non-NULL and set, long loops stop (EINTERRUPTED) */
+} stp_options;
+
+#define STP_DEFAULT_MAX_TRANSITIONS UINT64_C(20000000)
+#define STP_DEFAULT_MAX_STATES UINT64_C(2000000)
+void stp_options_init(stp_options *o);
+
+/* ---- mappings ------------------------------------------------------------- */
+typedef struct stp_mapping stp_mapping;
+
+/* Read a mapping file (FORMAT.md).  Errors name the file, line and column. */
+stp_status stp_mapping_load_file(const char *path, stp_mapping **out, stp_error *err);
+/* Same from memory; label names the input in messages and is the default name. */
+stp_status stp_mapping_load_string(const char *text, size_t len, const char *label,
+                                   stp_mapping **out, stp_error *err);
+void stp_mapping_free(stp_mapping *m);
+
+const char *stp_mapping_name(const stp_mapping *m);
+const char *stp_mapping_file(const stp_mapping *m); /* label given at load time */
+stp_model stp_mapping_model(const stp_mapping *m);  /* the file's "model" */
+size_t stp_mapping_stage_count(const stp_mapping *m);
+size_t stp_mapping_processor_count(const stp_mapping *m);
+const char *stp_mapping_stage_name(const stp_mapping *m, size_t i);
+const char *stp_mapping_processor_name(const stp_mapping *m, size_t p);
+size_t stp_mapping_team_size(const stp_mapping *m, size_t i);
+/* Processor index of team_i[k]. */
+size_t stp_mapping_team_member(const stp_mapping *m, size_t i, size_t k);
+/* Number of paths R = lcm of the team sizes; STP_ELIMIT when it exceeds 2^64. */
+stp_status stp_mapping_paths(const stp_mapping *m, uint64_t *out, stp_error *err);
+
+/* ---- results -------------------------------------------------------------- */
+typedef enum { STP_COMPONENT_COMPUTE = 0, STP_COMPONENT_TRANSFER = 1 } stp_component_kind;
+
+/* One independent component of the Overlap event graph (DESIGN.md 4). */
+typedef struct stp_component_result {
+  stp_component_kind kind;
+  size_t stage;       /* computed stage, or sending stage of the transfer */
+  size_t index;       /* j in 0..g-1 */
+  size_t g, u, v;     /* copies and folded pattern size (1, 1 for computations) */
+  size_t *senders;    /* u processor indices (the processor for computations) */
+  size_t *receivers;  /* v processor indices (NULL for computations) */
+  double det_throughput;  /* bound on the data set rate from this component */
+  double exp_throughput;  /* same with exponential times; NaN when not computed */
+  const char *exp_method; /* "closed-form", "ctmc", or NULL */
+  uint64_t states;        /* Markov chain states solved (0 for closed forms) */
+  double residual;        /* scaled residual of that solve (0 when none) */
+  int limits_det, limits_exp; /* 1 when this component attains the minimum */
+} stp_component_result;
+
+typedef struct stp_result {
+  stp_model model;
+  size_t nstages;
+  size_t *replication;   /* team sizes R_i */
+  uint64_t paths;        /* R = lcm(R_i); 0 when it exceeds 2^64 */
+  /* deterministic (constant times) */
+  double det_throughput;
+  double det_period;
+  double max_cycle_time;   /* M_ct */
+  size_t ncritical;        /* resources attaining the period (0: no critical resource) */
+  char **critical;         /* "P1 out", "P2 in", "P3" (computation), or a Strict processor */
+  char *mct_resource;      /* resource attaining M_ct, whether or not it is critical */
+  /* exponential times with the same means */
+  int exp_available;       /* 0: see exp_reason */
+  double exp_throughput;
+  double exp_period;
+  char *exp_method;        /* "closed-form", "ctmc", "closed-form+ctmc", ... */
+  uint64_t exp_states;     /* largest chain solved (0: closed forms only) */
+  double exp_residual;     /* largest scaled residual of the solves */
+  char *exp_reason;        /* why exp is unavailable, else NULL */
+  /* N.B.U.E. bounds [lower, upper] (lower = exponential, upper = deterministic) */
+  double lower, upper;
+  /* Overlap components (ncomponents = 0 for Strict) */
+  size_t ncomponents;
+  stp_component_result *components;
+  double seconds;          /* wall time of the evaluation */
+} stp_result;
+
+/* Evaluate a mapping under model `model`: deterministic throughput, M_ct,
+ * critical resource, and (unless exp_method is STP_EXP_NONE) the exponential
+ * throughput and N.B.U.E. bounds.  opts may be NULL for the defaults. */
+stp_status stp_evaluate(const stp_mapping *m, stp_model model, const stp_options *opts,
+                        stp_result **out, stp_error *err);
+void stp_result_free(stp_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* STREAMTP_H */

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# deps.sh: install the Debian packages streamtp needs, only those missing.
+# Usage: scripts/deps.sh [core|bench|all]   (default core: build and test)
+set -euo pipefail
+group=${1:-core}
+core=(build-essential cmake pkg-config libgsl-dev libsuitesparse-dev libcriterion-dev
+      libjansson-dev python3 python3-matplotlib)
+bench=(libboost-graph-dev libsimgrid-dev python3-scipy libopenblas-dev hyperfine)
+case "$group" in
+  core) want=("${core[@]}") ;;
+  bench) want=("${bench[@]}") ;;
+  all) want=("${core[@]}" "${bench[@]}") ;;
+  *) echo "deps.sh: unknown group '$group' (core, bench, all)" >&2; exit 2 ;;
+esac
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,42 @@
+/* mcr.h: maximum cycle ratio, max over cycles C of w(C) / tok(C), by
+ * Howard's policy iteration (Cochet-Terrasson, Cohen, Gaubert, McGettrick,
+ * Quadrat 1998).  In an event graph it is the cycle time: every transition
+ * fires once per lambda* time units in the long run. */
+#ifndef STP_MCR_H
+#define STP_MCR_H
+
+#include "solvers/graph.h"
+
+#include <stdbool.h>
+
+typedef struct stp_mcr_result {
+  bool has_cycle;    /* false for an acyclic graph (ratio = -inf) */
+  double ratio;      /* lambda*, computed from the critical cycle itself */
+  uint32_t *cycle;   /* nodes of one critical cycle, in order */
+  size_t cycle_len;
+  uint64_t cycle_tokens;
+  size_t iterations; /* policy evaluations */
+} stp_mcr_result;
+
+typedef struct stp_mcr_options {
+  size_t max_iterations;     /* 0: default (1000 + 10 * nodes, capped) */
+  volatile int *interrupt;   /* checked once per iteration when non-NULL */
+} stp_mcr_options;
+
+/* Maximum cycle ratio of g.  Every cycle must hold a token: a cycle of
+ * token-free edges is reported as STP_EDEADLOCK, with that cycle in
+ * res->cycle (so the caller can name it).  opts may be NULL.
+ * Time: O(iterations * (n + m)); memory O(n + m). */
+stp_status stp__mcr_howard(const stp_graph *g, const stp_mcr_options *opts, stp_mcr_result *res,
+                           stp_error *err);
+void stp__mcr_result_clear(stp_mcr_result *res);
+
+/* Strongly connected components (iterative Tarjan): comp[u] in 0..count-1. */
+stp_status stp__scc(const stp_graph *g, uint32_t *comp, uint32_t *count, stp_error *err);
+
+/* A cycle of token-free edges, if any: returns true and stores it in
+ * *cycle (malloc'ed) / *len.  On allocation failure returns false with
+ * *len = SIZE_MAX. */
+bool stp__find_token_free_cycle(const stp_graph *g, uint32_t **cycle, size_t *len);
+
+#endif /* STP_MCR_H */
