@@ -326,22 +326,28 @@ static stp_status read_links(const reader *r, const json_t *arr, stp_mapping *m,
   return s;
 }
 
-/* Count the team members first: the mapping is allocated with exact sizes. */
-static stp_status count_teams(const reader *r, const json_t *arr, size_t nstages, size_t *total) {
+/* Team sizes, to allocate the mapping before the members are checked
+ * (read_teams reports shape errors, after the stages and processors). */
+static size_t count_members(const json_t *arr) {
+  size_t total = 0;
+  for (size_t i = 0; i < json_array_size(arr); i++)
+    total += json_array_size(json_array_get(arr, i)); /* 0 for non-arrays */
+  return total;
+}
+
+static stp_status check_team_shapes(const reader *r, const json_t *arr, size_t nstages) {
   stp_jpath base = stp__jpath_key((stp_jpath){0}, "mapping");
   STP_CHECK(want_type(r, arr, base, JSON_ARRAY, "\"mapping\""));
   size_t n = json_array_size(arr);
   if (n != nstages)
     return report(r, base, false, "\"mapping\" has %zu team%s but the pipeline has %zu stage%s", n,
                   n == 1 ? "" : "s", nstages, nstages == 1 ? "" : "s");
-  *total = 0;
   for (size_t i = 0; i < n; i++) {
     json_t *team = json_array_get(arr, i);
     stp_jpath p = stp__jpath_index(base, i);
     STP_CHECK(want_type(r, team, p, JSON_ARRAY, "a team"));
     if (json_array_size(team) == 0)
       return report(r, p, false, "the team of stage %zu (mapping[%zu]) is empty", i + 1, i);
-    *total += json_array_size(team);
   }
   return STP_OK;
 }
@@ -349,6 +355,7 @@ static stp_status count_teams(const reader *r, const json_t *arr, size_t nstages
 static stp_status read_teams(const reader *r, const json_t *arr, stp_mapping *m,
                              const name_index *ix) {
   stp_jpath base = stp__jpath_key((stp_jpath){0}, "mapping");
+  STP_CHECK(check_team_shapes(r, arr, m->nstages));
   size_t *where = stp__malloc_array(m->nprocs, sizeof *where); /* team index of each proc */
   if (!where)
     return stp__oom(r->err, "reading the mapping");
@@ -486,15 +493,14 @@ static stp_status read_root(const reader *r, const json_t *root, stp_mapping **o
     return report(r, top, false, "the top level must be an object, not %s", json_type_name(root));
   STP_CHECK(check_keys(r, root, top, keys, "the top-level object"));
   json_t *stages, *procs, *links, *teams;
-  size_t ns, np, nl, total = 0;
+  size_t ns, np, nl;
   STP_CHECK(top_array(r, root, "stages", true, STP_MAX_STAGES, &stages, &ns));
   STP_CHECK(top_array(r, root, "processors", true, STP_MAX_PROCESSORS, &procs, &np));
   STP_CHECK(top_array(r, root, "links", false, STP_MAX_LINKS, &links, &nl));
   if (!(teams = json_object_get(root, "mapping")))
     return report(r, top, false, "missing required key \"mapping\" in the top-level object");
-  STP_CHECK(count_teams(r, teams, ns, &total));
   stp_mapping *m;
-  STP_CHECK(stp__mapping_alloc(ns, np, nl, total, &m, r->err));
+  STP_CHECK(stp__mapping_alloc(ns, np, nl, count_members(teams), &m, r->err));
   name_index ix = {0};
   stp_status s = read_header(r, root, m);
   if (s == STP_OK)
