@@ -136,8 +136,11 @@ static void component_table(FILE *f, const stp_mapping *m, const stp_result *r) 
                        : c->limits_exp               ? "*e"
                                                      : "";
     char name[64], uv[32], procs[512];
-    snprintf(name, sizeof name, "%s %s", c->kind == STP_COMPONENT_COMPUTE ? "comp" : "xfer",
-             stp_mapping_stage_name(m, c->stage));
+    if (c->kind == STP_COMPONENT_COMPUTE)
+      snprintf(name, sizeof name, "%s", stp_mapping_stage_name(m, c->stage));
+    else
+      snprintf(name, sizeof name, "%s->%s", stp_mapping_stage_name(m, c->stage),
+               stp_mapping_stage_name(m, c->stage + 1));
     snprintf(uv, sizeof uv, "%zux%zu", c->u, c->v);
     FILE *mem = fmemopen(procs, sizeof procs, "w");
     if (mem) {
@@ -150,8 +153,11 @@ static void component_table(FILE *f, const stp_mapping *m, const stp_result *r) 
     } else {
       procs[0] = '\0';
     }
-    fprintf(f, "  %-4s %-12.12s %-30.30s %7s %5zu %13.6g %13.6g %llu\n", mark, name, procs, uv,
-            c->g, c->det_throughput, c->exp_throughput, (unsigned long long)c->states);
+    char expv[32] = "-";
+    if (isfinite(c->exp_throughput))
+      snprintf(expv, sizeof expv, "%.6g", c->exp_throughput);
+    fprintf(f, "  %-4s %-12.12s %-30.30s %7s %5zu %13.6g %13s %llu\n", mark, name, procs, uv,
+            c->g, c->det_throughput, expv, (unsigned long long)c->states);
   }
   if (hidden)
     fprintf(f, "  ... %zu more components (--json lists them all)\n", hidden);
