@@ -276,10 +276,11 @@ const cli_command cli_generate_command = {
     .details =
         "Every processor joins exactly one team; the team sizes are a uniformly random\n"
         "split of M into N positive parts (or --teams).  Computation times (one per\n"
-        "processor) and communication times (one per link that carries data) are uniform\n"
-        "in their ranges: the files hold work = output = 1, speed = 1/time and\n"
-        "bandwidth = 1/time.  Mapping k is DIR/PREFIX-0000k.json; it depends only on the\n"
-        "options, the seed and k, never on the machine or on --count.",
+        "processor) and communication times (one per link that carries data) are drawn\n"
+        "in their ranges (--draw): the files hold work = output = 1, speed = 1/time and\n"
+        "bandwidth = 1/time (one default bandwidth when --comm is a single value).\n"
+        "Mapping k is DIR/PREFIX-0000k.json; it depends only on the options, the seed\n"
+        "and k, never on the machine or on --count.",
     .options = generate_options,
     .run = run_generate,
 };
