@@ -91,9 +91,11 @@ static void row_fail(slot *sl, size_t r, const stp_error *e) {
     sl->interrupted = true;
 }
 
-static void evaluate_row(batch *b, slot *sl, size_t r, double since) {
+/* Row r of a loaded mapping; its time counts the reading too. */
+static void evaluate_row(batch *b, slot *sl, size_t r, double reading) {
   stp_batch_row *row = &sl->rows[r];
   stp_error e = {0};
+  double t0 = stp__now();
   if (interrupted(b)) {
     stp__fail(&e, STP_EINTERRUPTED, "%s: interrupted before evaluation", row->path);
     row_fail(sl, r, &e);
@@ -103,7 +105,7 @@ static void evaluate_row(batch *b, slot *sl, size_t r, double since) {
   } else {
     row_fail(sl, r, &e);
   }
-  row->seconds = stp__now() - since;
+  row->seconds = reading + (stp__now() - t0);
 }
 
 static void process(batch *b, size_t k) {
@@ -124,7 +126,7 @@ static void process(batch *b, size_t k) {
                                   .model_known = sl->mapping ||
                                                  b->cfg->models != STP_BATCH_FILE_MODEL};
     if (sl->mapping) {
-      evaluate_row(b, sl, r, stp__now() - loaded); /* each row counts the reading */
+      evaluate_row(b, sl, r, loaded);
     } else {
       row_fail(sl, r, &e);
       sl->rows[r].seconds = loaded;

@@ -125,7 +125,7 @@ stp_status stp_batch_collect(const char *const *args, size_t nargs, stp_batch_in
     if (stat(args[k], &st) == 0 && S_ISDIR(st.st_mode)) {
       size_t first = l.n;
       s = walk(&l, args[k], 0, err);
-      if (s == STP_OK)
+      if (s == STP_OK && l.n > first) /* qsort wants a non-null base */
         qsort(l.v + first, l.n - first, sizeof *l.v, input_cmp);
     } else {
       s = push(&l, args[k], STP_OK, NULL, err);

@@ -90,7 +90,20 @@ static bool parse_teams(const char *s, size_t **out, size_t *n) {
   return true;
 }
 
-/* mkdir -p: create dir and its missing parents. */
+/* p exists as a directory, or is created as one. */
+static bool ensure_dir(const char *p) {
+  struct stat st;
+  int e = 0;
+  if (mkdir(p, 0777) != 0 && errno != EEXIST)
+    e = errno;
+  else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
+    e = ENOTDIR;
+  if (e)
+    cli_error("%s: cannot create the directory: %s", p, strerror(e));
+  return e == 0;
+}
+
+/* mkdir -p: create dir and its missing parents (dir is not empty). */
 static bool make_dirs(const char *dir) {
   char *p = malloc(strlen(dir) + 1);
   if (!p) {
@@ -99,22 +112,12 @@ static bool make_dirs(const char *dir) {
   }
   strcpy(p, dir);
   bool ok = true;
-  for (char *s = p + 1; ok; s++) {
-    if (*s != '/' && *s != '\0')
-      continue;
-    char c = *s;
-    *s = '\0';
-    struct stat st;
-    if (mkdir(p, 0777) != 0 && errno != EEXIST)
-      ok = false;
-    else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
-      ok = false, errno = ENOTDIR;
-    if (!ok)
-      cli_error("%s: cannot create the directory: %s", p, strerror(errno));
-    *s = c;
-    if (c == '\0')
-      break;
+  for (char *s = strchr(p + 1, '/'); s && ok; s = strchr(s + 1, '/')) {
+    *s = '\0'; /* each parent in turn */
+    ok = ensure_dir(p);
+    *s = '/';
   }
+  ok = ok && ensure_dir(p);
   free(p);
   return ok;
 }
@@ -178,7 +181,7 @@ static bool parse_generate_options(const cli_args *a, generate_job *job) {
     cli_usage_error(cmd, "unexpected argument '%s'", a->pos[0]);
     return false;
   }
-  if (!(job->dir = cli_get(cmd, a, "output"))) {
+  if (!(job->dir = cli_get(cmd, a, "output")) || !*job->dir) {
     cli_usage_error(cmd, "no output directory (-o DIR)");
     return false;
   }
@@ -226,34 +229,38 @@ static int digits(uint64_t x) {
   return d;
 }
 
+/* Mapping k as DIR/PREFIX-0000k.json; the directory is made once the first
+ * mapping shows that the options are valid. */
+static int write_one(const generate_job *job, uint64_t k, int width) {
+  char name[256];
+  snprintf(name, sizeof name, "%s-%0*llu", job->prefix, width, (unsigned long long)k);
+  size_t n = strlen(job->dir);
+  char *path = malloc(n + strlen(name) + 7);
+  if (!path) {
+    cli_error("out of memory");
+    return CLI_FAILURE;
+  }
+  sprintf(path, "%s%s%s.json", job->dir, job->dir[n - 1] == '/' ? "" : "/", name);
+  stp_error err = {0};
+  stp_mapping *m = NULL;
+  int rc = CLI_OK;
+  if (stp_generate(&job->params, k, name, &m, &err) != STP_OK)
+    rc = cli_report_error(&err);
+  else if (k == 1 && !make_dirs(job->dir))
+    rc = CLI_USAGE;
+  else if (stp_mapping_save_file(m, path, &err) != STP_OK)
+    rc = cli_report_error(&err);
+  stp_mapping_free(m);
+  free(path);
+  return rc;
+}
+
 static int write_all(const generate_job *job) {
   int width = digits(job->count) > 5 ? digits(job->count) : 5;
-  for (uint64_t k = 1; k <= job->count; k++) {
-    char name[256], *path;
-    snprintf(name, sizeof name, "%s-%0*llu", job->prefix, width, (unsigned long long)k);
-    stp_error err = {0};
-    stp_mapping *m = NULL;
-    stp_status s = stp_generate(&job->params, k, name, &m, &err);
-    if (s == STP_OK && k == 1 && !make_dirs(job->dir)) { /* the options are valid now */
-      stp_mapping_free(m);
-      return CLI_USAGE;
-    }
-    if (s == STP_OK) {
-      path = malloc(strlen(job->dir) + strlen(name) + 7);
-      if (!path) {
-        stp_mapping_free(m);
-        cli_error("out of memory");
-        return CLI_FAILURE;
-      }
-      sprintf(path, "%s/%s.json", job->dir, name);
-      s = stp_mapping_save_file(m, path, &err);
-      free(path);
-    }
-    stp_mapping_free(m);
-    if (s != STP_OK)
-      return cli_report_error(&err);
-  }
-  return CLI_OK;
+  int rc = CLI_OK;
+  for (uint64_t k = 1; k <= job->count && rc == CLI_OK; k++)
+    rc = write_one(job, k, width);
+  return rc;
 }
 
 static int run_generate(int argc, char **argv) {

@@ -150,7 +150,6 @@ json_t *report_row(const stp_batch_row *row) {
     json_decref(o);
     return NULL;
   }
-  json_object_set_new(src, "file", json_string(row->path));
   json_object_set_new(src, "seconds", report_number(row->seconds));
   json_object_set_new(src, "status", json_string(stp_status_name(row->status)));
   json_object_set_new(src, "error", row->message ? json_string(row->message) : json_null());
