@@ -18,7 +18,7 @@ static void put_number(FILE *f, double x) {
   char buf[40];
   for (int digits = 15; digits <= 17; digits++) {
     snprintf(buf, sizeof buf, "%.*g", digits, x);
-    if (strtod(buf, NULL) == x) /* exact round trip is the point here */
+    if (stp__close(strtod(buf, NULL), x, 0, 0)) /* zero tolerance: an exact round trip */
       break;
   }
   fputs(buf, f);
