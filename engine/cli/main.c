@@ -7,6 +7,8 @@
 static const cli_command *const commands[] = {
     &cli_eval_command,
     &cli_teg_command,
+    &cli_batch_command,
+    &cli_generate_command,
     NULL,
 };
 

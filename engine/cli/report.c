@@ -49,20 +49,31 @@ static json_t *component_json(const stp_mapping *m, const stp_component_result *
   return o;
 }
 
-json_t *report_json(const stp_mapping *m, const stp_result *r) {
+json_t *report_head(const char *file, const stp_mapping *m, const char *model) {
   json_t *o = json_object();
   if (!o)
     return NULL;
-  json_object_set_new(o, "file", json_string(stp_mapping_file(m)));
-  json_object_set_new(o, "name", json_string(stp_mapping_name(m)));
-  json_object_set_new(o, "model", json_string(stp_model_name(r->model)));
+  json_object_set_new(o, "file", json_string(file));
+  json_object_set_new(o, "name", m ? json_string(stp_mapping_name(m)) : json_null());
+  json_object_set_new(o, "model", model ? json_string(model) : json_null());
+  if (!m)
+    return o;
   json_t *rep = json_array();
-  for (size_t i = 0; i < r->nstages; i++)
-    json_array_append_new(rep, json_integer((json_int_t)r->replication[i]));
+  for (size_t i = 0; i < stp_mapping_stage_count(m); i++)
+    json_array_append_new(rep, json_integer((json_int_t)stp_mapping_team_size(m, i)));
   json_object_set_new(o, "replication", rep);
-  json_object_set_new(o, "paths", r->paths && r->paths <= (uint64_t)INT64_MAX
-                                      ? json_integer((json_int_t)r->paths)
+  uint64_t paths;
+  json_object_set_new(o, "paths", stp_mapping_paths(m, &paths, NULL) == STP_OK &&
+                                          paths <= (uint64_t)INT64_MAX
+                                      ? json_integer((json_int_t)paths)
                                       : json_null());
+  return o;
+}
+
+json_t *report_json(const stp_mapping *m, const stp_result *r) {
+  json_t *o = report_head(stp_mapping_file(m), m, stp_model_name(r->model));
+  if (!o)
+    return NULL;
   json_t *det = json_object();
   json_object_set_new(det, "throughput", report_number(r->det_throughput));
   json_object_set_new(det, "period", report_number(r->det_period));
@@ -94,6 +105,112 @@ json_t *report_json(const stp_mapping *m, const stp_result *r) {
   }
   json_object_set_new(o, "seconds", report_number(r->seconds));
   return o;
+}
+
+/* ---- batch rows: the eval object, flattened --------------------------------
+ * Each column names where its value sits in the object of report_json, so
+ * that a batch row and `eval --json` can never disagree. */
+typedef struct row_column {
+  const char *name;
+  const char *section; /* NULL: a top-level key */
+  const char *key;
+} row_column;
+
+static const row_column row_columns[] = {
+    {"file", NULL, "file"},
+    {"name", NULL, "name"},
+    {"model", NULL, "model"},
+    {"replication", NULL, "replication"},
+    {"paths", NULL, "paths"},
+    {"det_throughput", "deterministic", "throughput"},
+    {"det_period", "deterministic", "period"},
+    {"exp_throughput", "exponential", "throughput"},
+    {"exp_period", "exponential", "period"},
+    {"lower", "bounds", "lower"},
+    {"upper", "bounds", "upper"},
+    {"max_cycle_time", "deterministic", "max_cycle_time"},
+    {"max_cycle_time_resource", "deterministic", "max_cycle_time_resource"},
+    {"critical_resource", "deterministic", "critical_resource"},
+    {"method", "exponential", "method"},
+    {"states", "exponential", "states"},
+    {"exp_reason", "exponential", "reason"},
+    {"seconds", NULL, "seconds"},
+    {"status", NULL, "status"},
+    {"error", NULL, "error"},
+};
+#define ROW_COLUMNS (sizeof row_columns / sizeof row_columns[0])
+
+json_t *report_row(const stp_batch_row *row) {
+  const char *model = row->model_known ? stp_model_name(row->model) : NULL;
+  json_t *src = row->result ? report_json(row->mapping, row->result)
+                            : report_head(row->path, row->mapping, model);
+  json_t *o = json_object();
+  if (!src || !o) {
+    json_decref(src);
+    json_decref(o);
+    return NULL;
+  }
+  json_object_set_new(src, "seconds", report_number(row->seconds));
+  json_object_set_new(src, "status", json_string(stp_status_name(row->status)));
+  json_object_set_new(src, "error", row->message ? json_string(row->message) : json_null());
+  for (size_t c = 0; c < ROW_COLUMNS; c++) {
+    const row_column *col = &row_columns[c];
+    json_t *from = col->section ? json_object_get(src, col->section) : src;
+    json_t *v = from ? json_object_get(from, col->key) : NULL;
+    json_object_set(o, col->name, v ? v : json_null());
+  }
+  json_decref(src);
+  return o;
+}
+
+/* RFC 4180: quote a field holding a separator, a quote or a line break. */
+static void csv_string(FILE *f, const char *s) {
+  if (!s[strcspn(s, ",\"\r\n")] && s[0] != ' ' && (!*s || s[strlen(s) - 1] != ' ')) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"')
+      fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static void csv_value(FILE *f, const json_t *v) {
+  switch (json_typeof(v)) {
+  case JSON_STRING: csv_string(f, json_string_value(v)); break;
+  case JSON_INTEGER: fprintf(f, "%lld", (long long)json_integer_value(v)); break;
+  case JSON_REAL: fprintf(f, "%.17g", json_real_value(v)); break;
+  case JSON_TRUE: fputs("true", f); break;
+  case JSON_FALSE: fputs("false", f); break;
+  case JSON_ARRAY: /* the replication: "1 2 3 1" */
+    for (size_t k = 0; k < json_array_size(v); k++) {
+      if (k)
+        fputc(' ', f);
+      csv_value(f, json_array_get(v, k));
+    }
+    break;
+  default: break; /* null and objects: an empty field */
+  }
+}
+
+int report_csv_header(FILE *f) {
+  for (size_t c = 0; c < ROW_COLUMNS; c++)
+    fprintf(f, "%s%s", c ? "," : "", row_columns[c].name);
+  return fputc('\n', f) == EOF ? -1 : 0;
+}
+
+int report_csv_row(FILE *f, const json_t *row) {
+  if (!row)
+    return -1;
+  for (size_t c = 0; c < ROW_COLUMNS; c++) {
+    if (c)
+      fputc(',', f);
+    csv_value(f, json_object_get(row, row_columns[c].name));
+  }
+  return fputc('\n', f) == EOF || ferror(f) ? -1 : 0;
 }
 
 int report_json_line(FILE *f, json_t *v) {

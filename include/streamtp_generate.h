@@ -1,0 +1,71 @@
+/* streamtp_generate.h: random instances and mapping files.
+ *
+ * stp_generate builds random mappings following the protocol of the paper's
+ * section 7.1 (Table 1): a pipeline of N stages on M processors, every
+ * processor in exactly one team, computation and communication times drawn
+ * uniformly in given ranges.  It is seeded and portable: the same parameters,
+ * seed and index give the same mapping on every machine.  stp_mapping_to_json
+ * and stp_mapping_save_file write any mapping back as a mapping file
+ * (FORMAT.md) that reads back to the same mapping.
+ */
+#ifndef STREAMTP_GENERATE_H
+#define STREAMTP_GENERATE_H
+
+#include "streamtp.h"
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest instance stp_generate builds (links grow like the product of
+ * neighbouring team sizes). */
+#define STP_GENERATE_MAX_STAGES 10000
+#define STP_GENERATE_MAX_PROCESSORS 100000
+#define STP_GENERATE_MAX_LINKS 10000000
+
+/* How a time in [min, max] is drawn. */
+typedef enum {
+  STP_DRAW_TIMES = 0,     /* the time is uniform in [min, max] */
+  STP_DRAW_RATES = 1,     /* the speed or bandwidth, 1/time, is uniform in [1/max, 1/min] */
+  STP_DRAW_INTEGER_TIMES  /* the time is a uniform integer in [min, max] */
+} stp_generate_draw;
+
+typedef struct stp_generate_params {
+  size_t stages;       /* N >= 1 */
+  size_t processors;   /* M >= N; 0 with teams: the sum of the teams */
+  const size_t *teams; /* N team sizes, or NULL for a uniformly random
+                          composition of M into N positive parts */
+  double comp_min, comp_max; /* computation times, uniform in [min, max] */
+  double comm_min, comm_max; /* communication times, uniform in [min, max] */
+  stp_generate_draw draw;
+  stp_model model;     /* written into the mapping */
+  uint64_t seed;
+} stp_generate_params;
+
+/* Fill p with the defaults: 10 stages on 20 processors, random teams, times
+ * in [5, 15], Overlap, seed 1. */
+void stp_generate_params_init(stp_generate_params *p);
+
+/* Instance number `index` of the family (p, seed), named `name`.  Each index
+ * has its own random stream, so instance k does not depend on how many are
+ * generated.  Stage i has work 1 and output 1; processor p has speed 1 / c_p
+ * with c_p its drawn computation time; each link that carries data
+ * (DESIGN.md 4) gets bandwidth 1 / d with d its drawn communication time, or
+ * a single default bandwidth when comm_min = comm_max.  EINVAL for bad
+ * parameters, ELIMIT beyond the STP_GENERATE_MAX_* sizes. */
+stp_status stp_generate(const stp_generate_params *p, uint64_t index, const char *name,
+                        stp_mapping **out, stp_error *err);
+
+/* The mapping as mapping-file text (FORMAT.md), NUL-terminated, one stage,
+ * processor or link per line.  Numbers are written with the fewest digits
+ * that read back to the same double. */
+stp_status stp_mapping_to_json(const stp_mapping *m, char **text, size_t *len, stp_error *err);
+/* Write that text to path (replacing the file); EIO names the path. */
+stp_status stp_mapping_save_file(const stp_mapping *m, const char *path, stp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* STREAMTP_GENERATE_H */

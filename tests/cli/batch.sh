@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# batch.sh: end-to-end checks of `generate` and `batch` that take more than
+# one command each (the single-command cases live in cases/):
+#   generate is reproducible and independent of --count;
+#   batch rows follow the sorted input order, whatever --jobs;
+#   batch rows agree with `eval --json`, and CSV with JSON lines;
+#   Ctrl-C (SIGINT) stops a batch with status 130, keeping the rows in order;
+#   a terminal gets a progress bar with rate and ETA.
+# Usage: batch.sh PATH/TO/streamtp
+set -uo pipefail
+bin=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+fail=0
+total=0
+
+check() { # check DESCRIPTION COMMAND...: run, report ok or FAIL
+  local what=$1
+  shift
+  total=$((total + 1))
+  if "$@"; then
+    echo "ok   $what"
+  else
+    echo "FAIL $what"
+    fail=$((fail + 1))
+  fi
+}
+
+# The CSV rows without the timing column, which differs from run to run.
+strip_seconds() {
+  python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+col = rows[0].index("seconds")
+w = csv.writer(sys.stdout, lineterminator="\n")
+for r in rows:
+    w.writerow(r[:col] + r[col + 1:])' "$1"
+}
+
+# ---- generate ----------------------------------------------------------------
+"$bin" generate --stages 4 --processors 9 --count 5 --seed 5 -o g1 &&
+  "$bin" generate --stages 4 --processors 9 --count 5 --seed 5 -o g2 &&
+  "$bin" generate --stages 4 --processors 9 --count 3 --seed 5 -o g3 &&
+  "$bin" generate --stages 4 --processors 9 --count 5 --seed 6 -o g4
+check "generate runs" test $? -eq 0
+check "generate writes map-00001 .. map-00005" \
+  test "$(ls g1 | tr '\n' ' ')" = "map-00001.json map-00002.json map-00003.json map-00004.json map-00005.json "
+check "generate: same seed, same files" diff -r g1 g2
+check "generate: mapping k does not depend on --count" \
+  bash -c 'for k in 1 2 3; do cmp -s g1/map-0000$k.json g3/map-0000$k.json || exit 1; done'
+check "generate: another seed, other files" bash -c '! cmp -s g1/map-00001.json g4/map-00001.json'
+check "generate: the files are valid mappings" \
+  "$bin" eval --exp-method none g1/map-00001.json g4/map-00005.json > /dev/null
+
+# ---- batch: order, jobs, consistency -------------------------------------------
+mkdir -p in/b in/a
+"$bin" generate --stages 5 --processors 12 --count 12 --seed 7 -o in/b
+"$bin" generate --stages 3 --processors 8 --count 8 --seed 8 --model strict --prefix s -o in/a
+printf '{"stages": 1}' > in/a/broken.json
+cp "$here/data/batch/sub/two.json" in/two.json
+"$bin" batch in --jobs 1 -q -o j1.csv > j1.out 2> j1.err
+rc1=$?
+"$bin" batch in --jobs 2 -q > j2.csv 2> j2.err
+rc2=$?
+check "batch: exit status 2 with a bad file (jobs 1 and 2)" test "$rc1$rc2" = 22
+check "batch: the same rows with 1 and 2 jobs" \
+  diff <(strip_seconds j1.csv) <(strip_seconds j2.csv)
+check "batch: rows in sorted path order" \
+  diff <(find in -name '*.json' | LC_ALL=C sort) \
+  <(python3 -c 'import csv,sys; [print(r["file"]) for r in csv.DictReader(open(sys.argv[1]))]' j1.csv)
+check "batch: the bad file has its error, the others none" python3 -c '
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    bad = r["file"].endswith("broken.json")
+    assert (r["status"] != "OK") == bad and bool(r["error"]) == bad, r
+    assert bad or float(r["det_throughput"]) > 0, r' j1.csv
+check "batch: -o writes nothing on standard output" test ! -s j1.out -a -s j1.csv
+
+"$bin" batch in/b in/two.json --format jsonl --jobs 2 -q > rows.jsonl
+"$bin" eval --json in/b/*.json in/two.json > eval.jsonl
+check "batch rows agree with eval --json" python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+ev = [json.loads(l) for l in open(sys.argv[2])]
+assert len(rows) == len(ev) == 13, (len(rows), len(ev))
+for r, e in zip(rows, ev):
+    assert r["file"] == e["file"] and r["replication"] == e["replication"], (r, e)
+    d, x, b = e["deterministic"], e["exponential"], e["bounds"]
+    assert r["det_throughput"] == d["throughput"] and r["det_period"] == d["period"]
+    assert r["max_cycle_time"] == d["max_cycle_time"]
+    assert r["critical_resource"] == d["critical_resource"]
+    assert r["exp_throughput"] == x["throughput"] and r["exp_reason"] == x.get("reason")
+    assert r["lower"] == b["lower"] and r["upper"] == b["upper"]' rows.jsonl eval.jsonl
+"$bin" batch in/b in/two.json --jobs 2 -q > rows.csv
+check "batch: CSV and JSON lines hold the same values" python3 -c '
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+js = [json.loads(l) for l in open(sys.argv[2])]
+assert len(rows) == len(js)
+for c, j in zip(rows, js):
+    for k, v in j.items():
+        if k == "seconds":
+            continue
+        if isinstance(v, list):
+            want = " ".join(map(str, v))
+        elif v is None:
+            want = ""
+        elif isinstance(v, float):
+            assert float(c[k]) == v, (k, c[k], v)
+            continue
+        else:
+            want = str(v)
+        assert c[k] == want, (k, c[k], want)' rows.csv rows.jsonl
+
+# ---- Ctrl-C -------------------------------------------------------------------
+# 600 Strict mappings with 2520 paths each take seconds; the interrupt comes
+# as soon as the first rows are out.
+"$bin" generate --teams 7,8,9,5 --model strict --count 600 -o slow
+"$bin" batch slow --jobs 1 --exp-method none -o slow.csv 2> slow.err &
+pid=$!
+for _ in $(seq 1 600); do
+  [ "$(wc -l < slow.csv 2>/dev/null || echo 0)" -ge 3 ] && break
+  sleep 0.05
+done
+kill -INT $pid
+wait $pid
+rc=$?
+check "SIGINT: exit status 130" test $rc -eq 130
+check "SIGINT: a summary on standard error" grep -q "streamtp: interrupted: .* files done" slow.err
+check "SIGINT: the rows written are complete, in order, and fewer than the inputs" python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+idx = [int(r["file"][-10:-5]) for r in rows]
+assert 2 <= len(idx) < 600, len(idx)
+assert idx == sorted(set(idx)) and idx[0] == 1, idx[:5]
+assert all(r["status"] == "OK" and float(r["det_throughput"]) > 0 for r in rows)' slow.csv
+
+# ---- progress on a terminal -------------------------------------------------------
+# script(1) gives the command a pseudo-terminal for standard error.
+script -qec "$bin batch in/b --jobs 1 -o tty.csv" tty.log > /dev/null 2>&1
+check "a terminal shows a progress bar with rate and ETA" \
+  grep -q "files/s  ETA" tty.log
+check "off a terminal, no progress bar" bash -c '! grep -q "ETA" j2.err'
+
+echo "$((total - fail))/$total batch checks passed"
+[ $fail -eq 0 ]
