@@ -212,8 +212,8 @@ static stp_status run_init(const sim_setup *s, uint64_t seed, uint64_t stream, s
     run_clear(r);
     return st;
   }
-  for (size_t c = 0; c < s->ncols; c++) /* det columns keep these ones */
-    stp__law_fill(s->law[c], r->rng, r->xi + c * s->block, s->block);
+  for (size_t k = 0; k < s->ncols * s->block; k++) /* det columns keep these factors */
+    r->xi[k] = 1;
   return STP_OK;
 }
 
@@ -271,7 +271,7 @@ static stp_status run_advance(const sim_setup *s, sim_run *r, uint64_t n,
 }
 
 /* ---- groups: batches of one run, or replications ---------------------------------- */
-typedef struct sim_plan_counts {
+typedef struct sim_counts {
   uint32_t groups;
   bool replicated;
   uint64_t per_group, warmup, simulated, firings;
@@ -356,34 +356,37 @@ static stp_status group_statistics(const stp_mapping *m, const sim_counts *c, do
 }
 
 /* ---- the result ---------------------------------------------------------------------- */
+/* Record why a bound is missing (reason is malloc'ed; NULL: out of memory). */
+static stp_status missing_bound(stp_sim_result *r, char *reason, stp_error *err) {
+  r->bounds_reason = reason;
+  return reason ? STP_OK : stp__oom(err, "simulating");
+}
+
 /* Exact bounds from stp_evaluate; a bound beyond the limits is missing, with
  * the reason, and is not an error. */
 static stp_status sim_bounds(const stp_mapping *m, stp_model model, const stp_sim_options *o,
                              stp_sim_result *r, stp_error *err) {
   if (!o->bounds)
-    return (r->bounds_reason = stp__strdup("not requested")) ? STP_OK
-                                                              : stp__oom(err, "simulating");
+    return missing_bound(r, stp__strdup("not requested"), err);
   double t0 = stp__now();
   stp_result *ev = NULL;
   stp_error local = {0};
   stp_status s = stp_evaluate(m, model, &o->eval, &ev, &local);
   r->bounds_seconds = stp__now() - t0;
-  if (s != STP_OK && !stp_status_is_input_error(s)) {
-    if (err)
-      *err = local;
-    return s;
-  }
-  if (s != STP_OK)
-    r->bounds_reason = stp__strdup(local.message);
-  else if (!ev->exp_available)
-    r->bounds_reason = stp__asprintf("exponential throughput: %s", ev->exp_reason);
   if (s == STP_OK) {
     r->upper = ev->det_throughput;
     r->lower = ev->exp_available ? ev->exp_throughput : NAN;
+    s = ev->exp_available
+            ? STP_OK
+            : missing_bound(r, stp__asprintf("exponential throughput: %s", ev->exp_reason), err);
+    stp_result_free(ev);
+    return s;
   }
-  bool missing = s != STP_OK || !ev->exp_available;
-  stp_result_free(ev);
-  return missing && !r->bounds_reason ? stp__oom(err, "simulating") : STP_OK;
+  if (stp_status_is_input_error(s))
+    return missing_bound(r, stp__strdup(local.message), err);
+  if (err)
+    *err = local;
+  return s;
 }
 
 /* Where the 95% interval lies relative to [lower, upper]. */

@@ -82,6 +82,18 @@ static size_t edit_distance(const char *a, const char *b) {
   return row[lb];
 }
 
+/* "Did you mean": keep `candidate` as the hint when it is the closest to
+ * `name` so far, and closer than HINT_DISTANCE edits. */
+#define HINT_DISTANCE 3
+static void consider_hint(const char *name, const char *candidate, size_t *best,
+                          const char **hint) {
+  size_t d = edit_distance(name, candidate);
+  if (d < *best) {
+    *best = d;
+    *hint = candidate;
+  }
+}
+
 /* Every key of obj must be in `allowed` (NULL-terminated). */
 static stp_status check_keys(const reader *r, const json_t *obj, stp_jpath path,
                              const char *const *allowed, const char *where) {
@@ -89,16 +101,12 @@ static stp_status check_keys(const reader *r, const json_t *obj, stp_jpath path,
   json_t *val;
   json_object_foreach((json_t *)obj, key, val) {
     const char *hint = NULL;
-    size_t best = 3; /* suggest only close matches */
+    size_t best = HINT_DISTANCE;
     bool ok = false;
     for (const char *const *a = allowed; *a; a++) {
       if (strcmp(key, *a) == 0)
         ok = true;
-      size_t d = edit_distance(key, *a);
-      if (d < best) {
-        best = d;
-        hint = *a;
-      }
+      consider_hint(key, *a, &best, &hint);
     }
     if (ok)
       continue;
@@ -455,14 +463,9 @@ static stp_status read_law(const reader *r, const json_t *v, stp_jpath path, con
 static stp_status unknown_stage(const reader *r, const stp_mapping *m, stp_jpath path,
                                 const char *name, const char *where) {
   const char *hint = NULL;
-  size_t best = 3;
-  for (size_t i = 0; i < m->nstages; i++) {
-    size_t d = edit_distance(name, m->stages[i].name);
-    if (d < best) {
-      best = d;
-      hint = m->stages[i].name;
-    }
-  }
+  size_t best = HINT_DISTANCE;
+  for (size_t i = 0; i < m->nstages; i++)
+    consider_hint(name, m->stages[i].name, &best, &hint);
   if (hint)
     return report(r, path, true, "unknown stage \"%s\" in %s (did you mean \"%s\"?)", name,
                   where, hint);
@@ -590,7 +593,7 @@ static stp_status top_array(const reader *r, const json_t *root, const char *key
 }
 
 static stp_status read_root(const reader *r, const json_t *root, stp_mapping **out) {
-  static const char *const keys[] = {"name",      "model", "stages",  "processors",
+  static const char *const keys[] = {"name",  "model", "stages",  "processors",
                                      "bandwidth", "links", "mapping", "laws", NULL};
   stp_jpath top = {0};
   if (!json_is_object(root))

@@ -182,12 +182,39 @@ Test(laws, det_is_exactly_one) {
   stp__law_free(law);
 }
 
+Test(laws, exponential_cdf_including_the_ziggurat_tail) {
+  /* P(X <= t) = 1 - exp(-t), within SIGMAS binomial standard errors, at
+   * points in the layers, at the tail's start (7.697) and inside the tail */
+  const size_t n = 2000000;
+  const double t[] = {1e-3, 0.01, 0.1, 0.5, 1, 2, 3, 5, 7, 7.69, 7.7, 8, 9, 10, 12};
+  const size_t nt = sizeof t / sizeof t[0];
+  size_t below[sizeof t / sizeof t[0]] = {0};
+  stp_law *law = parse_ok("exp", NULL);
+  stp_rng *rng = stp__rng_alloc(2024, 0);
+  double buf[1000];
+  for (size_t at = 0; at < n; at += 1000) {
+    stp__law_fill(law, rng, buf, 1000);
+    for (size_t k = 0; k < 1000; k++)
+      for (size_t q = 0; q < nt; q++)
+        below[q] += buf[k] <= t[q];
+  }
+  for (size_t q = 0; q < nt; q++) {
+    double p = -expm1(-t[q]), frac = (double)below[q] / (double)n;
+    double se = sqrt(p * (1 - p) / (double)n);
+    cr_assert(fabs(frac - p) <= SIGMAS * se, "P(X <= %g): %.7f sampled, %.7f exact (+- %.2g)",
+              t[q], frac, p, SIGMAS * se);
+  }
+  stp__rng_free(rng);
+  stp__law_free(law);
+}
+
 Test(laws, exponential_uniform_erlang_moments) {
   check_moments("exp", 1, NULL);
   check_moments("uniform:spread=1", 1 / sqrt(3), NULL);
   check_moments("uniform:spread=0.3", 0.3 / sqrt(3), NULL);
   check_moments("erlang:k=1", 1, NULL);
   check_moments("erlang:k=4", 0.5, NULL);
+  check_moments("erlang:k=40", 1 / sqrt(40), NULL); /* a gamma draw beyond 32 phases */
 }
 
 Test(laws, cv_parameterised_moments) {

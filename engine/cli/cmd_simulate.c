@@ -129,13 +129,22 @@ static void laws_text(FILE *f, const stp_mapping *m, const stp_sim_result *r) {
   fputc('\n', f);
 }
 
+/* A bound, or "?" when it is unknown. */
+static const char *bound_text(double x, char *buf, size_t n) {
+  if (!isfinite(x))
+    return "?";
+  snprintf(buf, n, "%.8g", x);
+  return buf;
+}
+
 static void bounds_text(FILE *f, const stp_sim_result *r) {
   static const char *const nbue[] = {
       "the laws are not all N.B.U.E.: the bounds need not hold",
       "the laws are N.B.U.E.: the throughput lies within the bounds",
       "N.B.U.E. unknown for these laws"};
-  fprintf(f, "  bounds         [%.8g, %.8g] (exponential, deterministic): %s", r->lower,
-          r->upper, r->position);
+  char lo[32], hi[32];
+  fprintf(f, "  bounds         [%s, %s] (exponential, deterministic): %s",
+          bound_text(r->lower, lo, sizeof lo), bound_text(r->upper, hi, sizeof hi), r->position);
   if (isfinite(r->relative))
     fprintf(f, ", at %.3f from exponential (0) to deterministic (1)", r->relative);
   fputc('\n', f);
@@ -152,7 +161,7 @@ static void sim_text(FILE *f, const stp_mapping *m, const stp_sim_result *r) {
   laws_text(f, m, r);
   fprintf(f, "  throughput     %.8g (period %.8g)\n", r->throughput, r->period);
   fprintf(f, "  95%% CI         [%.8g, %.8g], %s of %llu data sets\n", r->ci_low, r->ci_high,
-          r->replicated ? "independent replications" : "batch means", 
+          r->replicated ? "independent replications" : "batch means",
           (unsigned long long)(r->datasets / r->groups));
   fprintf(f, "  stddev         %.3g across %u %s\n", r->stddev, r->groups,
           r->replicated ? "replications" : "batches");
