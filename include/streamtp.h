@@ -210,13 +210,17 @@ typedef struct stp_sim_result {
   const char *position;      /* "below", "within", "above" the bounds (95%), or "unknown" */
   double relative;           /* (throughput - lower) / (upper - lower), NaN when unknown */
   double seconds;            /* simulation wall time (bounds excluded) */
+  double cpu_seconds;        /* its CPU time: firings / cpu_seconds is the rate per core */
   double bounds_seconds;
 } stp_sim_result;
 
 /* Simulate the event graph of m under `model` with random firing times and
  * estimate the throughput with a confidence interval.  Memory does not
  * depend on the number of paths or of data sets; time is linear in
- * datasets x (2N - 1).  Same seed, same result.  opts may be NULL. */
+ * datasets x (2N - 1).  Same seed, same result.  opts may be NULL.
+ * Errors: EINVAL (fewer than 2 groups, fewer data sets than groups),
+ * ELIMIT (more than 2^24 link times between two teams, 2^64 firings),
+ * EINTERRUPTED, ENOMEM.  Missing bounds are not errors (bounds_reason). */
 stp_status stp_simulate(const stp_mapping *m, stp_model model, const stp_sim_options *opts,
                         stp_sim_result **out, stp_error *err);
 void stp_sim_result_free(stp_sim_result *r);

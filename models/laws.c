@@ -57,9 +57,17 @@ static const law_desc laws[] = {
 };
 #define NLAWS (sizeof laws / sizeof laws[0])
 
-static const char *known_names(void) {
-  return "det, exp, uniform, gamma, weibull, lognormal, normal, beta, erlang, hyperexp, "
-         "empirical";
+/* "det, exp, ..." from the table, for error messages. */
+static const char *known_names(char *buf, size_t n) {
+  buf[0] = '\0';
+  for (size_t k = 0, at = 0; k < NLAWS && at < n; k++, at = strlen(buf))
+    snprintf(buf + at, n - at, "%s%s", k ? ", " : "", laws[k].name);
+  return buf;
+}
+
+/* s[0..len) is exactly `name`. */
+static bool name_is(const char *name, const char *s, size_t len) {
+  return strlen(name) == len && strncmp(name, s, len) == 0;
 }
 
 /* ---- allocation ------------------------------------------------------------ */
@@ -135,7 +143,7 @@ static bool parse_number(const char *text, size_t len, bool integer, double *out
 /* ---- parameters ----------------------------------------------------------------- */
 static const law_desc *find_law(const char *name, size_t len) {
   for (size_t k = 0; k < NLAWS; k++)
-    if (strlen(laws[k].name) == len && strncmp(laws[k].name, name, len) == 0)
+    if (name_is(laws[k].name, name, len))
       return &laws[k];
   return NULL;
 }
@@ -168,7 +176,7 @@ static stp_status check_range(const law_desc *d, const law_param *p, const char 
 
 static size_t param_index(const law_desc *d, const char *key, size_t len) {
   for (size_t k = 0; k < d->nparam; k++)
-    if (strlen(d->p[k].name) == len && strncmp(d->p[k].name, key, len) == 0)
+    if (name_is(d->p[k].name, key, len))
       return k;
   return SIZE_MAX;
 }
@@ -437,18 +445,19 @@ static stp_status load_samples(stp_law *law, const char *file, const char *base_
 /* ---- parsing ------------------------------------------------------------------------ */
 static stp_status unknown_law(const char *spec, size_t len, stp_error *err) {
   const law_desc *hint = closest_law(spec, len);
-  if (hint)
-    return stp__fail(err, STP_EINVAL, "unknown law \"%.*s\" in \"%s\" (did you mean \"%s\"?); "
-                     "known laws: %s", (int)len, spec, spec, hint->name, known_names());
-  return stp__fail(err, STP_EINVAL, "unknown law \"%.*s\" in \"%s\"; known laws: %s", (int)len,
-                   spec, spec, known_names());
+  char names[160];
+  return stp__fail(err, STP_EINVAL, "unknown law \"%.*s\" in \"%s\"%s%s%s; known laws: %s",
+                   (int)len, spec, spec, hint ? " (did you mean \"" : "",
+                   hint ? hint->name : "", hint ? "\"?)" : "", known_names(names, sizeof names));
 }
 
 stp_status stp__law_parse(const char *spec, const char *base_dir, stp_law **out,
                           stp_error *err) {
   *out = NULL;
+  char names[160];
   if (!spec || !spec[0])
-    return stp__fail(err, STP_EINVAL, "empty law spec; known laws: %s", known_names());
+    return stp__fail(err, STP_EINVAL, "empty law spec; known laws: %s",
+                     known_names(names, sizeof names));
   gsl_set_error_handler_off();
   pthread_once(&zig_once, zig_init);
   const char *colon = strchr(spec, ':');

@@ -26,7 +26,7 @@ static const cli_option simulate_options[] = {
     {"max-states", 0, "N", "largest Markov chain solved for the bounds (default 2000000)"},
     {0}};
 
-#define U32_MAX_OPT UINT64_C(1000000)
+#define CLI_MAX_GROUPS UINT64_C(1000000) /* batches or replications */
 
 static bool parse_law(const char *opt, const char *spec, stp_law **out) {
   stp_error err = {0};
@@ -47,12 +47,12 @@ static bool parse_counts(const cli_args *a, stp_sim_options *o) {
       !cli_parse_u64(cmd, "warmup", s, 0, UINT64_C(1) << 50, &o->warmup))
     return false;
   if ((s = cli_get(cmd, a, "batches"))) {
-    if (!cli_parse_u64(cmd, "batches", s, 2, U32_MAX_OPT, &v))
+    if (!cli_parse_u64(cmd, "batches", s, 2, CLI_MAX_GROUPS, &v))
       return false;
     o->batches = (uint32_t)v;
   }
   if ((s = cli_get(cmd, a, "replications"))) {
-    if (!cli_parse_u64(cmd, "replications", s, 2, U32_MAX_OPT, &v))
+    if (!cli_parse_u64(cmd, "replications", s, 2, CLI_MAX_GROUPS, &v))
       return false;
     o->replications = (uint32_t)v;
   }
@@ -109,9 +109,13 @@ static json_t *sim_json(const stp_mapping *m, const stp_sim_result *r) {
   json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
   json_object_set_new(o, "bounds", bounds_json(r));
   json_object_set_new(o, "seconds", report_number(r->seconds));
+  json_object_set_new(o, "cpu_seconds", report_number(r->cpu_seconds));
   json_object_set_new(o, "bounds_seconds", report_number(r->bounds_seconds));
   json_object_set_new(o, "firings_per_second",
                       report_number(r->seconds > 0 ? (double)r->firings / r->seconds : NAN));
+  json_object_set_new(o, "firings_per_cpu_second",
+                      report_number(r->cpu_seconds > 0 ? (double)r->firings / r->cpu_seconds
+                                                       : NAN));
   return o;
 }
 
