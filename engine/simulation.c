@@ -52,7 +52,7 @@ void stp_sim_result_free(stp_sim_result *r) {
   free(r);
 }
 
-/* ---- the plan: mean times as flat arrays --------------------------------------- */
+/* ---- the plan: mean times as flat arrays -------------------------------------------- */
 static void plan_clear(stp_sim_plan *p) {
   free(p->off);
   free(p->cmean);
@@ -113,7 +113,7 @@ static stp_status plan_build(const stp_mapping *m, stp_model model, stp_sim_plan
   return STP_OK;
 }
 
-/* ---- the setup shared by every run ------------------------------------------------ */
+/* ---- the setup shared by every run -------------------------------------------------- */
 typedef struct sim_setup {
   stp_sim_plan plan;
   size_t ncols, block;
@@ -178,7 +178,7 @@ static stp_status setup_init(const stp_mapping *m, stp_model model, const stp_si
   return STP_OK;
 }
 
-/* ---- one run: a generator, the kernel and the block of factors ------------------ */
+/* ---- one run: a generator, the kernel and the block of factors ---------------------- */
 typedef struct sim_run {
   stp_rng *rng;
   stp_sim_kernel kernel;
@@ -271,7 +271,7 @@ static stp_status run_advance(const sim_setup *s, sim_run *r, uint64_t n,
   return STP_OK;
 }
 
-/* ---- groups: batches of one run, or replications ---------------------------------- */
+/* ---- groups: batches of one run, or replications ------------------------------------ */
 typedef struct sim_counts {
   uint32_t groups;
   bool replicated;
@@ -364,7 +364,7 @@ static double cpu_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* ---- the result ---------------------------------------------------------------------- */
+/* ---- the result --------------------------------------------------------------------- */
 /* Record why a bound is missing (reason is malloc'ed; NULL: out of memory). */
 static stp_status missing_bound(stp_sim_result *r, char *reason, stp_error *err) {
   r->bounds_reason = reason;

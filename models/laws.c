@@ -1,8 +1,9 @@
 /* laws.c: parsing of law specs ("gamma:cv=0.5", "empirical:times.txt") with
  * strict number parsing and errors that name the law and the parameter, the
- * constants that give each law mean 1, and the unit-mean samplers (GSL's
- * random distributions, drawing from the generator of rng.c).  One of the two
- * files that include GSL headers (with rng.c). */
+ * constants that give each law mean 1, and the unit-mean samplers (an
+ * exponential ziggurat and GSL's random distributions, all drawing from the
+ * generator of rng.c).  One of the two files that include GSL headers (with
+ * rng.c). */
 #include "models/laws.h"
 
 #include "engine/core.h"
@@ -20,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the law table ---------------------------------------------------------- */
+/* ---- the law table ------------------------------------------------------------------ */
 typedef struct law_param {
   const char *name;
   double lo, hi;
@@ -70,7 +71,7 @@ static bool name_is(const char *name, const char *s, size_t len) {
   return strlen(name) == len && strncmp(name, s, len) == 0;
 }
 
-/* ---- allocation ------------------------------------------------------------ */
+/* ---- allocation --------------------------------------------------------------------- */
 void stp__law_free(stp_law *law) {
   if (!law)
     return;
@@ -106,7 +107,7 @@ void stp__law_table_free(stp_law_table *t) {
   free(t);
 }
 
-/* ---- strict number parsing ----------------------------------------------------- */
+/* ---- strict number parsing ---------------------------------------------------------- */
 #define NUMBER_MAX 64
 
 /* The whole of text[0..len) must be one finite number (an integer when
@@ -140,7 +141,7 @@ static bool parse_number(const char *text, size_t len, bool integer, double *out
   return true;
 }
 
-/* ---- parameters ----------------------------------------------------------------- */
+/* ---- parameters --------------------------------------------------------------------- */
 static const law_desc *find_law(const char *name, size_t len) {
   for (size_t k = 0; k < NLAWS; k++)
     if (name_is(laws[k].name, name, len))
@@ -236,7 +237,7 @@ static stp_status parse_params(const law_desc *d, const char *spec, const char *
   return STP_OK;
 }
 
-/* ---- unit-mean constants ---------------------------------------------------------- */
+/* ---- unit-mean constants ------------------------------------------------------------ */
 /* Squared cv of a Weibull law of shape k: Gamma(1+2/k)/Gamma(1+1/k)^2 - 1. */
 static double weibull_cv2(double k) {
   return expm1(gsl_sf_lngamma(1 + 2 / k) - 2 * gsl_sf_lngamma(1 + 1 / k));
@@ -352,7 +353,7 @@ static inline double zig_exp(stp_rng *r) {
 
 #define ERLANG_SUM_MAX 32 /* beyond, one gamma draw is cheaper than k exponentials */
 
-/* ---- empirical samples --------------------------------------------------------------- */
+/* ---- empirical samples -------------------------------------------------------------- */
 static bool is_separator(char ch) {
   return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == ',';
 }
@@ -487,7 +488,7 @@ stp_status stp__law_parse(const char *spec, const char *base_dir, stp_law **out,
   return STP_OK;
 }
 
-/* ---- sampling -------------------------------------------------------------------------- */
+/* ---- sampling ----------------------------------------------------------------------- */
 static double truncated_normal(const stp_law *law, gsl_rng *g) {
   double z;
   do /* acceptance probability Phi(1/cv) >= 1/2 */
@@ -577,7 +578,7 @@ int stp__law_nbue(const stp_law *law) {
   }
 }
 
-/* ---- public wrappers ------------------------------------------------------------------- */
+/* ---- public wrappers ---------------------------------------------------------------- */
 stp_status stp_law_parse(const char *spec, const char *base_dir, stp_law **out, stp_error *err) {
   if (!out)
     return stp__fail(err, STP_EINVAL, "stp_law_parse: out is NULL");

@@ -118,7 +118,7 @@ Test(laws, public_parse_checks_arguments) {
   cr_assert_null(stp_law_spec(NULL));
 }
 
-/* ---- sampler moments ------------------------------------------------------------- */
+/* ---- sampler moments ---------------------------------------------------------------- */
 typedef struct moments {
   double mean, var, m4; /* m4: fourth central moment */
   double min;
@@ -322,7 +322,7 @@ Test(laws, nbue_classification) {
   }
 }
 
-/* ---- the generator ---------------------------------------------------------------- */
+/* ---- the generator ------------------------------------------------------------------ */
 Test(rng, same_seed_same_stream_and_streams_differ) {
   stp_rng *a = stp__rng_alloc(7, 0), *b = stp__rng_alloc(7, 0), *c = stp__rng_alloc(7, 1),
           *d = stp__rng_alloc(8, 0);
@@ -370,7 +370,7 @@ Test(rng, uniform_ranges_and_t_quantile) {
   assert_close(stp__t_quantile(0.975, 19), 2.0930241, 1e-6);
 }
 
-/* ---- the "laws" key of mapping files --------------------------------------------------- */
+/* ---- the "laws" key of mapping files ------------------------------------------------ */
 #define MAPPING_HEAD                                                                        \
   "{\"stages\": [{\"name\": \"A\", \"work\": 2, \"output\": 1}, {\"name\": \"B\", "        \
   "\"work\": 3}], \"processors\": [{\"name\": \"P\", \"speed\": 1}, {\"name\": \"Q\", "     \
@@ -409,7 +409,8 @@ Test(reader_laws, errors_have_positions) {
       {"{\"defaults\": \"exp\"}", "\"defaults\"",
        "unknown key \"defaults\" in \"laws\" (did you mean \"default\"?)"},
       {"[\"exp\"]", "[", "\"laws\" (laws) must be an object, not an array"},
-      {"{\"stages\": [\"exp\"]}", "[", "\"laws\".\"stages\" (laws.stages) must be an object, not an array"},
+      {"{\"stages\": [\"exp\"]}", "[",
+       "\"laws\".\"stages\" (laws.stages) must be an object, not an array"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     char json[1024], want[1200];

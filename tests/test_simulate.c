@@ -15,18 +15,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the reference: exponential throughput of a bounded event graph ---------------- */
+/* ---- the reference: exponential throughput of a bounded event graph ----------------- */
 #define REF_MAX_STATES 20000
+#define REF_SLOTS (1u << 16) /* hash slots, > 2 x REF_MAX_STATES */
 
+/* The reachable markings of an event graph and the moves between them. */
 typedef struct ref_chain {
-  size_t places, nstates, cap;
-  uint8_t *mark;   /* nstates x places */
-  size_t *slot;    /* open-addressing hash of markings -> state + 1 */
-  size_t nslots;
+  const stp_graph *g;
+  const double *time;
+  uint32_t *in_off;  /* input places of transition t: in_edge[in_off[t] .. in_off[t+1]) */
+  uint64_t *in_edge;
+  size_t nstates;
+  uint8_t *mark;     /* nstates x places */
+  size_t *slot;      /* open-addressing hash: state + 1, 0 when free */
+  size_t nmoves, cap;
+  size_t *from, *to;
+  double *rate;
 } ref_chain;
 
 static uint64_t mark_hash(const uint8_t *m, size_t n) {
-  uint64_t h = UINT64_C(1469598103934665603);
+  uint64_t h = UINT64_C(1469598103934665603); /* FNV-1a */
   for (size_t k = 0; k < n; k++)
     h = (h ^ m[k]) * UINT64_C(1099511628211);
   return h;
@@ -34,107 +42,116 @@ static uint64_t mark_hash(const uint8_t *m, size_t n) {
 
 /* Index of marking m, added when new. */
 static size_t ref_state(ref_chain *c, const uint8_t *m) {
-  size_t at = (size_t)(mark_hash(m, c->places) & (c->nslots - 1));
+  size_t np = (size_t)c->g->m, at = (size_t)(mark_hash(m, np) & (REF_SLOTS - 1));
   while (c->slot[at]) {
     size_t s = c->slot[at] - 1;
-    if (memcmp(c->mark + s * c->places, m, c->places) == 0)
+    if (memcmp(c->mark + s * np, m, np) == 0)
       return s;
-    at = (at + 1) & (c->nslots - 1);
+    at = (at + 1) & (REF_SLOTS - 1);
   }
   cr_assert_lt(c->nstates, REF_MAX_STATES, "reference chain too large");
-  memcpy(c->mark + c->nstates * c->places, m, c->places);
+  memcpy(c->mark + c->nstates * np, m, np);
   c->slot[at] = ++c->nstates;
   return c->nstates - 1;
 }
 
-static bool enabled(const stp_graph *g, const uint32_t *in_off, const uint64_t *in_edge,
-                    const uint8_t *m, uint32_t t) {
-  for (uint32_t k = in_off[t]; k < in_off[t + 1]; k++)
-    if (m[in_edge[k]] == 0)
+static bool enabled(const ref_chain *c, const uint8_t *m, uint32_t t) {
+  for (uint32_t k = c->in_off[t]; k < c->in_off[t + 1]; k++)
+    if (m[c->in_edge[k]] == 0)
       return false;
-  (void)g;
   return true;
+}
+
+static void ref_move(ref_chain *c, size_t from, size_t to, double rate) {
+  if (c->nmoves == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 1024;
+    c->from = realloc(c->from, c->cap * sizeof *c->from);
+    c->to = realloc(c->to, c->cap * sizeof *c->to);
+    c->rate = realloc(c->rate, c->cap * sizeof *c->rate);
+  }
+  c->from[c->nmoves] = from;
+  c->to[c->nmoves] = to;
+  c->rate[c->nmoves++] = rate;
+}
+
+/* Breadth-first enumeration from the initial marking: an enabled transition
+ * t fires at rate 1/time[t], taking a token from each input place and putting
+ * one on each output place. */
+static void ref_enumerate(ref_chain *c) {
+  const stp_graph *g = c->g;
+  size_t np = (size_t)g->m;
+  c->in_off = calloc(g->n + 1, sizeof *c->in_off);
+  c->in_edge = malloc(np * sizeof *c->in_edge);
+  uint32_t *fill = calloc(g->n, sizeof *fill);
+  for (size_t e = 0; e < np; e++)
+    c->in_off[g->dst[e] + 1]++;
+  for (size_t t = 0; t < g->n; t++)
+    c->in_off[t + 1] += c->in_off[t];
+  for (size_t e = 0; e < np; e++)
+    c->in_edge[c->in_off[g->dst[e]] + fill[g->dst[e]]++] = e;
+  c->mark = malloc((size_t)REF_MAX_STATES * np);
+  c->slot = calloc(REF_SLOTS, sizeof *c->slot);
+  uint8_t *cur = malloc(np);
+  for (size_t e = 0; e < np; e++)
+    cur[e] = (uint8_t)g->tok[e];
+  ref_state(c, cur);
+  for (size_t s = 0; s < c->nstates; s++)
+    for (uint32_t t = 0; t < g->n; t++) {
+      if (!enabled(c, c->mark + s * np, t))
+        continue;
+      memcpy(cur, c->mark + s * np, np);
+      for (uint32_t k = c->in_off[t]; k < c->in_off[t + 1]; k++)
+        cur[c->in_edge[k]]--;
+      for (uint64_t e = g->off[t]; e < g->off[t + 1]; e++)
+        cur[e]++;
+      ref_move(c, s, ref_state(c, cur), 1 / c->time[t]);
+    }
+  free(cur);
+  free(fill);
+}
+
+/* pi Q = 0, sum pi = 1, densely: Q^T pi = 0 with its last row replaced by ones. */
+static gsl_vector *ref_stationary(const ref_chain *c) {
+  size_t ns = c->nstates;
+  gsl_matrix *a = gsl_matrix_calloc(ns, ns);
+  for (size_t k = 0; k < c->nmoves; k++) {
+    *gsl_matrix_ptr(a, c->to[k], c->from[k]) += c->rate[k];
+    *gsl_matrix_ptr(a, c->from[k], c->from[k]) -= c->rate[k];
+  }
+  for (size_t s = 0; s < ns; s++)
+    gsl_matrix_set(a, ns - 1, s, 1);
+  gsl_vector *b = gsl_vector_calloc(ns), *pi = gsl_vector_alloc(ns);
+  gsl_vector_set(b, ns - 1, 1);
+  gsl_permutation *perm = gsl_permutation_alloc(ns);
+  int sign;
+  cr_assert_eq(gsl_linalg_LU_decomp(a, perm, &sign), 0);
+  cr_assert_eq(gsl_linalg_LU_solve(a, perm, b, pi), 0);
+  gsl_permutation_free(perm);
+  gsl_vector_free(b);
+  gsl_matrix_free(a);
+  return pi;
 }
 
 /* Long-run firing rate of the transitions with counted[t], when transition t
  * fires after an exponential time of mean time[t] (single server: every
  * transition of these graphs lies on a cycle holding one token). */
 static double reference_exp_rate(const stp_graph *g, const double *time, const bool *counted) {
-  size_t n = g->n, m = (size_t)g->m;
-  uint32_t *in_off = calloc(n + 1, sizeof *in_off);
-  uint64_t *in_edge = malloc(m * sizeof *in_edge);
-  for (size_t e = 0; e < m; e++)
-    in_off[g->dst[e] + 1]++;
-  for (size_t t = 0; t < n; t++)
-    in_off[t + 1] += in_off[t];
-  uint32_t *fill = calloc(n, sizeof *fill);
-  for (size_t e = 0; e < m; e++)
-    in_edge[in_off[g->dst[e]] + fill[g->dst[e]]++] = e;
-  ref_chain c = {.places = m, .nslots = 1u << 16};
-  c.mark = malloc((size_t)REF_MAX_STATES * m);
-  c.slot = calloc(c.nslots, sizeof *c.slot);
-  uint8_t *cur = malloc(m);
-  for (size_t e = 0; e < m; e++)
-    cur[e] = (uint8_t)g->tok[e];
-  ref_state(&c, cur);
-  /* breadth-first enumeration; transitions recorded as (from, to, rate) */
-  size_t ntr = 0, captr = 1024;
-  size_t *tf = malloc(captr * sizeof *tf), *tt = malloc(captr * sizeof *tt);
-  double *tr = malloc(captr * sizeof *tr);
-  for (size_t s = 0; s < c.nstates; s++) {
-    for (uint32_t t = 0; t < n; t++) {
-      if (!enabled(g, in_off, in_edge, c.mark + s * m, t))
-        continue;
-      memcpy(cur, c.mark + s * m, m);
-      for (uint32_t k = in_off[t]; k < in_off[t + 1]; k++)
-        cur[in_edge[k]]--;
-      for (uint64_t e = g->off[t]; e < g->off[t + 1]; e++)
-        cur[e]++;
-      size_t to = ref_state(&c, cur);
-      if (ntr == captr) {
-        captr *= 2;
-        tf = realloc(tf, captr * sizeof *tf);
-        tt = realloc(tt, captr * sizeof *tt);
-        tr = realloc(tr, captr * sizeof *tr);
-      }
-      tf[ntr] = s;
-      tt[ntr] = to;
-      tr[ntr++] = 1 / time[t];
-    }
-  }
-  /* pi Q = 0, sum pi = 1: solve Q^T pi = 0 with the last equation replaced */
-  size_t ns = c.nstates;
-  gsl_matrix *a = gsl_matrix_calloc(ns, ns);
-  for (size_t k = 0; k < ntr; k++) {
-    *gsl_matrix_ptr(a, tt[k], tf[k]) += tr[k];
-    *gsl_matrix_ptr(a, tf[k], tf[k]) -= tr[k];
-  }
-  gsl_vector *b = gsl_vector_calloc(ns), *pi = gsl_vector_alloc(ns);
-  for (size_t s = 0; s < ns; s++)
-    gsl_matrix_set(a, ns - 1, s, 1);
-  gsl_vector_set(b, ns - 1, 1);
-  gsl_permutation *perm = gsl_permutation_alloc(ns);
-  int sign;
-  cr_assert_eq(gsl_linalg_LU_decomp(a, perm, &sign), 0);
-  cr_assert_eq(gsl_linalg_LU_solve(a, perm, b, pi), 0);
+  ref_chain c = {.g = g, .time = time};
+  ref_enumerate(&c);
+  gsl_vector *pi = ref_stationary(&c);
   double rate = 0;
-  for (size_t s = 0; s < ns; s++)
-    for (uint32_t t = 0; t < n; t++)
-      if (counted[t] && enabled(g, in_off, in_edge, c.mark + s * m, t))
+  for (size_t s = 0; s < c.nstates; s++)
+    for (uint32_t t = 0; t < g->n; t++)
+      if (counted[t] && enabled(&c, c.mark + s * (size_t)g->m, t))
         rate += gsl_vector_get(pi, s) / time[t];
-  gsl_permutation_free(perm);
-  gsl_vector_free(b);
   gsl_vector_free(pi);
-  gsl_matrix_free(a);
-  free(tf);
-  free(tt);
-  free(tr);
-  free(cur);
+  free(c.in_off);
+  free(c.in_edge);
   free(c.mark);
   free(c.slot);
-  free(fill);
-  free(in_off);
-  free(in_edge);
+  free(c.from);
+  free(c.to);
+  free(c.rate);
   return rate;
 }
 
@@ -192,20 +209,26 @@ static stp_law *law(const char *spec) {
   return l;
 }
 
+/* Simulate with options o and the default law `spec` (NULL: o's). */
+static stp_sim_result *simulate_with(const stp_mapping *m, stp_model model, const char *spec,
+                                     stp_sim_options *o) {
+  stp_law *l = spec ? law(spec) : NULL;
+  if (l)
+    o->law = l;
+  stp_sim_result *r;
+  stp_error err = {0};
+  cr_assert_eq(stp_simulate(m, model, o, &r, &err), STP_OK, "%s", err.message);
+  stp_law_free(l);
+  return r;
+}
+
 static stp_sim_result *simulate(const stp_mapping *m, stp_model model, const char *spec,
                                 uint64_t datasets, uint64_t seed) {
   stp_sim_options o;
   stp_sim_options_init(&o);
-  stp_law *l = spec ? law(spec) : NULL;
-  o.law = l;
   o.datasets = datasets;
   o.seed = seed;
-  o.eval.exp_method = STP_EXP_AUTO;
-  stp_sim_result *r;
-  stp_error err = {0};
-  cr_assert_eq(stp_simulate(m, model, &o, &r, &err), STP_OK, "%s", err.message);
-  stp_law_free(l);
-  return r;
+  return simulate_with(m, model, spec, &o);
 }
 
 static double det_exact(const stp_mapping *m, stp_model model) {
@@ -233,7 +256,7 @@ static void assert_agrees(const stp_sim_result *r, double exact, const char *wha
             what, r->throughput, r->ci_low, r->ci_high, exact, r->period, h);
 }
 
-/* throughput <= bound (or >= when below), up to the 99.9% interval */
+/* lower <= throughput <= upper, up to the 99.9% interval */
 static void assert_not_beyond(const stp_sim_result *r, double lower, double upper,
                               const char *what) {
   double h = period_halfwidth_999(r);
@@ -256,7 +279,7 @@ static stp_mapping *mapping(uint64_t seed, const size_t *teams, size_t n, bool h
   return m;
 }
 
-/* ---- deterministic times ---------------------------------------------------------------- */
+/* ---- deterministic times ------------------------------------------------------------ */
 /* With constant times the in-order completion times become periodic after a
  * transient: C(n) = n * period + f(n) with f bounded.  So the time of N data
  * sets is N exact periods up to a few periods (at most 3.2 were seen on
@@ -298,7 +321,7 @@ Test(simulate, det_error_vanishes_as_one_over_n) {
   stp_mapping_free(m);
 }
 
-/* ---- the reference chain itself ------------------------------------------------------------ */
+/* ---- the reference chain itself ----------------------------------------------------- */
 Test(simulate, reference_chain_matches_theorem_4) {
   /* homogeneous u x v pattern: u*v*lambda / (u+v-1) (DESIGN.md 4) */
   const size_t teams[][2] = {{1, 1}, {2, 3}, {3, 2}, {3, 4}};
@@ -331,7 +354,7 @@ Test(simulate, reference_strict_chain_solved_by_hand) {
   stp_mapping_free(m);
 }
 
-/* ---- exponential times ------------------------------------------------------------------------ */
+/* ---- exponential times -------------------------------------------------------------- */
 Test(simulate, exp_overlap_homogeneous_matches_the_closed_form) {
   const size_t teams[][3] = {{2, 3, 0}, {3, 4, 0}, {4, 3, 0}, {1, 2, 3}, {2, 5, 1}};
   const size_t nst[] = {2, 2, 2, 3, 3};
@@ -375,7 +398,7 @@ Test(simulate, exp_strict_matches_the_markov_chain) {
   }
 }
 
-/* ---- other laws against the bounds ------------------------------------------------------------ */
+/* ---- other laws against the bounds -------------------------------------------------- */
 static const char *const nbue_laws[] = {"gamma:cv=0.5", "uniform:spread=1", "erlang:k=3",
                                         "normal:cv=0.5", "weibull:cv=0.7", "beta:a=2,b=3"};
 #define NNBUE (sizeof nbue_laws / sizeof nbue_laws[0])
@@ -418,21 +441,15 @@ Test(simulate, hyperexponential_falls_below_the_exponential_bound) {
   stp_sim_result_free(s);
 }
 
-/* ---- associated times ---------------------------------------------------------------------------- */
+/* ---- associated times --------------------------------------------------------------- */
 static stp_sim_result *simulate_assoc(const stp_mapping *m, stp_model model, const char *spec,
                                       int associated, uint64_t datasets) {
   stp_sim_options o;
   stp_sim_options_init(&o);
-  stp_law *l = law(spec);
-  o.law = l;
   o.associated = associated;
   o.datasets = datasets;
   o.bounds = 0;
-  stp_sim_result *r;
-  stp_error err = {0};
-  cr_assert_eq(stp_simulate(m, model, &o, &r, &err), STP_OK, "%s", err.message);
-  stp_law_free(l);
-  return r;
+  return simulate_with(m, model, spec, &o);
 }
 
 Test(simulate, associated_with_teams_of_one_is_the_independent_case) {
@@ -477,23 +494,19 @@ Test(simulate, associated_resource_law_alone_is_the_independent_case) {
   stp_mapping *m = mapping(62, teams, 2, false, 0.05);
   stp_sim_options o;
   stp_sim_options_init(&o);
-  stp_law *det = law("det"), *ex = law("exp");
-  o.law = det;
+  stp_law *ex = law("exp");
   o.associated = 1;
   o.resource_law = ex;
   o.datasets = 400000;
-  stp_sim_result *r;
-  stp_error err = {0};
-  cr_assert_eq(stp_simulate(m, STP_MODEL_OVERLAP, &o, &r, &err), STP_OK, "%s", err.message);
+  stp_sim_result *r = simulate_with(m, STP_MODEL_OVERLAP, "det", &o);
   assert_agrees(r, reference_overlap_exp(m), "det sizes x exp speeds");
   cr_assert_str_eq(r->resource_law, "exp");
   stp_sim_result_free(r);
-  stp_law_free(det);
   stp_law_free(ex);
   stp_mapping_free(m);
 }
 
-/* ---- estimation methods, reproducibility, scale ---------------------------------------------- */
+/* ---- estimation methods, reproducibility, scale ------------------------------------- */
 Test(simulate, replications_agree_with_the_exact_value) {
   const size_t teams[] = {3, 4};
   stp_mapping *m = mapping(70, teams, 2, true, 0.05);
@@ -501,9 +514,7 @@ Test(simulate, replications_agree_with_the_exact_value) {
   stp_sim_options_init(&o);
   o.replications = 10;
   o.datasets = 400000;
-  stp_sim_result *r;
-  stp_error err = {0};
-  cr_assert_eq(stp_simulate(m, STP_MODEL_OVERLAP, &o, &r, &err), STP_OK, "%s", err.message);
+  stp_sim_result *r = simulate_with(m, STP_MODEL_OVERLAP, NULL, &o);
   cr_assert(r->replicated && r->groups == 10);
   cr_assert_eq(r->datasets, 400000);
   cr_assert_eq(r->warmup, 4000);
@@ -552,7 +563,7 @@ Test(simulate, overlap_with_an_lcm_beyond_2_64) {
   stp_mapping_free(m);
 }
 
-/* ---- laws from the mapping file ----------------------------------------------------------------- */
+/* ---- laws from the mapping file ----------------------------------------------------- */
 #define FILE_HEAD                                                                           \
   "{\"stages\": [{\"name\": \"A\", \"work\": 2, \"output\": 3}, {\"name\": \"B\", "        \
   "\"work\": 1}], \"processors\": [{\"name\": \"P1\", \"speed\": 1}, {\"name\": \"P2\", "   \
@@ -586,7 +597,7 @@ Test(simulate, file_laws_and_their_precedence) {
   stp_mapping_free(m);
 }
 
-/* ---- errors ------------------------------------------------------------------------------------------ */
+/* ---- errors ------------------------------------------------------------------------- */
 Test(simulate, errors) {
   const size_t teams[] = {1, 2};
   stp_mapping *m = mapping(99, teams, 2, false, 1);
@@ -615,5 +626,13 @@ Test(simulate, errors) {
   cr_assert_eq(stp_simulate(m, STP_MODEL_OVERLAP, &o, &r, &err), STP_EINTERRUPTED);
   cr_assert_null(r);
   stp_sim_result_free(NULL);
+  stp_mapping_free(m);
+  /* 4097 x 4097 link times between two teams: beyond the 2^24 table limit */
+  const size_t big[] = {4097, 4097};
+  m = mapping(98, big, 2, true, 1);
+  stp_sim_options_init(&o);
+  cr_assert_eq(stp_simulate(m, STP_MODEL_OVERLAP, &o, &r, &err), STP_ELIMIT);
+  cr_assert(strstr(err.message, "need a table of 4097 x 4097 link times"), "%s", err.message);
+  cr_assert_null(r);
   stp_mapping_free(m);
 }

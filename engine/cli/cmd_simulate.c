@@ -61,7 +61,7 @@ static bool parse_counts(const cli_args *a, stp_sim_options *o) {
   return true;
 }
 
-/* ---- output --------------------------------------------------------------------- */
+/* ---- output ------------------------------------------------------------------------- */
 static json_t *laws_json(const stp_mapping *m, const stp_sim_result *r) {
   json_t *stages = json_object(), *transfers = json_object();
   for (size_t c = 0; c < r->ncolumns; c++)
@@ -178,7 +178,7 @@ static void sim_text(FILE *f, const stp_mapping *m, const stp_sim_result *r) {
           r->seconds > 0 ? 1e-6 * (double)r->firings / r->seconds : 0.0, r->bounds_seconds);
 }
 
-/* ---- the command ------------------------------------------------------------------ */
+/* ---- the command -------------------------------------------------------------------- */
 static int simulate_one(const char *path, stp_model *model, const stp_sim_options *o,
                         bool json) {
   stp_error err = {0};
@@ -224,6 +224,10 @@ static int run_simulate(int argc, char **argv) {
   o.associated = cli_flag(cmd, &a, "associated");
   if (ok && resource && !o.associated) {
     cli_usage_error(cmd, "--resource-law needs --associated");
+    ok = false;
+  }
+  if (ok && cli_get(cmd, &a, "batches") && cli_get(cmd, &a, "replications")) {
+    cli_usage_error(cmd, "--batches and --replications exclude each other");
     ok = false;
   }
   if (ok && a.npos == 0) {
