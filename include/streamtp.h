@@ -159,6 +159,72 @@ stp_status stp_evaluate(const stp_mapping *m, stp_model model, const stp_options
                         stp_result **out, stp_error *err);
 void stp_result_free(stp_result *r);
 
+/* ---- Monte Carlo simulation (any I.I.D. law) -------------------------------- */
+/* A random law, as a shape: times are the mapping's means times a unit-mean
+ * draw.  Specs: det, exp, uniform:spread=X, gamma:cv=X, weibull:cv=X,
+ * lognormal:cv=X, normal:cv=X, beta:a=X,b=Y, erlang:k=K, hyperexp:cv=X,
+ * empirical:FILE (FILE relative to base_dir when base_dir is non-NULL). */
+typedef struct stp_law stp_law;
+stp_status stp_law_parse(const char *spec, const char *base_dir, stp_law **out, stp_error *err);
+const char *stp_law_spec(const stp_law *law);
+void stp_law_free(stp_law *law);
+
+typedef struct stp_sim_options {
+  const stp_law *law;          /* default law; NULL: the file's "laws" default, else exp */
+  const stp_law *resource_law; /* associated case: speed/bandwidth factor; NULL: det */
+  int associated;              /* 0: independent times; 1: associated (paper 2.4) */
+  uint64_t datasets;           /* data sets measured after warm-up, in total */
+  uint64_t warmup;             /* data sets discarded per run; STP_SIM_AUTO: 1/10 of a run */
+  uint32_t batches;            /* batch means over one run (when replications < 2) */
+  uint32_t replications;       /* >= 2: independent runs instead of batch means */
+  uint64_t seed;
+  int bounds;                  /* 1: exact bounds from stp_evaluate (with `eval`) */
+  stp_options eval;
+  volatile int *interrupt;     /* when non-NULL and set, stops with EINTERRUPTED */
+} stp_sim_options;
+
+#define STP_SIM_AUTO UINT64_MAX
+void stp_sim_options_init(stp_sim_options *o); /* 1e6 data sets, 20 batches, seed 1 */
+
+typedef struct stp_sim_result {
+  stp_model model;
+  double throughput, period;
+  double ci_low, ci_high;    /* 95% confidence interval of the throughput */
+  double stddev;             /* of the batch (or replication) throughputs */
+  uint32_t groups;           /* batches, or replications */
+  int replicated;            /* 1: groups are independent replications */
+  uint64_t datasets;         /* measured (rounded down to a multiple of groups) */
+  uint64_t warmup;           /* discarded per run */
+  uint64_t simulated;        /* all data sets simulated, warm-up included */
+  uint64_t firings;          /* transitions fired (one per column and data set) */
+  uint64_t seed;
+  int associated;
+  char *law;                 /* default law spec */
+  char *resource_law;        /* associated case, else NULL */
+  size_t ncolumns;           /* 2N - 1 */
+  char **column_law;         /* effective law spec of each column of the event graph */
+  int nbue;                  /* 1 all laws N.B.U.E., 0 some are not, -1 unknown */
+  /* exact bounds [lower = exponential, upper = deterministic]; NaN when unknown */
+  double lower, upper;
+  char *bounds_reason;       /* why a bound is missing, else NULL */
+  const char *position;      /* "below", "within", "above" the bounds (95%), or "unknown" */
+  double relative;           /* (throughput - lower) / (upper - lower), NaN when unknown */
+  double seconds;            /* simulation wall time (bounds excluded) */
+  double cpu_seconds;        /* its CPU time: firings / cpu_seconds is the rate per core */
+  double bounds_seconds;
+} stp_sim_result;
+
+/* Simulate the event graph of m under `model` with random firing times and
+ * estimate the throughput with a confidence interval.  Memory does not
+ * depend on the number of paths or of data sets; time is linear in
+ * datasets x (2N - 1).  Same seed, same result.  opts may be NULL.
+ * Errors: EINVAL (fewer than 2 groups, fewer data sets than groups),
+ * ELIMIT (more than 2^24 link times between two teams, 2^64 firings),
+ * EINTERRUPTED, ENOMEM.  Missing bounds are not errors (bounds_reason). */
+stp_status stp_simulate(const stp_mapping *m, stp_model model, const stp_sim_options *opts,
+                        stp_sim_result **out, stp_error *err);
+void stp_sim_result_free(stp_sim_result *r);
+
 #ifdef __cplusplus
 }
 #endif

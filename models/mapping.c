@@ -3,6 +3,7 @@
 #include "models/mapping.h"
 
 #include "engine/core.h"
+#include "models/laws.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,7 @@ void stp_mapping_free(stp_mapping *m) {
   free(m->links);
   free(m->team_off);
   free(m->team);
+  stp__law_table_free(m->laws);
   free(m);
 }
 

@@ -43,6 +43,7 @@ struct stp_mapping {
   stp_link *links; /* sorted by (from, to) once finalised */
   size_t *team_off; /* nstages + 1 offsets into team */
   size_t *team;     /* processor indices, team by team */
+  struct stp_law_table *laws; /* the file's "laws" key (models/laws.h), NULL if absent */
 };
 
 /* Allocate an empty mapping with room for the given counts (names NULL). */

@@ -6,6 +6,7 @@
  * and what is wrong.  Anything not accepted here never reaches the engine. */
 #include "engine/core.h"
 #include "models/jsonpos.h"
+#include "models/laws.h"
 #include "models/mapping.h"
 #include "models/reader.h"
 
@@ -81,6 +82,18 @@ static size_t edit_distance(const char *a, const char *b) {
   return row[lb];
 }
 
+/* "Did you mean": keep `candidate` as the hint when it is the closest to
+ * `name` so far, and closer than HINT_DISTANCE edits. */
+#define HINT_DISTANCE 3
+static void consider_hint(const char *name, const char *candidate, size_t *best,
+                          const char **hint) {
+  size_t d = edit_distance(name, candidate);
+  if (d < *best) {
+    *best = d;
+    *hint = candidate;
+  }
+}
+
 /* Every key of obj must be in `allowed` (NULL-terminated). */
 static stp_status check_keys(const reader *r, const json_t *obj, stp_jpath path,
                              const char *const *allowed, const char *where) {
@@ -88,16 +101,12 @@ static stp_status check_keys(const reader *r, const json_t *obj, stp_jpath path,
   json_t *val;
   json_object_foreach((json_t *)obj, key, val) {
     const char *hint = NULL;
-    size_t best = 3; /* suggest only close matches */
+    size_t best = HINT_DISTANCE;
     bool ok = false;
     for (const char *const *a = allowed; *a; a++) {
       if (strcmp(key, *a) == 0)
         ok = true;
-      size_t d = edit_distance(key, *a);
-      if (d < best) {
-        best = d;
-        hint = *a;
-      }
+      consider_hint(key, *a, &best, &hint);
     }
     if (ok)
       continue;
@@ -428,6 +437,111 @@ static stp_status check_times(const reader *r, const stp_mapping *m) {
   return STP_OK;
 }
 
+/* ---- "laws": {"default": SPEC, "stages": {STAGE: SPEC}, "transfers": {STAGE: SPEC}}
+ * Stages are named as in "stages"; a transfer is named by the stage whose
+ * output it carries (the file F_i of stage T_i), like the stage's "output". */
+
+/* Directory of the mapping file, against which empirical:FILE resolves
+ * (NULL: the current directory). */
+static char *label_dir(const char *label) {
+  const char *slash = strrchr(label, '/');
+  if (!slash)
+    return NULL;
+  size_t n = slash == label ? 1 : (size_t)(slash - label);
+  char *d = malloc(n + 1);
+  if (d) {
+    memcpy(d, label, n);
+    d[n] = '\0';
+  }
+  return d;
+}
+
+static stp_status read_law(const reader *r, const json_t *v, stp_jpath path, const char *what,
+                           const char *dir, stp_law **out) {
+  STP_CHECK(want_type(r, v, path, JSON_STRING, what));
+  stp_error lerr = {0};
+  if (stp__law_parse(json_string_value(v), dir, out, &lerr) == STP_OK)
+    return STP_OK;
+  if (lerr.status == STP_ENOMEM)
+    return stp__oom(r->err, "reading a law");
+  return report(r, path, false, "%s: %s", what, lerr.message);
+}
+
+static stp_status unknown_stage(const reader *r, const stp_mapping *m, stp_jpath path,
+                                const char *name, const char *where) {
+  const char *hint = NULL;
+  size_t best = HINT_DISTANCE;
+  for (size_t i = 0; i < m->nstages; i++)
+    consider_hint(name, m->stages[i].name, &best, &hint);
+  if (hint)
+    return report(r, path, true, "unknown stage \"%s\" in %s (did you mean \"%s\"?)", name,
+                  where, hint);
+  return report(r, path, true, "unknown stage \"%s\" in %s", name, where);
+}
+
+/* One of "stages" / "transfers": stage name -> law, into slots[i]. */
+static stp_status read_law_map(const reader *r, const json_t *obj, stp_jpath path,
+                               const stp_mapping *m, const name_index *stages, bool transfers,
+                               const char *dir, stp_law **slots) {
+  const char *where = transfers ? "\"laws\".\"transfers\"" : "\"laws\".\"stages\"";
+  STP_CHECK(want_type(r, obj, path, JSON_OBJECT, where));
+  const char *key;
+  json_t *val;
+  json_object_foreach((json_t *)obj, key, val) {
+    stp_jpath at = stp__jpath_key(path, key);
+    size_t i = name_lookup(stages, key);
+    if (i == SIZE_MAX)
+      return unknown_stage(r, m, at, key, where);
+    if (transfers && i + 1 == m->nstages)
+      return report(r, at, true,
+                    "\"%s\" is the last stage: its output is not transferred, so it takes no "
+                    "transfer law", key);
+    char what[STP_MAX_NAME + 64];
+    snprintf(what, sizeof what, transfers ? "the law of the transfers after stage \"%s\""
+                                          : "the law of stage \"%s\"", key);
+    STP_CHECK(read_law(r, val, at, what, dir, &slots[i]));
+  }
+  return STP_OK;
+}
+
+static stp_status read_laws_in(const reader *r, const json_t *laws, const stp_mapping *m,
+                               const char *dir, stp_law_table *t) {
+  static const char *const keys[] = {"default", "stages", "transfers", NULL};
+  stp_jpath p = stp__jpath_key((stp_jpath){0}, "laws");
+  STP_CHECK(want_type(r, laws, p, JSON_OBJECT, "\"laws\""));
+  STP_CHECK(check_keys(r, laws, p, keys, "\"laws\""));
+  json_t *v;
+  if ((v = json_object_get(laws, "default")))
+    STP_CHECK(read_law(r, v, stp__jpath_key(p, "default"), "the default law", dir, &t->dflt));
+  name_index ix = {.n = m->nstages, .rec = stp__malloc_array(m->nstages, sizeof *ix.rec)};
+  if (!ix.rec)
+    return stp__oom(r->err, "indexing stage names");
+  for (size_t i = 0; i < m->nstages; i++)
+    ix.rec[i] = (name_rec){.name = m->stages[i].name, .index = i};
+  qsort(ix.rec, ix.n, sizeof *ix.rec, name_rec_cmp);
+  stp_status s = STP_OK;
+  if ((v = json_object_get(laws, "stages")))
+    s = read_law_map(r, v, stp__jpath_key(p, "stages"), m, &ix, false, dir, t->stage);
+  if (s == STP_OK && (v = json_object_get(laws, "transfers")))
+    s = read_law_map(r, v, stp__jpath_key(p, "transfers"), m, &ix, true, dir, t->transfer);
+  free(ix.rec);
+  return s;
+}
+
+static stp_status read_laws(const reader *r, const json_t *root, stp_mapping *m) {
+  json_t *laws = json_object_get(root, "laws");
+  if (!laws)
+    return STP_OK;
+  if (!(m->laws = stp__law_table_alloc(m->nstages)))
+    return stp__oom(r->err, "reading laws");
+  char *dir = label_dir(r->label);
+  if (strrchr(r->label, '/') && !dir)
+    return stp__oom(r->err, "reading laws");
+  stp_status s = read_laws_in(r, laws, m, dir, m->laws);
+  free(dir);
+  return s;
+}
+
 static char *file_stem(const char *label) {
   const char *base = strrchr(label, '/');
   base = base ? base + 1 : label;
@@ -487,7 +601,7 @@ static stp_status top_array(const reader *r, const json_t *root, const char *key
 
 static stp_status read_root(const reader *r, const json_t *root, stp_mapping **out) {
   static const char *const keys[] = {"name",  "model", "stages",  "processors",
-                                     "bandwidth", "links", "mapping", NULL};
+                                     "bandwidth", "links", "mapping", "laws", NULL};
   stp_jpath top = {0};
   if (!json_is_object(root))
     return report(r, top, false, "the top level must be an object, not %s", json_type_name(root));
@@ -515,6 +629,8 @@ static stp_status read_root(const reader *r, const json_t *root, stp_mapping **o
     stp__mapping_finalize(m);
     s = check_times(r, m);
   }
+  if (s == STP_OK)
+    s = read_laws(r, root, m);
   if (s == STP_OK && !(m->file = stp__strdup(r->label)))
     s = stp__oom(r->err, "reading a mapping");
   free(ix.rec);

@@ -72,5 +72,6 @@ extern const cli_command cli_eval_command;
 extern const cli_command cli_teg_command;
 extern const cli_command cli_batch_command;
 extern const cli_command cli_generate_command;
+extern const cli_command cli_simulate_command;
 
 #endif /* STP_CLI_H */

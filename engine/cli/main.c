@@ -9,6 +9,7 @@ static const cli_command *const commands[] = {
     &cli_teg_command,
     &cli_batch_command,
     &cli_generate_command,
+    &cli_simulate_command,
     NULL,
 };
 
