@@ -62,57 +62,11 @@ def cycle_times(path):
     return ct
 
 
-def event_graph(path, model):
-    """The timed event graph of DESIGN.md 2, built here from the file:
-    (times, inputs, R) with inputs[t] = [(source, tokens)], transitions
-    numbered row by row so that every token-free place goes forward."""
-    m = json.load(open(path))
-    speed = {p["name"]: p["speed"] for p in m["processors"]}
-    bw = {(l["from"], l["to"]): l["bandwidth"] for l in m.get("links", [])}
-    st, teams = m["stages"], m["mapping"]
-    n = len(teams)
-    cols = 2 * n - 1
-    rows = 1
-    for t in teams:
-        rows = rows * len(t) // math.gcd(rows, len(t))
-    node = lambda j, c: j * cols + c  # noqa: E731
-    times, inputs = [], [[] for _ in range(rows * cols)]
-    for j in range(rows):
-        for c in range(cols):
-            i = c // 2
-            p = teams[i][j % len(teams[i])]
-            if c % 2 == 0:
-                times.append(st[i]["work"] / speed[p])
-            else:
-                q = teams[i + 1][j % len(teams[i + 1])]
-                times.append(st[i]["output"] / bw.get((p, q), m.get("bandwidth", 0)))
-            if c > 0:
-                inputs[node(j, c)].append((node(j, c - 1), 0))
-
-    def cycle(rs, c_from, c_to):  # p's rows j_1 < ... < j_k, closing place 1 token
-        for l, j in enumerate(rs):
-            nxt = rs[(l + 1) % len(rs)]
-            inputs[node(nxt, c_to)].append((node(j, c_from), 1 if l + 1 == len(rs) else 0))
-
-    for i, team in enumerate(teams):
-        for k in range(len(team)):
-            rs = list(range(k, rows, len(team)))
-            if model == "overlap":
-                cycle(rs, 2 * i, 2 * i)
-                if i + 1 < n:
-                    cycle(rs, 2 * i + 1, 2 * i + 1)
-                if i > 0:
-                    cycle(rs, 2 * i - 1, 2 * i - 1)
-            else:
-                cycle(rs, 2 * i + 1 if i + 1 < n else 2 * i, 2 * i - 1 if i > 0 else 2 * i)
-    return times, inputs, rows
-
-
 def simulated_throughput(path, model, rounds):
     """(max,+) recurrence D_t(r) = x_t + max over places (s -> t, k tokens) of
     D_s(r - k), r = round (R data sets each); throughput from the slope of the
     last column's completions over the second half of the rounds."""
-    times, inputs, rows = event_graph(path, model)
+    times, inputs, rows = common.event_graph(path, model)
     prev = [0.0] * len(times)
     last = len(times) - 1
     mid_value = 0.0
