@@ -55,7 +55,9 @@ typedef enum {
 } stp_generate_comp;
 typedef enum {
   STP_COMM_PER_LINK = 0,      /* one communication time per link that carries data */
-  STP_COMM_PER_TRANSFER       /* one per pair of consecutive stages, shared by its links */
+  STP_COMM_PER_TRANSFER,      /* one per pair of consecutive stages, shared by its links */
+  STP_COMM_PER_PROCESSOR      /* one per processor (its private link, as in a SimGrid
+                                 cluster); p -> q takes the larger of the two times */
 } stp_generate_comm;
 
 typedef struct stp_generate_params {

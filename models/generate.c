@@ -18,13 +18,15 @@
  * - one link entry per pair that carries data (DESIGN.md 4), each with its
  *   own time; a single default bandwidth when the range is one value
  *   (STP_COMM_PER_TRANSFER gives the links of a transfer one shared time,
- *   STP_COMP_PER_STAGE the processors of a team one shared time).
+ *   STP_COMM_PER_PROCESSOR each processor a time, p -> q taking the larger
+ *   of p's and q's, STP_COMP_PER_STAGE the processors of a team one shared
+ *   time).
  *
  * Instance `index` uses its own xoshiro256** stream (models/xoshiro.h),
  * drawn in a fixed order: team sizes, computation times (in processor
  * order; per stage: stage order, then the unused processors), communication
  * times (in (stage, component, sender, receiver) order; per transfer: stage
- * order).  A uniform time
+ * order; per processor: processor order).  A uniform time
  * is lo + (hi - lo) * u with u a 53-bit fraction, the same double on every
  * IEEE machine (ISO C mode: no contraction into a fused multiply-add). */
 #include "engine/core.h"
@@ -104,7 +106,8 @@ static stp_status check_params(const stp_generate_params *p, size_t *nprocs, stp
     return stp__fail(err, STP_EINVAL, "unknown way of drawing team sizes %d", (int)p->team_sizes);
   if (p->comp_per != STP_COMP_PER_PROCESSOR && p->comp_per != STP_COMP_PER_STAGE)
     return stp__fail(err, STP_EINVAL, "unknown scope of computation times %d", (int)p->comp_per);
-  if (p->comm_per != STP_COMM_PER_LINK && p->comm_per != STP_COMM_PER_TRANSFER)
+  if (p->comm_per != STP_COMM_PER_LINK && p->comm_per != STP_COMM_PER_TRANSFER &&
+      p->comm_per != STP_COMM_PER_PROCESSOR)
     return stp__fail(err, STP_EINVAL, "unknown scope of communication times %d",
                      (int)p->comm_per);
   STP_CHECK(check_range("computation", p->comp_min, p->comp_max, p->draw, err));
@@ -217,8 +220,37 @@ static stp_status fill_names(stp_mapping *m, const char *name, stp_error *err) {
   return STP_OK;
 }
 
+/* The communication time of each link, as p->comm_per says: one draw per
+ * link, per transfer, or per processor (then a link takes the larger time of
+ * its two ends: its bandwidth is the smaller one).  port holds nprocs
+ * bandwidths (only used per processor). */
+static void fill_links(const stp_generate_params *p, stp_xoshiro *r, double *port,
+                       stp_mapping *m) {
+  if (p->comm_per == STP_COMM_PER_PROCESSOR)
+    for (size_t q = 0; q < m->nprocs; q++)
+      port[q] = draw_rate(r, p->comm_min, p->comm_max, p->draw);
+  size_t l = 0;
+  for (size_t i = 0; i + 1 < m->nstages; i++) {
+    stp_transfer_shape sh = stp__transfer_shape(m, i);
+    double shared = p->comm_per == STP_COMM_PER_TRANSFER
+                        ? draw_rate(r, p->comm_min, p->comm_max, p->draw)
+                        : 0;
+    for (size_t j = 0; j < sh.g; j++)
+      for (size_t a = 0; a < sh.u; a++)
+        for (size_t b = 0; b < sh.v; b++) {
+          size_t from = stp__transfer_sender(m, i, j, sh, a);
+          size_t to = stp__transfer_receiver(m, i, j, sh, b);
+          double bw = p->comm_per == STP_COMM_PER_TRANSFER ? shared
+                      : p->comm_per == STP_COMM_PER_PROCESSOR
+                          ? (port[from] < port[to] ? port[from] : port[to])
+                          : draw_rate(r, p->comm_min, p->comm_max, p->draw);
+          m->links[l++] = (stp_link){.from = from, .to = to, .bandwidth = bw};
+        }
+  }
+}
+
 static void fill_times(const stp_generate_params *p, stp_xoshiro *r, const size_t *teams,
-                       bool homogeneous, stp_mapping *m) {
+                       bool homogeneous, double *port, stp_mapping *m) {
   size_t at = 0;
   for (size_t i = 0; i < m->nstages; i++) {
     m->stages[i] = (stp_stage){.name = m->stages[i].name, .work = 1,
@@ -245,22 +277,7 @@ static void fill_times(const stp_generate_params *p, stp_xoshiro *r, const size_
     m->bandwidth = 1.0 / p->comm_min;
     return;
   }
-  size_t l = 0;
-  for (size_t i = 0; i + 1 < m->nstages; i++) {
-    stp_transfer_shape sh = stp__transfer_shape(m, i);
-    double shared = p->comm_per == STP_COMM_PER_TRANSFER
-                        ? draw_rate(r, p->comm_min, p->comm_max, p->draw)
-                        : 0;
-    for (size_t j = 0; j < sh.g; j++)
-      for (size_t a = 0; a < sh.u; a++)
-        for (size_t b = 0; b < sh.v; b++)
-          m->links[l++] = (stp_link){
-              .from = stp__transfer_sender(m, i, j, sh, a),
-              .to = stp__transfer_receiver(m, i, j, sh, b),
-              .bandwidth = p->comm_per == STP_COMM_PER_TRANSFER
-                               ? shared
-                               : draw_rate(r, p->comm_min, p->comm_max, p->draw)};
-  }
+  fill_links(p, r, port, m);
   stp__mapping_finalize(m); /* sort the links */
 }
 
@@ -290,14 +307,19 @@ stp_status stp_generate(const stp_generate_params *p, uint64_t index, const char
   if (s == STP_OK && !homogeneous)
     s = count_links(teams, p->stages, &nlinks, err);
   stp_mapping *m = NULL;
+  double *port = NULL;
+  if (s == STP_OK && !homogeneous && p->comm_per == STP_COMM_PER_PROCESSOR &&
+      !(port = stp__malloc_array(nprocs, sizeof *port)))
+    s = stp__oom(err, "drawing link times");
   if (s == STP_OK)
     s = stp__mapping_alloc(p->stages, nprocs, nlinks, used, &m, err);
   if (s == STP_OK)
     s = fill_names(m, name, err);
   if (s == STP_OK) {
     m->model = p->model;
-    fill_times(p, &r, teams, homogeneous, m);
+    fill_times(p, &r, teams, homogeneous, port, m);
   }
+  free(port);
   free(teams);
   if (s != STP_OK) {
     stp_mapping_free(m);

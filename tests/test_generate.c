@@ -289,6 +289,34 @@ Test(generate, per_stage_and_per_transfer_times_are_shared) {
   }
 }
 
+/* --comm-per processor: d_pq = max(a_p, a_q) for per-processor times a.
+ * Then a_p <= lo_p = min over p's links of d <= d_pq for each link p -> q,
+ * so max(lo_p, lo_q) = d_pq on every link: checked without knowing a. */
+Test(generate, per_processor_link_times_are_the_slower_end) {
+  stp_generate_params p;
+  stp_generate_params_init(&p);
+  p.stages = 5;
+  p.processors = 14;
+  p.comm_per = STP_COMM_PER_PROCESSOR;
+  for (uint64_t k = 1; k <= 30; k++) {
+    stp_mapping *m = gen(&p, k);
+    double *lo = malloc(m->nprocs * sizeof *lo);
+    for (size_t q = 0; q < m->nprocs; q++)
+      lo[q] = INFINITY;
+    for (size_t l = 0; l < m->nlinks; l++) {
+      double d = stp__comm_time(m, m->links[l].from, m->links[l].to);
+      cr_assert(d >= 5 * (1 - TOL_EXACT) && d <= 15 * (1 + TOL_EXACT), "d = %g", d);
+      lo[m->links[l].from] = fmin(lo[m->links[l].from], d);
+      lo[m->links[l].to] = fmin(lo[m->links[l].to], d);
+    }
+    for (size_t l = 0; l < m->nlinks; l++)
+      assert_close(stp__comm_time(m, m->links[l].from, m->links[l].to),
+                   fmax(lo[m->links[l].from], lo[m->links[l].to]), 0);
+    free(lo);
+    stp_mapping_free(m);
+  }
+}
+
 /* Mean of the computation times (uniform times) or of the speeds (uniform
  * rates) against the law's mean, within 4 standard errors. */
 static void check_comp_mean(stp_generate_draw how, double lo, double hi, bool of_speed,
@@ -412,6 +440,13 @@ Test(generate, bad_parameters_are_refused_with_a_reason) {
   stp_generate_params_init(&p);
   p.comm_per = (stp_generate_comm)3;
   expect_error(&p, STP_EINVAL, "unknown scope of communication times 3");
+  stp_generate_params_init(&p);
+  p.comm_per = STP_COMM_PER_PROCESSOR; /* with a single comm value: one default bandwidth */
+  p.comm_min = p.comm_max = 4;
+  stp_mapping *m = gen(&p, 1);
+  cr_assert_eq(m->nlinks, 0);
+  assert_close(m->bandwidth, 0.25, TOL_EXACT);
+  stp_mapping_free(m);
 }
 
 /* ---- the writer ------------------------------------------------------------ */

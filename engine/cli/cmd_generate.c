@@ -27,8 +27,10 @@ static const cli_option generate_options[] = {
                          "                               bandwidths), or integers (uniform integer times)"},
     {"comp-per", 0, "WHAT", "processor (default: one computation time each) or stage\n"
                              "                               (one per stage, shared by its team)"},
-    {"comm-per", 0, "WHAT", "link (default: one communication time each) or transfer\n"
-                             "                               (one per pair of consecutive stages, shared by its links)"},
+    {"comm-per", 0, "WHAT", "link (default: one communication time each), transfer\n"
+                             "                               (one per pair of consecutive stages, shared by its links),\n"
+                             "                               or processor (one per processor, its private link:\n"
+                             "                               p -> q takes the larger of the two)"},
     {"count", 0, "K", "number of mappings (default 1)"},
     {"seed", 0, "S", "seed of the random streams (default 1)"},
     {"model", 0, "M", "overlap (default) or strict, written into the files"},
@@ -197,7 +199,7 @@ static bool parse_choice(const char *opt, const char *s, const char *const *name
 static bool parse_readings(const cli_args *a, stp_generate_params *p) {
   static const char *const teams[] = {"composition", "fit", "independent", "sequential"};
   static const char *const comp[] = {"processor", "stage"};
-  static const char *const comm[] = {"link", "transfer"};
+  static const char *const comm[] = {"link", "transfer", "processor"};
   const cli_command *cmd = &cli_generate_command;
   const char *s;
   int k;
@@ -216,7 +218,7 @@ static bool parse_readings(const cli_args *a, stp_generate_params *p) {
     p->comp_per = (stp_generate_comp)k;
   }
   if ((s = cli_get(cmd, a, "comm-per"))) {
-    if (!parse_choice("comm-per", s, comm, 2, &k))
+    if (!parse_choice("comm-per", s, comm, 3, &k))
       return false;
     p->comm_per = (stp_generate_comm)k;
   }
@@ -340,7 +342,7 @@ const cli_command cli_generate_command = {
         "split of M into N positive parts (or --teams; --team-sizes gives other readings,\n"
         "some leaving processors unused).  Computation times (one per processor, or per\n"
         "stage with --comp-per stage) and communication times (one per link that carries\n"
-        "data, or per transfer with --comm-per transfer) are drawn in their ranges\n"
+        "data, or per transfer or per processor with --comm-per) are drawn in their ranges\n"
         "(--draw): the files hold work = output = 1, speed = 1/time and bandwidth =\n"
         "1/time (one default bandwidth when --comm is a single value).\n"
         "Mapping k is DIR/PREFIX-0000k.json; it depends only on the options, the seed\n"
