@@ -32,14 +32,44 @@ typedef enum {
   STP_DRAW_INTEGER_TIMES  /* the time is a uniform integer in [min, max] */
 } stp_generate_draw;
 
+/* How random team sizes R_1..R_N are drawn for M processors (the paper only
+ * says that "the number of processors computing the same stage" is chosen
+ * uniformly; these are the readings compared in notebooks-data/README.md). */
+typedef enum {
+  STP_TEAMS_COMPOSITION = 0, /* uniform over the splits of M into N positive parts
+                                (every processor used) */
+  STP_TEAMS_FIT,             /* uniform over the size vectors with R_1 + ... + R_N <= M:
+                                sizes uniform in 1..M-N+1, redrawn until they fit
+                                (processors may stay unused) */
+  STP_TEAMS_INDEPENDENT,     /* each R_i uniform in 1..floor(M/N), independently
+                                (processors may stay unused) */
+  STP_TEAMS_SEQUENTIAL       /* stage by stage, R_i uniform in 1..(processors left
+                                minus one per later stage); the last stage takes
+                                the rest (every processor used) */
+} stp_generate_teams;
+
+/* Which resources get their own time. */
+typedef enum {
+  STP_COMP_PER_PROCESSOR = 0, /* one computation time per processor */
+  STP_COMP_PER_STAGE          /* one per stage, shared by its team */
+} stp_generate_comp;
+typedef enum {
+  STP_COMM_PER_LINK = 0,      /* one communication time per link that carries data */
+  STP_COMM_PER_TRANSFER,      /* one per pair of consecutive stages, shared by its links */
+  STP_COMM_PER_PROCESSOR      /* one per processor (its private link, as in a SimGrid
+                                 cluster); p -> q takes the larger of the two times */
+} stp_generate_comm;
+
 typedef struct stp_generate_params {
   size_t stages;       /* N >= 1 */
   size_t processors;   /* M >= N; 0 with teams: the sum of the teams */
-  const size_t *teams; /* N team sizes, or NULL for a uniformly random
-                          composition of M into N positive parts */
+  const size_t *teams; /* N team sizes, or NULL for random sizes drawn as team_sizes says */
+  stp_generate_teams team_sizes;
   double comp_min, comp_max; /* computation times, uniform in [min, max] */
   double comm_min, comm_max; /* communication times, uniform in [min, max] */
   stp_generate_draw draw;
+  stp_generate_comp comp_per;
+  stp_generate_comm comm_per;
   stp_model model;     /* written into the mapping */
   uint64_t seed;
 } stp_generate_params;
@@ -53,8 +83,10 @@ void stp_generate_params_init(stp_generate_params *p);
  * generated.  Stage i has work 1 and output 1; processor p has speed 1 / c_p
  * with c_p its drawn computation time; each link that carries data
  * (DESIGN.md 4) gets bandwidth 1 / d with d its drawn communication time, or
- * a single default bandwidth when comm_min = comm_max.  EINVAL for bad
- * parameters, ELIMIT beyond the STP_GENERATE_MAX_* sizes. */
+ * a single default bandwidth when comm_min = comm_max.  All M processors are
+ * declared, also those that team_sizes leaves unused.  EINVAL for bad
+ * parameters (team_sizes other than COMPOSITION with fixed teams), ELIMIT
+ * beyond the STP_GENERATE_MAX_* sizes. */
 stp_status stp_generate(const stp_generate_params *p, uint64_t index, const char *name,
                         stp_mapping **out, stp_error *err);
 

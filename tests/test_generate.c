@@ -157,6 +157,166 @@ Test(generate, team_sizes_are_a_uniform_composition) {
   cr_assert_lt(chi2, 27.88, "chi-square %g with 9 degrees of freedom (p = 0.001: 27.88)", chi2);
 }
 
+/* Draw n mappings with the given team-size reading and tally the sizes of
+ * the first three teams (each <= 9) as cell[a][b][c]. */
+static void tally_teams(stp_generate_teams how, size_t stages, size_t procs, size_t n,
+                        size_t cell[10][10][10]) {
+  stp_generate_params p;
+  stp_generate_params_init(&p);
+  p.stages = stages;
+  p.processors = procs;
+  p.team_sizes = how;
+  for (uint64_t k = 1; k <= n; k++) {
+    stp_mapping *m = gen(&p, k);
+    size_t r[3] = {0, 0, 0}, used = 0;
+    for (size_t i = 0; i < stages; i++) {
+      cr_assert_geq(stp__team_size(m, i), 1, "stage %zu has an empty team", i);
+      used += stp__team_size(m, i);
+      if (i < 3)
+        r[i] = stp__team_size(m, i);
+    }
+    cr_assert_eq(m->nprocs, procs, "every processor of the platform is declared");
+    cr_assert_leq(used, procs);
+    for (size_t q = 0; q < m->nprocs; q++)
+      cr_assert_eq(m->procs[q].stage == STP_NO_STAGE, q >= used, "processor %zu", q);
+    cell[r[0]][r[1]][r[2]]++;
+    stp_mapping_free(m);
+  }
+}
+
+/* Chi-square of the tallies against probabilities prob(a, b, c), over the
+ * cells where it is positive; every other cell must be empty. */
+static double chi_square(size_t cell[10][10][10], size_t n, double (*prob)(size_t, size_t, size_t),
+                         size_t *cells) {
+  double chi2 = 0, total = 0;
+  *cells = 0;
+  for (size_t a = 0; a < 10; a++)
+    for (size_t b = 0; b < 10; b++)
+      for (size_t c = 0; c < 10; c++) {
+        double pr = prob(a, b, c), e = pr * (double)n;
+        if (pr <= 0) {
+          cr_assert_eq(cell[a][b][c], 0, "sizes (%zu, %zu, %zu) cannot be drawn", a, b, c);
+          continue;
+        }
+        chi2 += ((double)cell[a][b][c] - e) * ((double)cell[a][b][c] - e) / e;
+        total += pr;
+        (*cells)++;
+      }
+  assert_close(total, 1, TOL_ITER);
+  return chi2;
+}
+
+/* fit, 2 stages on 4 processors: the 6 vectors (a, b) with a + b <= 4. */
+static double fit_2_4(size_t a, size_t b, size_t c) {
+  return c == 0 && a >= 1 && b >= 1 && a + b <= 4 ? 1.0 / 6 : 0;
+}
+Test(generate, fit_team_sizes_are_uniform_among_those_that_fit) {
+  static size_t cell[10][10][10];
+  size_t n = 6000, cells;
+  tally_teams(STP_TEAMS_FIT, 2, 4, n, cell);
+  double chi2 = chi_square(cell, n, fit_2_4, &cells);
+  cr_assert_eq(cells, 6);
+  cr_assert_lt(chi2, 20.52, "chi-square %g with 5 degrees of freedom (p = 0.001: 20.52)", chi2);
+}
+
+/* independent, 3 stages on 10 processors: each size uniform in 1..3. */
+static double independent_3_10(size_t a, size_t b, size_t c) {
+  return a >= 1 && a <= 3 && b >= 1 && b <= 3 && c >= 1 && c <= 3 ? 1.0 / 27 : 0;
+}
+Test(generate, independent_team_sizes_are_uniform_in_one_to_m_over_n) {
+  static size_t cell[10][10][10];
+  size_t n = 5400, cells;
+  tally_teams(STP_TEAMS_INDEPENDENT, 3, 10, n, cell);
+  double chi2 = chi_square(cell, n, independent_3_10, &cells);
+  cr_assert_eq(cells, 27);
+  cr_assert_lt(chi2, 54.05, "chi-square %g with 26 degrees of freedom (p = 0.001: 54.05)", chi2);
+}
+
+/* sequential, 3 stages on 7 processors: a uniform in 1..5, then b uniform in
+ * 1..(6 - a), and c = 7 - a - b. */
+static double sequential_3_7(size_t a, size_t b, size_t c) {
+  return a >= 1 && a <= 5 && b >= 1 && b <= 6 - a && c == 7 - a - b ? 1.0 / 5 / (double)(6 - a)
+                                                                      : 0;
+}
+Test(generate, sequential_team_sizes_follow_the_stage_by_stage_law) {
+  static size_t cell[10][10][10];
+  size_t n = 7500, cells;
+  tally_teams(STP_TEAMS_SEQUENTIAL, 3, 7, n, cell);
+  double chi2 = chi_square(cell, n, sequential_3_7, &cells);
+  cr_assert_eq(cells, 15);
+  cr_assert_lt(chi2, 36.12, "chi-square %g with 14 degrees of freedom (p = 0.001: 36.12)", chi2);
+}
+
+/* --comp-per stage: one time per team; --comm-per transfer: one time per
+ * pair of stages; both in their ranges, and different across stages. */
+Test(generate, per_stage_and_per_transfer_times_are_shared) {
+  stp_generate_params p;
+  stp_generate_params_init(&p);
+  p.stages = 4;
+  p.processors = 12;
+  p.team_sizes = STP_TEAMS_FIT; /* unused processors get a time too */
+  p.comp_per = STP_COMP_PER_STAGE;
+  p.comm_per = STP_COMM_PER_TRANSFER;
+  for (uint64_t k = 1; k <= 30; k++) {
+    stp_mapping *m = gen(&p, k);
+    for (size_t i = 0; i < m->nstages; i++) {
+      double c = stp__comp_time(m, stp__team_member(m, i, 0));
+      cr_assert(c >= 5 * (1 - TOL_EXACT) && c <= 15 * (1 + TOL_EXACT), "c = %g", c);
+      for (size_t x = 1; x < stp__team_size(m, i); x++)
+        assert_close(stp__comp_time(m, stp__team_member(m, i, x)), c, 0);
+      if (i > 0)
+        cr_assert_neq(c, stp__comp_time(m, stp__team_member(m, i - 1, 0)));
+    }
+    for (size_t q = 0; q < m->nprocs; q++)
+      cr_assert(m->procs[q].speed >= 1.0 / 15 * (1 - TOL_EXACT) &&
+                m->procs[q].speed <= 1.0 / 5 * (1 + TOL_EXACT), "speed %g", m->procs[q].speed);
+    double prev = 0;
+    for (size_t i = 0; i + 1 < m->nstages; i++) {
+      stp_transfer_shape sh = stp__transfer_shape(m, i);
+      double d0 = stp__comm_time(m, stp__transfer_sender(m, i, 0, sh, 0),
+                                 stp__transfer_receiver(m, i, 0, sh, 0));
+      cr_assert(d0 >= 5 * (1 - TOL_EXACT) && d0 <= 15 * (1 + TOL_EXACT), "d = %g", d0);
+      cr_assert_neq(d0, prev);
+      for (size_t j = 0; j < sh.g; j++)
+        for (size_t a = 0; a < sh.u; a++)
+          for (size_t b = 0; b < sh.v; b++)
+            assert_close(stp__comm_time(m, stp__transfer_sender(m, i, j, sh, a),
+                                        stp__transfer_receiver(m, i, j, sh, b)),
+                         d0, 0);
+      prev = d0;
+    }
+    stp_mapping_free(m);
+  }
+}
+
+/* --comm-per processor: d_pq = max(a_p, a_q) for per-processor times a.
+ * Then a_p <= lo_p = min over p's links of d <= d_pq for each link p -> q,
+ * so max(lo_p, lo_q) = d_pq on every link: checked without knowing a. */
+Test(generate, per_processor_link_times_are_the_slower_end) {
+  stp_generate_params p;
+  stp_generate_params_init(&p);
+  p.stages = 5;
+  p.processors = 14;
+  p.comm_per = STP_COMM_PER_PROCESSOR;
+  for (uint64_t k = 1; k <= 30; k++) {
+    stp_mapping *m = gen(&p, k);
+    double *lo = malloc(m->nprocs * sizeof *lo);
+    for (size_t q = 0; q < m->nprocs; q++)
+      lo[q] = INFINITY;
+    for (size_t l = 0; l < m->nlinks; l++) {
+      double d = stp__comm_time(m, m->links[l].from, m->links[l].to);
+      cr_assert(d >= 5 * (1 - TOL_EXACT) && d <= 15 * (1 + TOL_EXACT), "d = %g", d);
+      lo[m->links[l].from] = fmin(lo[m->links[l].from], d);
+      lo[m->links[l].to] = fmin(lo[m->links[l].to], d);
+    }
+    for (size_t l = 0; l < m->nlinks; l++)
+      assert_close(stp__comm_time(m, m->links[l].from, m->links[l].to),
+                   fmax(lo[m->links[l].from], lo[m->links[l].to]), 0);
+    free(lo);
+    stp_mapping_free(m);
+  }
+}
+
 /* Mean of the computation times (uniform times) or of the speeds (uniform
  * rates) against the law's mean, within 4 standard errors. */
 static void check_comp_mean(stp_generate_draw how, double lo, double hi, bool of_speed,
@@ -265,6 +425,28 @@ Test(generate, bad_parameters_are_refused_with_a_reason) {
   stp_generate_params_init(&p);
   p.processors = STP_GENERATE_MAX_PROCESSORS + 1;
   expect_error(&p, STP_ELIMIT, "the limit is");
+  stp_generate_params_init(&p);
+  p.stages = 2;
+  p.teams = teams;
+  p.processors = 0;
+  p.team_sizes = STP_TEAMS_FIT;
+  expect_error(&p, STP_EINVAL, "team sizes are fixed: they cannot also be drawn");
+  stp_generate_params_init(&p);
+  p.team_sizes = (stp_generate_teams)7;
+  expect_error(&p, STP_EINVAL, "unknown way of drawing team sizes 7");
+  stp_generate_params_init(&p);
+  p.comp_per = (stp_generate_comp)2;
+  expect_error(&p, STP_EINVAL, "unknown scope of computation times 2");
+  stp_generate_params_init(&p);
+  p.comm_per = (stp_generate_comm)3;
+  expect_error(&p, STP_EINVAL, "unknown scope of communication times 3");
+  stp_generate_params_init(&p);
+  p.comm_per = STP_COMM_PER_PROCESSOR; /* with a single comm value: one default bandwidth */
+  p.comm_min = p.comm_max = 4;
+  stp_mapping *m = gen(&p, 1);
+  cr_assert_eq(m->nlinks, 0);
+  assert_close(m->bandwidth, 0.25, TOL_EXACT);
+  stp_mapping_free(m);
 }
 
 /* ---- the writer ------------------------------------------------------------ */
@@ -326,6 +508,27 @@ Test(writer, generated_mappings_read_back_identical) {
     stp_mapping_free(m);
     stp_mapping_free(back);
   }
+}
+
+/* Mappings that leave processors unused (they are still declared). */
+Test(writer, generated_mappings_with_unused_processors_read_back_identical) {
+  stp_generate_params p;
+  stp_generate_params_init(&p);
+  p.stages = 3;
+  p.processors = 9;
+  p.team_sizes = STP_TEAMS_FIT;
+  p.comm_per = STP_COMM_PER_TRANSFER;
+  size_t unused = 0;
+  for (uint64_t k = 1; k <= 10; k++) {
+    stp_mapping *m = gen(&p, k);
+    for (size_t q = 0; q < m->nprocs; q++)
+      unused += m->procs[q].stage == STP_NO_STAGE;
+    stp_mapping *back = reread(m);
+    assert_same_mapping(m, back);
+    stp_mapping_free(m);
+    stp_mapping_free(back);
+  }
+  cr_assert_gt(unused, 0, "no mapping left a processor unused");
 }
 
 Test(writer, names_with_quotes_and_unicode_survive) {

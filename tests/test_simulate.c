@@ -439,6 +439,7 @@ Test(simulate, hyperexponential_falls_below_the_exponential_bound) {
   s = simulate(m, STP_MODEL_OVERLAP, "exp", 400000, 1);
   cr_assert_str_eq(s->position, "within");
   stp_sim_result_free(s);
+  stp_mapping_free(m);
 }
 
 /* ---- associated times --------------------------------------------------------------- */

@@ -15,12 +15,22 @@
 
 static const cli_option generate_options[] = {
     {"stages", 0, "N", "number of stages (or the length of --teams)"},
-    {"processors", 0, "M", "number of processors, M >= N, all used"},
+    {"processors", 0, "M", "number of processors, M >= N (all used unless --team-sizes says)"},
     {"teams", 0, "R1,R2,...", "fixed team sizes instead of a random split of M"},
+    {"team-sizes", 0, "HOW", "how random team sizes are drawn: composition (default: a\n"
+                              "                               uniform split of M), fit (uniform among sizes with sum <= M),\n"
+                              "                               independent (each uniform in 1..M/N), or sequential (stage\n"
+                              "                               by stage in what is left; the last takes the rest)"},
     {"comp", 0, "A..B", "computation times, uniform in [A, B] (default 5..15; A alone: all A)"},
     {"comm", 0, "A..B", "communication times, uniform in [A, B] (default 5..15)"},
     {"draw", 0, "HOW", "times (default: uniform times), rates (uniform speeds and\n"
                          "                               bandwidths), or integers (uniform integer times)"},
+    {"comp-per", 0, "WHAT", "processor (default: one computation time each) or stage\n"
+                             "                               (one per stage, shared by its team)"},
+    {"comm-per", 0, "WHAT", "link (default: one communication time each), transfer\n"
+                             "                               (one per pair of consecutive stages, shared by its links),\n"
+                             "                               or processor (one per processor, its private link:\n"
+                             "                               p -> q takes the larger of the two)"},
     {"count", 0, "K", "number of mappings (default 1)"},
     {"seed", 0, "S", "seed of the random streams (default 1)"},
     {"model", 0, "M", "overlap (default) or strict, written into the files"},
@@ -170,6 +180,51 @@ static bool parse_sizes(const cli_args *a, generate_job *job) {
   return true;
 }
 
+/* s as one of names[0..n), whose index goes to *out. */
+static bool parse_choice(const char *opt, const char *s, const char *const *names, int n,
+                         int *out) {
+  for (int k = 0; k < n; k++)
+    if (strcmp(s, names[k]) == 0) {
+      *out = k;
+      return true;
+    }
+  char list[128] = "";
+  for (int k = 0; k < n; k++)
+    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", names[k]);
+  cli_usage_error(&cli_generate_command, "--%s: '%s' is not one of %s", opt, s, list);
+  return false;
+}
+
+/* --team-sizes, --comp-per, --comm-per: the readings of the paper's protocol. */
+static bool parse_readings(const cli_args *a, stp_generate_params *p) {
+  static const char *const teams[] = {"composition", "fit", "independent", "sequential"};
+  static const char *const comp[] = {"processor", "stage"};
+  static const char *const comm[] = {"link", "transfer", "processor"};
+  const cli_command *cmd = &cli_generate_command;
+  const char *s;
+  int k;
+  if ((s = cli_get(cmd, a, "team-sizes"))) {
+    if (!parse_choice("team-sizes", s, teams, 4, &k))
+      return false;
+    if (p->teams) {
+      cli_usage_error(cmd, "--team-sizes draws team sizes, --teams fixes them: give one");
+      return false;
+    }
+    p->team_sizes = (stp_generate_teams)k;
+  }
+  if ((s = cli_get(cmd, a, "comp-per"))) {
+    if (!parse_choice("comp-per", s, comp, 2, &k))
+      return false;
+    p->comp_per = (stp_generate_comp)k;
+  }
+  if ((s = cli_get(cmd, a, "comm-per"))) {
+    if (!parse_choice("comm-per", s, comm, 3, &k))
+      return false;
+    p->comm_per = (stp_generate_comm)k;
+  }
+  return true;
+}
+
 static bool parse_generate_options(const cli_args *a, generate_job *job) {
   const cli_command *cmd = &cli_generate_command;
   stp_generate_params *p = &job->params;
@@ -203,6 +258,8 @@ static bool parse_generate_options(const cli_args *a, generate_job *job) {
       return false;
     }
   }
+  if (!parse_readings(a, p))
+    return false;
   if ((s = cli_get(cmd, a, "count")) &&
       !cli_parse_u64(cmd, "count", s, 1, GENERATE_MAX_COUNT, &job->count))
     return false;
@@ -282,10 +339,12 @@ const cli_command cli_generate_command = {
     .summary = "Write random mapping files following the protocol of the paper's Table 1.",
     .details =
         "Every processor joins exactly one team; the team sizes are a uniformly random\n"
-        "split of M into N positive parts (or --teams).  Computation times (one per\n"
-        "processor) and communication times (one per link that carries data) are drawn\n"
-        "in their ranges (--draw): the files hold work = output = 1, speed = 1/time and\n"
-        "bandwidth = 1/time (one default bandwidth when --comm is a single value).\n"
+        "split of M into N positive parts (or --teams; --team-sizes gives other readings,\n"
+        "some leaving processors unused).  Computation times (one per processor, or per\n"
+        "stage with --comp-per stage) and communication times (one per link that carries\n"
+        "data, or per transfer or per processor with --comm-per) are drawn in their ranges\n"
+        "(--draw): the files hold work = output = 1, speed = 1/time and bandwidth =\n"
+        "1/time (one default bandwidth when --comm is a single value).\n"
         "Mapping k is DIR/PREFIX-0000k.json; it depends only on the options, the seed\n"
         "and k, never on the machine or on --count.",
     .options = generate_options,
