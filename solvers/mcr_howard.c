@@ -23,7 +23,7 @@
  *   out-edge of a transition has the same duration, so the usual "heaviest
  *   edge" is a tie);
  * - a worklist carries gains across token edges within an iteration, under
- *   a budget;
+ *   a budget that grows while the best ratio holds;
  * - evaluation takes the nodes in the order of the previous one, so that
  *   it mostly streams instead of chasing pointers. */
 #include "solvers/mcr.h"
@@ -223,6 +223,8 @@ typedef struct howard {
   double lam_scale;     /* largest |ratio| of a policy cycle (evaluate) */
   uint32_t best_handle; /* a node on the best policy cycle */
   double best_ratio;
+  unsigned budget_scale; /* worklist budget, in quarter passes over the edges */
+  bool budget_spent;     /* the last worklist stopped on its budget */
 } howard;
 
 #define DONE UINT32_MAX
@@ -537,8 +539,8 @@ static inline size_t ring_add(size_t i, size_t k, size_t n) {
 /* Policy improvement on the biases (all ratios in a component are equal
  * here): one sweep over the nodes in internal order, then a worklist for
  * the nodes raised after their turn (their gain came through a token edge),
- * within a budget of a quarter pass over the edges; the next iteration
- * goes on where it stops.  Raising biases in place keeps them below the
+ * within a budget of budget_scale quarter passes over the edges; the next
+ * iteration goes on where it stops.  Raising biases in place keeps them below the
  * values of the new policy, so each change is still an improvement, and a
  * cycle that closes on the way has a larger ratio, which the next
  * evaluation finds (the budget also stops the values climbing around such
@@ -553,7 +555,7 @@ static size_t improve(howard *h) {
       changed += relax_into(h, v, v, scale, &tail);
   /* The worklist visits nodes in no useful memory order: fetch each one's
    * edge range and edges a few pops ahead. */
-  uint64_t budget = (h->m + h->n) / 4, used = 0;
+  uint64_t budget = h->budget_scale * ((h->m + h->n) / 4), used = 0;
   while (head != tail && used < budget) {
     if ((tail >= head ? tail - head : tail + n - head) > 16) {
       __builtin_prefetch(&h->in_off[h->queue[ring_add(head, 16, n)]]);
@@ -567,6 +569,7 @@ static size_t improve(howard *h) {
     used += h->in_off[v + 1] - h->in_off[v] + 1;
     changed += relax_into(h, v, h->n, scale, &tail);
   }
+  h->budget_spent = head != tail;
   return changed;
 }
 
@@ -677,9 +680,15 @@ stp_status stp__mcr_howard(const stp_graph *g, const stp_mcr_options *opts, stp_
   size_t n = g->n;
   size_t max_it = opts && opts->max_iterations ? opts->max_iterations
                                                : 1000 + 10 * (n < 100000 ? n : 100000);
+  h.budget_scale = 1;
   for (;;) {
+    double previous = h.best_ratio;
     evaluate(&h);
     res->iterations++;
+    /* The worklist ran out but the best ratio held: it was carrying bias
+     * gains, not climbing around a better cycle; let it go further. */
+    bool held = res->iterations > 1 && !ratio_greater(h.best_ratio, previous);
+    h.budget_scale = held && h.budget_spent && h.budget_scale < 64 ? 2 * h.budget_scale : 1;
     if (opts && opts->interrupt && *opts->interrupt) {
       s = stp__fail(err, STP_EINTERRUPTED, "interrupted during Howard's algorithm");
       goto done;
