@@ -459,8 +459,10 @@ static inline bool ratio_greater(double a, double b) {
 static size_t spread_best_ratio(howard *h) {
   uint8_t *behind = h->flag + h->n; /* per component: some node is behind */
   bool any = false;
-  for (uint32_t c = 0; c < h->ncomp; c++)
-    any |= behind[c] = ratio_greater(h->comp_best[c], h->comp_worst[c]);
+  for (uint32_t c = 0; c < h->ncomp; c++) {
+    behind[c] = ratio_greater(h->comp_best[c], h->comp_worst[c]);
+    any |= behind[c];
+  }
   if (!any)
     return 0;
   /* Sources first: the nodes already on par with their component's best. */

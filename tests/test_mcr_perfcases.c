@@ -1,5 +1,5 @@
 /* test_mcr_perfcases.c: the graph families on which Howard's algorithm is
- * known to crawl or to stumble (bench/mcr/README and bench/README.md), kept
+ * known to crawl or to stumble (bench/README.md, "Deterministic solver"), kept
  * as regression tests of correctness: each checks the ratio against a value
  * known independently (by construction, or certified by Bellman-Ford below)
  * and bounds the number of policy iterations where a plain Howard would need
