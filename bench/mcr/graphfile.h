@@ -56,6 +56,22 @@ static int bench_field_double(char **p, double *out) {
   return 0;
 }
 
+/* The REPEAT argument of the solver programs: argv[i] if given, else 1;
+ * returns -1 (after a message naming prog) unless it is a positive integer. */
+static int bench_repeat_arg(const char *prog, int argc, char **argv, int i, long *repeat) {
+  *repeat = 1;
+  if (i >= argc)
+    return 0;
+  char *end;
+  errno = 0;
+  *repeat = strtol(argv[i], &end, 10);
+  if (end == argv[i] || *end || errno || *repeat < 1) {
+    fprintf(stderr, "%s: REPEAT must be a positive integer\n", prog);
+    return -1;
+  }
+  return 0;
+}
+
 /* Read a whole file; returns 0, or -1 with a message in err. */
 static int bench_graph_read(const char *path, bench_graph *g, char *err, size_t errlen) {
   memset(g, 0, sizeof *g);

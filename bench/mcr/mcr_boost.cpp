@@ -65,12 +65,10 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: mcr_boost FILE [REPEAT] [EPS|default] [csr|adjlist]\n");
     return 2;
   }
-  char *end;
-  long repeat = argc > 2 ? std::strtol(argv[2], &end, 10) : 1;
-  if (argc > 2 && (*end || repeat < 1)) {
-    std::fprintf(stderr, "mcr_boost: REPEAT must be a positive integer\n");
+  long repeat;
+  if (bench_repeat_arg("mcr_boost", argc, argv, 2, &repeat))
     return 2;
-  }
+  char *end;
   bool tight = argc > 3 && std::string(argv[3]) != "default";
   if (tight) {
     tight_eps = std::strtod(argv[3], &end);

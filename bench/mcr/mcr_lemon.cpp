@@ -22,12 +22,9 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: mcr_lemon FILE [REPEAT]\n");
     return 2;
   }
-  char *end;
-  long repeat = argc > 2 ? std::strtol(argv[2], &end, 10) : 1;
-  if (argc > 2 && (*end || repeat < 1)) {
-    std::fprintf(stderr, "mcr_lemon: REPEAT must be a positive integer\n");
+  long repeat;
+  if (bench_repeat_arg("mcr_lemon", argc, argv, 2, &repeat))
     return 2;
-  }
   bench_graph bg;
   char msg[1024];
   if (bench_graph_read(argv[1], &bg, msg, sizeof msg)) {

@@ -38,12 +38,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: mcr_stp FILE [REPEAT]\n");
     return 2;
   }
-  char *end;
-  long repeat = argc == 3 ? strtol(argv[2], &end, 10) : 1;
-  if (argc == 3 && (*end || repeat < 1)) {
-    fprintf(stderr, "mcr_stp: REPEAT must be a positive integer\n");
+  long repeat;
+  if (bench_repeat_arg("mcr_stp", argc, argv, 2, &repeat))
     return 2;
-  }
   stp_graph *g;
   if (load(argv[1], &g))
     return 1;
