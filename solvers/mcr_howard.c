@@ -10,8 +10,8 @@
  * drop out.  The answer is computed from the critical cycle itself (sum of
  * durations / sum of tokens), so it is exact up to that one sum.
  *
- * What makes it fast on event graphs (bench/mcr has the numbers and the
- * families behind each point):
+ * What makes it fast on event graphs (bench/README.md has the numbers and
+ * the graph families behind each point):
  * - nodes are renumbered in reverse topological order of the token-free
  *   edges (the deadlock check computes that order anyway), and the
  *   improvement sweeps nodes in that order, raising biases in place: a gain
@@ -35,6 +35,13 @@
 #include <string.h>
 
 #define NONE UINT32_MAX
+
+/* A hint to fetch memory that a loop will read a few steps later. */
+#if defined(__GNUC__)
+#define PREFETCH(addr) __builtin_prefetch(addr)
+#else
+#define PREFETCH(addr) ((void)(addr))
+#endif
 
 /* fmax/fmin without their NaN rules, so that they compile to one instruction
  * (no NaN reaches them: durations are finite). */
@@ -427,8 +434,8 @@ static void evaluate(howard *h) {
   for (size_t k = 0; k < total; k++) {
     uint32_t u = h->norder ? h->order[k] : (uint32_t)k;
     if (h->norder && k + 16 < total) {
-      __builtin_prefetch(&h->pi[h->order[k + 16]]);
-      __builtin_prefetch(&h->val[h->pi[h->order[k + 8]].dst]);
+      PREFETCH(&h->pi[h->order[k + 16]]);
+      PREFETCH(&h->val[h->pi[h->order[k + 8]].dst]);
     }
     if (h->mark[u] || h->pi[u].dst == NONE)
       continue;
@@ -476,9 +483,9 @@ static size_t spread_best_ratio(howard *h) {
   }
   while (head < tail) {
     if (head + 16 < tail) { /* BFS order is no memory order: fetch ahead */
-      __builtin_prefetch(&h->in_off[h->queue[head + 16]]);
-      __builtin_prefetch(&h->in[h->in_off[h->queue[head + 8]]]);
-      __builtin_prefetch(&h->val[h->queue[head + 8]]);
+      PREFETCH(&h->in_off[h->queue[head + 16]]);
+      PREFETCH(&h->in[h->in_off[h->queue[head + 8]]]);
+      PREFETCH(&h->val[h->queue[head + 8]]);
     }
     uint32_t v = h->queue[head++];
     node_value nv = h->val[v];
@@ -560,10 +567,10 @@ static size_t improve(howard *h) {
   uint64_t budget = h->budget_scale * ((h->m + h->n) / 4), used = 0;
   while (head != tail && used < budget) {
     if ((tail >= head ? tail - head : tail + n - head) > 16) {
-      __builtin_prefetch(&h->in_off[h->queue[ring_add(head, 16, n)]]);
+      PREFETCH(&h->in_off[h->queue[ring_add(head, 16, n)]]);
       uint32_t a = h->queue[ring_add(head, 8, n)];
-      __builtin_prefetch(&h->in[h->in_off[a]]);
-      __builtin_prefetch(&h->val[a]);
+      PREFETCH(&h->in[h->in_off[a]]);
+      PREFETCH(&h->val[a]);
     }
     uint32_t v = h->queue[head];
     head = ring_add(head, 1, n);
