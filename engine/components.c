@@ -75,14 +75,25 @@ stp_status stp__components_build(const stp_mapping *m, stp_component_set *out, s
   return STP_OK;
 }
 
+/* Sender a fires the transitions k = a + t*u (t < v), one per receiver
+ * k mod v: its row of link times is looked up at once. */
 stp_status stp__pattern_times(const stp_mapping *m, const stp_component *c, double **out,
                               stp_error *err) {
-  size_t n = c->u * c->v;
-  *out = stp__malloc_array(n, sizeof **out);
-  if (!*out)
+  size_t u = c->u, v = c->v;
+  *out = stp__malloc_array(u * v, sizeof **out);
+  double *row = stp__malloc_array(v, sizeof *row);
+  if (!*out || !row) {
+    free(*out);
+    free(row);
+    *out = NULL;
     return stp__oom(err, "building a transfer pattern");
-  for (size_t k = 0; k < n; k++)
-    (*out)[k] = stp__comm_time(m, stp__pattern_sender(c, k), stp__pattern_receiver(c, k));
+  }
+  for (size_t a = 0; a < u; a++) {
+    stp__comm_times_to(m, c->snd[a], c->rcv, v, row);
+    for (size_t k = a; k < u * v; k += u)
+      (*out)[k] = row[k % v];
+  }
+  free(row);
   return STP_OK;
 }
 

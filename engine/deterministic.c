@@ -22,12 +22,20 @@ stp_status stp__cycle_times(const stp_mapping *m, const stp_component_set *cs,
     /* Each sender talks once to each receiver of its component per
      * g*u*v data sets (gcd(u, v) = 1). */
     double per = (double)c->g * (double)c->u * (double)c->v;
-    for (size_t a = 0; a < c->u; a++)
+    double *row = stp__malloc_array(c->v, sizeof *row);
+    if (!row) {
+      free(t);
+      return stp__oom(err, "computing cycle-times");
+    }
+    for (size_t a = 0; a < c->u; a++) {
+      stp__comm_times_to(m, c->snd[a], c->rcv, c->v, row);
       for (size_t b = 0; b < c->v; b++) {
-        double d = stp__comm_time(m, c->snd[a], c->rcv[b]) / per;
+        double d = row[b] / per;
         t[c->snd[a]].out += d;
         t[c->rcv[b]].in += d;
       }
+    }
+    free(row);
   }
   *ct = t;
   return STP_OK;

@@ -71,10 +71,37 @@ void stp__mapping_finalize(stp_mapping *m) {
     }
 }
 
+/* First link not below (p, q) in links[lo, hi) (sorted by (from, to)); the
+ * comparison is inlined: patterns and event graphs look links up once per
+ * transition, up to millions of times. */
+static size_t link_lower_bound(const stp_mapping *m, size_t lo, size_t hi, size_t p, size_t q) {
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const stp_link *l = &m->links[mid];
+    if (l->from < p || (l->from == p && l->to < q))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static double bandwidth_at(const stp_mapping *m, size_t at, size_t p, size_t q) {
+  if (at < m->nlinks && m->links[at].from == p && m->links[at].to == q)
+    return m->links[at].bandwidth;
+  return m->bandwidth;
+}
+
 double stp__link_bandwidth(const stp_mapping *m, size_t p, size_t q) {
-  stp_link key = {.from = p, .to = q};
-  const stp_link *l = bsearch(&key, m->links, m->nlinks, sizeof *m->links, link_cmp);
-  return l ? l->bandwidth : m->bandwidth;
+  return bandwidth_at(m, link_lower_bound(m, 0, m->nlinks, p, q), p, q);
+}
+
+void stp__comm_times_to(const stp_mapping *m, size_t p, const size_t *q, size_t nq, double *out) {
+  size_t lo = link_lower_bound(m, 0, m->nlinks, p, 0);
+  size_t hi = link_lower_bound(m, lo, m->nlinks, p + 1, 0);
+  double output = m->stages[m->procs[p].stage].output;
+  for (size_t j = 0; j < nq; j++)
+    out[j] = output / bandwidth_at(m, link_lower_bound(m, lo, hi, p, q[j]), p, q[j]);
 }
 
 double stp__comp_time(const stp_mapping *m, size_t p) {

@@ -67,6 +67,8 @@ double stp__link_bandwidth(const stp_mapping *m, size_t p, size_t q);
 double stp__comp_time(const stp_mapping *m, size_t p);
 /* d_pq = delta_i / b_pq for p in team_i (q in team_(i+1)). */
 double stp__comm_time(const stp_mapping *m, size_t p, size_t q);
+/* out[j] = d(p, q[j]) for j < nq: one search for p's links, then short ones. */
+void stp__comm_times_to(const stp_mapping *m, size_t p, const size_t *q, size_t nq, double *out);
 
 /* Number of paths R = lcm(R_i); false when it exceeds 2^64 - 1. */
 bool stp__mapping_lcm(const stp_mapping *m, uint64_t *out);

@@ -3,12 +3,29 @@
  * A policy picks one out-edge per node; the policy graph then has exactly
  * one cycle per connected piece.  Value determination gives each node the
  * ratio lam of the cycle it reaches and a bias x (x[u] = w - lam*tok + x[succ]);
- * improvement first follows edges to larger ratios, then edges that raise
- * the bias.  At the fixed point the largest policy-cycle ratio is optimal.
- * Only edges inside a strongly connected component are used, so every node
- * kept has a choice and trivial components drop out.  The answer is computed
- * from the critical cycle itself (sum of durations / sum of tokens), so it is
- * exact up to that one sum. */
+ * improvement first moves every node to the best ratio it can reach, then
+ * follows edges that raise the bias.  At the fixed point the largest
+ * policy-cycle ratio is optimal.  Only edges inside a strongly connected
+ * component are used, so every node kept has a choice and trivial components
+ * drop out.  The answer is computed from the critical cycle itself (sum of
+ * durations / sum of tokens), so it is exact up to that one sum.
+ *
+ * What makes it fast on event graphs (bench/README.md has the numbers and
+ * the graph families behind each point):
+ * - nodes are renumbered in reverse topological order of the token-free
+ *   edges (the deadlock check computes that order anyway), and the
+ *   improvement sweeps nodes in that order, raising biases in place: a gain
+ *   travels back along a whole token-free path in one sweep, where a plain
+ *   Howard needs one iteration per edge of it;
+ * - a better ratio spreads to the whole component in one backward search,
+ *   not one edge per iteration;
+ * - the initial policy is a longest path in the token-free graph (every
+ *   out-edge of a transition has the same duration, so the usual "heaviest
+ *   edge" is a tie);
+ * - a worklist carries gains across token edges within an iteration, under
+ *   a budget that grows while the best ratio holds;
+ * - evaluation takes the nodes in the order of the previous one, so that
+ *   it mostly streams instead of chasing pointers. */
 #include "solvers/mcr.h"
 
 #include "engine/core.h"
@@ -18,6 +35,22 @@
 #include <string.h>
 
 #define NONE UINT32_MAX
+
+/* A hint to fetch memory that a loop will read a few steps later. */
+#if defined(__GNUC__)
+#define PREFETCH(addr) __builtin_prefetch(addr)
+#else
+#define PREFETCH(addr) ((void)(addr))
+#endif
+
+/* fmax/fmin without their NaN rules, so that they compile to one instruction
+ * (no NaN reaches them: durations are finite). */
+static inline double max_d(double a, double b) {
+  return a > b ? a : b;
+}
+static inline double min_d(double a, double b) {
+  return a < b ? a : b;
+}
 
 void stp__mcr_result_clear(stp_mcr_result *res) {
   if (!res)
@@ -81,56 +114,62 @@ done:
   return found;
 }
 
-/* ---- strongly connected components: iterative Tarjan ---------------------- */
+/* ---- strongly connected components: iterative Tarjan ----------------------
+ * One 16-byte record per node (DFS index, low link, edge cursor), so that a
+ * node costs one cache line; a node is on the stack while visited and not
+ * yet assigned (its index is then set to ASSIGNED). */
+typedef struct tarjan_node {
+  uint32_t index, low;
+  uint64_t it;
+} tarjan_node;
+
+#define ASSIGNED (UINT32_MAX - 1)
+
 stp_status stp__scc(const stp_graph *g, uint32_t *comp, uint32_t *count, stp_error *err) {
   size_t n = g->n;
-  uint32_t *index = stp__malloc_array(n, sizeof *index);
-  uint32_t *low = stp__malloc_array(n, sizeof *low);
+  tarjan_node *t = stp__malloc_array(n, sizeof *t);
   uint32_t *stack = stp__malloc_array(n, sizeof *stack);
   uint32_t *call = stp__malloc_array(n, sizeof *call);
-  uint64_t *it = stp__malloc_array(n, sizeof *it);
-  uint8_t *on = calloc(n + 1, 1);
-  stp_status s = STP_OK;
-  if (!index || !low || !stack || !call || !it || !on) {
-    s = stp__oom(err, "computing strongly connected components");
-    goto done;
+  if (!t || !stack || !call) {
+    free(t);
+    free(stack);
+    free(call);
+    return stp__oom(err, "computing strongly connected components");
   }
   for (size_t u = 0; u < n; u++)
-    index[u] = NONE;
+    t[u].index = NONE;
   uint32_t next = 0, ncomp = 0;
   size_t sp = 0;
   for (uint32_t root = 0; root < n; root++) {
-    if (index[root] != NONE)
+    if (t[root].index != NONE)
       continue;
     size_t cp = 0;
     call[cp++] = root;
-    index[root] = low[root] = next++;
-    it[root] = g->off[root];
+    t[root] = (tarjan_node){next, next, g->off[root]};
+    next++;
     stack[sp++] = root;
-    on[root] = 1;
     while (cp) {
       uint32_t u = call[cp - 1];
-      if (it[u] < g->off[u + 1]) {
-        uint32_t v = g->dst[it[u]++];
-        if (index[v] == NONE) {
-          index[v] = low[v] = next++;
-          it[v] = g->off[v];
+      if (t[u].it < g->off[u + 1]) {
+        uint32_t v = g->dst[t[u].it++];
+        if (t[v].index == NONE) {
+          t[v] = (tarjan_node){next, next, g->off[v]};
+          next++;
           stack[sp++] = v;
-          on[v] = 1;
           call[cp++] = v;
-        } else if (on[v] && index[v] < low[u]) {
-          low[u] = index[v];
+        } else if (t[v].index != ASSIGNED && t[v].index < t[u].low) {
+          t[u].low = t[v].index;
         }
         continue;
       }
       cp--;
-      if (cp && low[u] < low[call[cp - 1]])
-        low[call[cp - 1]] = low[u];
-      if (low[u] == index[u]) {
+      if (cp && t[u].low < t[call[cp - 1]].low)
+        t[call[cp - 1]].low = t[u].low;
+      if (t[u].low == t[u].index) {
         uint32_t v;
         do {
           v = stack[--sp];
-          on[v] = 0;
+          t[v].index = ASSIGNED;
           comp[v] = ncomp;
         } while (v != u);
         ncomp++;
@@ -138,36 +177,154 @@ stp_status stp__scc(const stp_graph *g, uint32_t *comp, uint32_t *count, stp_err
     }
   }
   *count = ncomp;
-done:
-  free(index);
-  free(low);
+  free(t);
   free(stack);
   free(call);
-  free(it);
-  free(on);
-  return s;
+  return STP_OK;
 }
 
-/* ---- Howard ---------------------------------------------------------------- */
+/* ---- Howard ----------------------------------------------------------------
+ * Layout: the solver works on the edges inside strongly connected
+ * components only, stored by destination (in-edges), because every step
+ * after the initial policy propagates information backwards: from a node
+ * to the nodes that may point at it.  The policy keeps a copy of the chosen
+ * edge per node, so that evaluation reads one array instead of two.  All
+ * arrays are indexed by internal node numbers (orig[] maps them back). */
+typedef struct in_edge {
+  uint32_t src;
+  uint32_t tok;
+  double w;
+} in_edge;
+
+typedef struct policy_edge {
+  uint32_t dst; /* NONE: inactive node (its component is trivial) */
+  uint32_t tok;
+  double w;
+} policy_edge;
+
+typedef struct node_value {
+  double x;   /* bias */
+  double lam; /* ratio of the policy cycle the node reaches */
+} node_value;
+
 typedef struct howard {
-  const stp_graph *g;
-  const uint32_t *comp;
-  uint64_t *pi;     /* chosen edge per node, UINT64_MAX for inactive nodes */
-  double *lam;      /* ratio of the cycle the node reaches */
-  double *x;        /* bias */
-  uint32_t *mark;   /* 0: unvisited this round; walk id while walking; DONE after */
-  uint32_t *path;   /* the current walk */
-  double wscale;    /* largest |duration|, for absolute tolerances */
-  /* best cycle of the current policy */
-  uint32_t best_handle;
+  uint32_t n;
+  uint64_t m;           /* internal edges */
+  const uint32_t *comp; /* SCC of each node */
+  uint32_t *orig;       /* node of g for each internal node */
+  uint32_t ncomp;
+  uint64_t *in_off;     /* n + 1 */
+  in_edge *in;          /* m, grouped by destination */
+  policy_edge *pi;
+  node_value *val;
+  uint32_t *mark;       /* evaluate(): 0, a walk id, or DONE */
+  uint8_t *flag;        /* n + ncomp bytes: seen/behind flags, worklist flags */
+  uint32_t *queue;      /* n + 1: walk path, search queue, worklist ring */
+  uint32_t *order;      /* active nodes in the order the last evaluation valued them */
+  uint32_t *order_next;
+  size_t norder;        /* 0 before the first evaluation */
+  double *comp_best;    /* best policy-cycle ratio per component */
+  double *comp_worst;   /* worst one (equal to the best: nothing to spread) */
+  double wscale;        /* largest |duration| of an internal edge */
+  uint32_t tok_max;     /* largest token count of an internal edge */
+  double lam_scale;     /* largest |ratio| of a policy cycle (evaluate) */
+  uint32_t best_handle; /* a node on the best policy cycle */
   double best_ratio;
+  unsigned budget_scale; /* worklist budget, in quarter passes over the edges */
+  bool budget_spent;     /* the last worklist stopped on its budget */
 } howard;
 
 #define DONE UINT32_MAX
-#define INACTIVE UINT64_MAX
 
-static inline bool internal_edge(const howard *h, uint32_t u, uint64_t e) {
-  return h->comp[h->g->dst[e]] == h->comp[u];
+/* Kahn's algorithm on the token-free edges: order[0..n-1] is a topological
+ * order of them; false when they hold a cycle (a deadlock). */
+static bool token_free_order(const stp_graph *g, uint32_t *order, uint32_t *indeg) {
+  memset(indeg, 0, (size_t)g->n * sizeof *indeg);
+  for (uint64_t e = 0; e < g->m; e++)
+    indeg[g->dst[e]] += g->tok[e] == 0;
+  size_t head = 0, tail = 0;
+  for (uint32_t u = 0; u < g->n; u++)
+    if (indeg[u] == 0)
+      order[tail++] = u;
+  while (head < tail) {
+    uint32_t u = order[head++];
+    for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++)
+      if (g->tok[e] == 0 && --indeg[g->dst[e]] == 0)
+        order[tail++] = g->dst[e];
+  }
+  return tail == g->n;
+}
+
+/* The in-edges of each node that come from its own component, in internal
+ * numbering: internal node r is orig[r], and orig is the token-free
+ * topological order reversed, so that every token-free edge goes from a
+ * larger internal number to a smaller one.  The sweep of improve() then
+ * visits a node before the sources of its token-free in-edges and a raise
+ * travels back along token-free paths within one sweep (the graph of an
+ * event graph is mostly such paths). */
+static stp_status build_in_edges(howard *h, const stp_graph *g, const uint32_t *comp_g,
+                                 uint32_t *rank, stp_error *err) {
+  uint32_t n = h->n;
+  for (uint32_t r = 0; r < n; r++)
+    rank[h->orig[r]] = r;
+  h->in_off = stp__malloc_array((size_t)n + 1, sizeof *h->in_off);
+  if (!h->in_off)
+    return stp__oom(err, "running Howard's algorithm");
+  memset(h->in_off, 0, ((size_t)n + 1) * sizeof *h->in_off);
+  h->wscale = 0;
+  h->tok_max = 0;
+  for (uint64_t e = 0; e < g->m; e++)
+    if (comp_g[g->dst[e]] == comp_g[g->src[e]]) {
+      h->in_off[rank[g->dst[e]] + 1]++;
+      h->wscale = max_d(h->wscale, fabs(g->w[e]));
+      h->tok_max = g->tok[e] > h->tok_max ? g->tok[e] : h->tok_max;
+    }
+  for (uint32_t v = 0; v < n; v++)
+    h->in_off[v + 1] += h->in_off[v];
+  h->m = h->in_off[n];
+  h->in = stp__malloc_array(h->m ? h->m : 1, sizeof *h->in);
+  uint64_t *at = stp__malloc_array((size_t)n + 1, sizeof *at);
+  if (!h->in || !at) {
+    free(at);
+    return stp__oom(err, "running Howard's algorithm");
+  }
+  memcpy(at, h->in_off, ((size_t)n + 1) * sizeof *at);
+  for (uint32_t r = 0; r < n; r++) {
+    uint32_t u = h->orig[r];
+    for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++)
+      if (comp_g[g->dst[e]] == comp_g[u])
+        h->in[at[rank[g->dst[e]]]++] = (in_edge){r, g->tok[e], g->w[e]};
+  }
+  free(at);
+  return STP_OK;
+}
+
+/* Initial policy: each node follows the heaviest token-free path it can,
+ * then takes its heaviest edge holding tokens (a longest path in the
+ * token-free DAG, counting tokens as free).  In an event graph every out-edge
+ * of a transition has the same duration, so "the heaviest out-edge", the
+ * usual choice, is a pure tie; this one starts from long, few-token cycles.
+ * Token-free edges go to smaller internal numbers, so one ascending pass
+ * sees each node's value final before it is used.  Returns false when no
+ * node has an internal edge (no cycle). */
+static bool initial_policy(howard *h) {
+  for (uint32_t u = 0; u < h->n; u++) {
+    h->pi[u] = (policy_edge){NONE, 0, -INFINITY};
+    h->val[u].x = -INFINITY;
+  }
+  for (int token_free = 0; token_free < 2; token_free++)
+    for (uint32_t v = 0; v < h->n; v++)
+      for (uint64_t k = h->in_off[v]; k < h->in_off[v + 1]; k++) {
+        const in_edge *e = &h->in[k];
+        if ((e->tok == 0) != token_free)
+          continue;
+        double cand = token_free ? e->w + h->val[v].x : e->w;
+        if (h->pi[e->src].dst == NONE || cand > h->val[e->src].x) {
+          h->pi[e->src] = (policy_edge){v, e->tok, e->w};
+          h->val[e->src].x = cand;
+        }
+      }
+  return h->m > 0;
 }
 
 /* The ratio of the policy cycle through `handle`, summed along the cycle. */
@@ -176,136 +333,253 @@ static double cycle_ratio(const howard *h, uint32_t handle, uint64_t *tokens) {
   uint64_t t = 0;
   uint32_t v = handle;
   do {
-    uint64_t e = h->pi[v];
-    w += h->g->w[e];
-    t += h->g->tok[e];
-    v = h->g->dst[e];
+    w += h->pi[v].w;
+    t += h->pi[v].tok;
+    v = h->pi[v].dst;
   } while (v != handle);
   *tokens = t;
   return w / (double)t;
 }
 
-/* Value determination: one pass over the policy graph, O(n). */
+static inline double bias_through(const policy_edge *p, double lam, double x_dst) {
+  return p->w - lam * p->tok + x_dst;
+}
+
+/* u has its value: record it, and when, for the next evaluation. */
+static inline void valued(howard *h, uint32_t u, size_t *count) {
+  h->mark[u] = DONE;
+  h->order_next[(*count)++] = u;
+}
+
+/* Values on a new policy cycle (nodes cyc[0..len-1] in policy order).  The
+ * bias is 0 at the smallest node, a choice that does not depend on where the
+ * walk entered the cycle: an unchanged cycle keeps its values from one
+ * iteration to the next, which the improvement steps rely on. */
+static void value_cycle(howard *h, const uint32_t *cyc, size_t len, size_t *count) {
+  size_t j = 0;
+  for (size_t k = 1; k < len; k++)
+    j = cyc[k] < cyc[j] ? k : j;
+  double w = 0; /* summed from cyc[j], read off the path (no pointer chasing) */
+  uint64_t tokens = 0;
+  for (size_t k = 0, i = j; k < len; k++, i = i + 1 < len ? i + 1 : 0) {
+    w += h->pi[cyc[i]].w;
+    tokens += h->pi[cyc[i]].tok;
+  }
+  double r = w / (double)tokens;
+  h->val[cyc[j]] = (node_value){0, r};
+  valued(h, cyc[j], count);
+  for (size_t k = 1, i = j; k < len; k++) { /* backwards from cyc[j] */
+    i = i ? i - 1 : len - 1;
+    uint32_t u = cyc[i];
+    h->val[u] = (node_value){bias_through(&h->pi[u], r, h->val[h->pi[u].dst].x), r};
+    valued(h, u, count);
+  }
+  h->lam_scale = max_d(h->lam_scale, fabs(r));
+  uint32_t c = h->comp[cyc[j]];
+  h->comp_best[c] = max_d(h->comp_best[c], r);
+  h->comp_worst[c] = min_d(h->comp_worst[c], r);
+  if (r > h->best_ratio) {
+    h->best_ratio = r;
+    h->best_handle = cyc[j];
+  }
+}
+
+/* The value of u from its successor's. */
+static inline void value_from_successor(howard *h, uint32_t u) {
+  node_value s = h->val[h->pi[u].dst];
+  h->val[u] = (node_value){bias_through(&h->pi[u], s.lam, s.x), s.lam};
+}
+
+/* Walk the policy from start to a node with a value (or around a new
+ * cycle), then value the path backwards. */
+static void walk_from(howard *h, uint32_t start, uint32_t walk, size_t *count) {
+  size_t len = 0;
+  uint32_t v = start;
+  while (h->mark[v] == 0) {
+    h->mark[v] = walk;
+    h->queue[len++] = v;
+    v = h->pi[v].dst;
+  }
+  size_t stop = len; /* path[0..stop-1] get their values from their successor */
+  if (h->mark[v] == walk) { /* a new cycle: path[stop..len-1], entered at v */
+    while (h->queue[stop - 1] != v)
+      stop--;
+    stop--;
+    value_cycle(h, h->queue + stop, len - stop, count);
+  }
+  for (size_t k = stop; k > 0; k--) {
+    value_from_successor(h, h->queue[k - 1]);
+    valued(h, h->queue[k - 1], count);
+  }
+}
+
+/* Value determination, O(n): the nodes are taken in the order in which the
+ * previous evaluation valued them.  Where the policy did not change, a
+ * node's successor then already has its value: the pass reads the order
+ * array in sequence and its other accesses do not depend on one another
+ * (the memory system overlaps them), instead of chasing pointers.  Nodes
+ * whose successor has no value yet start a walk.  Also records the best
+ * policy cycle of each component and of the whole graph. */
 static void evaluate(howard *h) {
-  const stp_graph *g = h->g;
   uint32_t walk = 0;
-  memset(h->mark, 0, (size_t)g->n * sizeof *h->mark);
+  size_t count = 0, total = h->norder ? h->norder : h->n;
+  memset(h->mark, 0, (size_t)h->n * sizeof *h->mark);
+  for (uint32_t c = 0; c < h->ncomp; c++) {
+    h->comp_best[c] = -INFINITY;
+    h->comp_worst[c] = INFINITY;
+  }
   h->best_handle = NONE;
   h->best_ratio = -INFINITY;
-  for (uint32_t start = 0; start < g->n; start++) {
-    if (h->mark[start] || h->pi[start] == INACTIVE)
+  h->lam_scale = 0;
+  for (size_t k = 0; k < total; k++) {
+    uint32_t u = h->norder ? h->order[k] : (uint32_t)k;
+    if (h->norder && k + 16 < total) {
+      PREFETCH(&h->pi[h->order[k + 16]]);
+      PREFETCH(&h->val[h->pi[h->order[k + 8]].dst]);
+    }
+    if (h->mark[u] || h->pi[u].dst == NONE)
       continue;
-    walk++;
-    size_t len = 0;
-    uint32_t v = start;
-    while (h->mark[v] == 0) {
-      h->mark[v] = walk;
-      h->path[len++] = v;
-      v = g->dst[h->pi[v]];
-    }
-    size_t stop = len; /* nodes path[0..stop-1] get values from their successor */
-    if (h->mark[v] == walk) { /* a new cycle, entered at v */
-      uint64_t tokens;
-      double r = cycle_ratio(h, v, &tokens);
-      h->lam[v] = r;
-      h->x[v] = 0;
-      h->mark[v] = DONE;
-      if (r > h->best_ratio) {
-        h->best_ratio = r;
-        h->best_handle = v;
-      }
-      while (h->path[stop - 1] != v) /* cycle nodes after v, handled below in order */
-        stop--;
-      stop--; /* v itself is done */
-      /* cycle nodes path[stop+1 .. len-1]: walk them backwards from the end */
-      for (size_t k = len; k > stop + 1; k--) {
-        uint32_t u = h->path[k - 1];
-        uint64_t e = h->pi[u];
-        h->lam[u] = r;
-        h->x[u] = g->w[e] - r * g->tok[e] + h->x[g->dst[e]];
-        h->mark[u] = DONE;
-      }
-    }
-    for (size_t k = stop; k > 0; k--) {
-      uint32_t u = h->path[k - 1];
-      uint64_t e = h->pi[u];
-      uint32_t s = g->dst[e];
-      h->lam[u] = h->lam[s];
-      h->x[u] = g->w[e] - h->lam[s] * g->tok[e] + h->x[s];
-      h->mark[u] = DONE;
+    if (h->mark[h->pi[u].dst] == DONE) {
+      value_from_successor(h, u);
+      valued(h, u, &count);
+    } else {
+      walk_from(h, u, ++walk, &count);
     }
   }
+  uint32_t *t = h->order;
+  h->order = h->order_next;
+  h->order_next = t;
+  h->norder = count;
 }
 
 static inline bool ratio_greater(double a, double b) {
-  return a > b + 1e-13 * fmax(fabs(a), fabs(b));
+  return a > b + 1e-13 * max_d(fabs(a), fabs(b));
 }
 
-/* Policy improvement; returns the number of nodes whose edge changed. */
-static size_t improve(howard *h) {
-  const stp_graph *g = h->g;
-  size_t changed = 0;
-  /* First: reach a cycle with a larger ratio. */
-  for (uint32_t u = 0; u < g->n; u++) {
-    if (h->pi[u] == INACTIVE)
-      continue;
-    uint64_t best = INACTIVE;
-    double best_lam = h->lam[u];
-    for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++)
-      if (internal_edge(h, u, e) && ratio_greater(h->lam[g->dst[e]], best_lam)) {
-        best_lam = h->lam[g->dst[e]];
-        best = e;
-      }
-    if (best != INACTIVE) {
-      h->pi[u] = best;
-      changed++;
-    }
+/* Ratio improvement, all at once: in a component whose nodes reach policy
+ * cycles of different ratios, every node can reach the best one (the
+ * component is strongly connected), so a backward search from the nodes
+ * that already do switches all the others to it.  Edge-by-edge improvement
+ * would move the best ratio one edge per iteration (see bench/mcr, family
+ * "chain").  The new values are computed on the way, so the policy needs no
+ * new evaluation.  Returns the number of nodes switched. */
+static size_t spread_best_ratio(howard *h) {
+  uint8_t *behind = h->flag + h->n; /* per component: some node is behind */
+  bool any = false;
+  for (uint32_t c = 0; c < h->ncomp; c++) {
+    behind[c] = ratio_greater(h->comp_best[c], h->comp_worst[c]);
+    any |= behind[c];
   }
-  if (changed)
-    return changed;
-  /* Then: same ratio, larger bias. */
-  for (uint32_t u = 0; u < g->n; u++) {
-    if (h->pi[u] == INACTIVE)
-      continue;
-    double lu = h->lam[u], xu = h->x[u];
-    double tol = 1e-12 * fabs(xu) + 1e-14 * h->wscale;
-    uint64_t best = INACTIVE;
-    double best_val = xu + tol;
-    for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++) {
-      if (!internal_edge(h, u, e) || ratio_greater(lu, h->lam[g->dst[e]]))
-        continue;
-      double val = g->w[e] - lu * g->tok[e] + h->x[g->dst[e]];
-      if (val > best_val) {
-        best_val = val;
-        best = e;
-      }
+  if (!any)
+    return 0;
+  /* Sources first: the nodes already on par with their component's best. */
+  uint8_t *seen = h->flag;
+  size_t head = 0, tail = 0, changed = 0;
+  for (uint32_t u = 0; u < h->n; u++) {
+    seen[u] = h->pi[u].dst == NONE || !behind[h->comp[u]] ||
+              !ratio_greater(h->comp_best[h->comp[u]], h->val[u].lam);
+    if (h->pi[u].dst != NONE && behind[h->comp[u]] && seen[u])
+      h->queue[tail++] = u;
+  }
+  while (head < tail) {
+    if (head + 16 < tail) { /* BFS order is no memory order: fetch ahead */
+      PREFETCH(&h->in_off[h->queue[head + 16]]);
+      PREFETCH(&h->in[h->in_off[h->queue[head + 8]]]);
+      PREFETCH(&h->val[h->queue[head + 8]]);
     }
-    if (best != INACTIVE && best != h->pi[u]) {
-      h->pi[u] = best;
+    uint32_t v = h->queue[head++];
+    node_value nv = h->val[v];
+    for (uint64_t k = h->in_off[v]; k < h->in_off[v + 1]; k++) {
+      const in_edge *e = &h->in[k];
+      if (seen[e->src])
+        continue;
+      seen[e->src] = 1;
+      h->pi[e->src] = (policy_edge){v, e->tok, e->w};
+      h->val[e->src] = (node_value){bias_through(&h->pi[e->src], nv.lam, nv.x), nv.lam};
+      h->queue[tail++] = e->src;
       changed++;
     }
   }
   return changed;
 }
 
-/* Initial policy: the heaviest internal out-edge (a common, cheap choice). */
-static bool initial_policy(howard *h) {
-  const stp_graph *g = h->g;
-  bool any = false;
-  h->wscale = 0;
-  for (uint32_t u = 0; u < g->n; u++) {
-    h->pi[u] = INACTIVE;
-    double best = -INFINITY;
-    for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++) {
-      h->wscale = fmax(h->wscale, fabs(g->w[e]));
-      if (internal_edge(h, u, e) && g->w[e] > best) {
-        best = g->w[e];
-        h->pi[u] = e;
-      }
+/* The policy edge of s is this in-edge itself (bit-identical copy). */
+static inline bool is_policy_edge(const policy_edge *p, uint32_t v, const in_edge *e) {
+  return p->dst == v && p->tok == e->tok && memcmp(&p->w, &e->w, sizeof p->w) == 0;
+}
+
+/* Bias improvement at one node v: every in-edge s -> v that would raise the
+ * bias of s by more than rounding takes over s's choice, and s's bias is
+ * raised at once (Gauss-Seidel), so that the gain travels on within the
+ * same sweep, also along policy edges (a raise that is not a change of
+ * policy is not counted).  Raised nodes below `limit` go to the worklist.
+ * The tolerance scales with the terms the biases are sums of (durations
+ * and ratio x tokens): a cycle's values close only up to their rounding. */
+static inline size_t relax_into(howard *h, uint32_t v, uint32_t limit, double scale,
+                                size_t *tail) {
+  size_t changed = 0;
+  uint8_t *queued = h->flag;
+  double xv = h->val[v].x;
+  for (uint64_t k = h->in_off[v]; k < h->in_off[v + 1]; k++) {
+    const in_edge *e = &h->in[k];
+    node_value *s = &h->val[e->src];
+    double cand = e->w - s->lam * e->tok + xv;
+    if (!(cand > s->x + 1e-12 * (fabs(s->x) + scale)))
+      continue;
+    if (!is_policy_edge(&h->pi[e->src], v, e)) {
+      h->pi[e->src] = (policy_edge){v, e->tok, e->w};
+      changed++;
     }
-    any |= h->pi[u] != INACTIVE;
+    s->x = cand;
+    if (e->src < limit && !queued[e->src]) {
+      queued[e->src] = 1;
+      h->queue[*tail] = e->src;
+      *tail = *tail == h->n ? 0 : *tail + 1;
+    }
   }
-  return any;
+  return changed;
+}
+
+/* Position k steps after i in the ring of n slots (k < n). */
+static inline size_t ring_add(size_t i, size_t k, size_t n) {
+  return i + k < n ? i + k : i + k - n;
+}
+
+/* Policy improvement on the biases (all ratios in a component are equal
+ * here): one sweep over the nodes in internal order, then a worklist for
+ * the nodes raised after their turn (their gain came through a token edge),
+ * within a budget of budget_scale quarter passes over the edges; the next
+ * iteration goes on where it stops.  Raising biases in place keeps them below the
+ * values of the new policy, so each change is still an improvement, and a
+ * cycle that closes on the way has a larger ratio, which the next
+ * evaluation finds (the budget also stops the values climbing around such
+ * a cycle).  Returns the number of policy changes. */
+static size_t improve(howard *h) {
+  uint8_t *queued = h->flag;
+  memset(queued, 0, h->n);
+  size_t changed = 0, head = 0, tail = 0, n = (size_t)h->n + 1; /* ring of n + 1 slots */
+  double scale = h->wscale + h->lam_scale * h->tok_max;
+  for (uint32_t v = 0; v < h->n; v++)
+    if (h->pi[v].dst != NONE)
+      changed += relax_into(h, v, v, scale, &tail);
+  /* The worklist visits nodes in no useful memory order: fetch each one's
+   * edge range and edges a few pops ahead. */
+  uint64_t budget = h->budget_scale * ((h->m + h->n) / 4), used = 0;
+  while (head != tail && used < budget) {
+    if ((tail >= head ? tail - head : tail + n - head) > 16) {
+      PREFETCH(&h->in_off[h->queue[ring_add(head, 16, n)]]);
+      uint32_t a = h->queue[ring_add(head, 8, n)];
+      PREFETCH(&h->in[h->in_off[a]]);
+      PREFETCH(&h->val[a]);
+    }
+    uint32_t v = h->queue[head];
+    head = ring_add(head, 1, n);
+    queued[v] = 0;
+    used += h->in_off[v + 1] - h->in_off[v] + 1;
+    changed += relax_into(h, v, h->n, scale, &tail);
+  }
+  h->budget_spent = head != tail;
+  return changed;
 }
 
 static stp_status store_cycle(const howard *h, stp_mcr_result *res, stp_error *err) {
@@ -313,15 +587,15 @@ static stp_status store_cycle(const howard *h, stp_mcr_result *res, stp_error *e
   uint32_t v = h->best_handle;
   do {
     len++;
-    v = h->g->dst[h->pi[v]];
+    v = h->pi[v].dst;
   } while (v != h->best_handle);
   res->cycle = stp__malloc_array(len, sizeof *res->cycle);
   if (!res->cycle)
     return stp__oom(err, "storing the critical cycle");
   res->cycle_len = len;
   v = h->best_handle;
-  for (size_t k = 0; k < len; k++, v = h->g->dst[h->pi[v]])
-    res->cycle[k] = v;
+  for (size_t k = 0; k < len; k++, v = h->pi[v].dst)
+    res->cycle[k] = h->orig[v];
   res->ratio = cycle_ratio(h, h->best_handle, &res->cycle_tokens);
   res->has_cycle = true;
   return STP_OK;
@@ -331,46 +605,104 @@ static stp_status deadlock(const stp_graph *g, stp_mcr_result *res, stp_error *e
   uint32_t *cycle;
   size_t len;
   if (!stp__find_token_free_cycle(g, &cycle, &len))
-    return len == SIZE_MAX ? stp__oom(err, "looking for a deadlock") : STP_OK;
+    return len == SIZE_MAX ? stp__oom(err, "looking for a deadlock")
+                           : stp__fail(err, STP_EINTERNAL, "a token-free cycle was lost");
   res->cycle = cycle;
   res->cycle_len = len;
   return stp__fail(err, STP_EDEADLOCK,
                    "deadlock: a cycle of %zu transitions holds no token", len);
 }
 
+static void howard_free(howard *h) {
+  free((void *)h->comp);
+  free(h->orig);
+  free(h->in_off);
+  free(h->in);
+  free(h->pi);
+  free(h->val);
+  free(h->mark);
+  free(h->queue);
+  free(h->order);
+  free(h->order_next);
+  free(h->comp_best);
+  free(h->comp_worst);
+  free(h->flag);
+}
+
+/* Everything the iterations need; *deadlocked is set (and nothing else
+ * done) when the token-free edges hold a cycle. */
+static stp_status howard_alloc(howard *h, const stp_graph *g, bool *deadlocked, stp_error *err) {
+  size_t n = g->n;
+  uint32_t *comp_g = stp__malloc_array(n, sizeof *comp_g);
+  uint32_t *rank = stp__malloc_array(n, sizeof *rank);
+  uint32_t *comp = stp__malloc_array(n, sizeof *comp);
+  h->comp = comp;
+  h->orig = stp__malloc_array(n, sizeof *h->orig);
+  h->pi = stp__malloc_array(n, sizeof *h->pi);
+  h->val = stp__malloc_array(n, sizeof *h->val);
+  h->mark = stp__malloc_array(n, sizeof *h->mark);
+  h->queue = stp__malloc_array(n + 1, sizeof *h->queue);
+  h->order = stp__malloc_array(n, sizeof *h->order);
+  h->order_next = stp__malloc_array(n, sizeof *h->order_next);
+  stp_status s = STP_OK;
+  if (!comp_g || !rank || !comp || !h->orig || !h->pi || !h->val || !h->mark || !h->queue ||
+      !h->order || !h->order_next) {
+    s = stp__oom(err, "running Howard's algorithm");
+    goto done;
+  }
+  *deadlocked = !token_free_order(g, h->queue, rank);
+  if (*deadlocked)
+    goto done;
+  for (size_t k = 0; k < n; k++)
+    h->orig[n - 1 - k] = h->queue[k];
+  if ((s = stp__scc(g, comp_g, &h->ncomp, err)) != STP_OK)
+    goto done;
+  for (size_t r = 0; r < n; r++)
+    comp[r] = comp_g[h->orig[r]];
+  h->comp_best = stp__malloc_array(h->ncomp, sizeof *h->comp_best);
+  h->comp_worst = stp__malloc_array(h->ncomp, sizeof *h->comp_worst);
+  h->flag = stp__malloc_array(n + h->ncomp, 1);
+  if (!h->comp_best || !h->comp_worst || !h->flag) {
+    s = stp__oom(err, "running Howard's algorithm");
+    goto done;
+  }
+  s = build_in_edges(h, g, comp_g, rank, err);
+done:
+  free(comp_g);
+  free(rank);
+  return s;
+}
+
 stp_status stp__mcr_howard(const stp_graph *g, const stp_mcr_options *opts, stp_mcr_result *res,
                            stp_error *err) {
   memset(res, 0, sizeof *res);
   res->ratio = -INFINITY;
-  STP_CHECK(deadlock(g, res, err));
-  size_t n = g->n;
-  howard h = {.g = g};
-  uint32_t ncomp;
-  uint32_t *comp = stp__malloc_array(n, sizeof *comp);
-  h.pi = stp__malloc_array(n, sizeof *h.pi);
-  h.lam = stp__malloc_array(n, sizeof *h.lam);
-  h.x = stp__malloc_array(n, sizeof *h.x);
-  h.mark = stp__malloc_array(n, sizeof *h.mark);
-  h.path = stp__malloc_array(n, sizeof *h.path);
-  stp_status s = STP_OK;
-  if (!comp || !h.pi || !h.lam || !h.x || !h.mark || !h.path) {
-    s = stp__oom(err, "running Howard's algorithm");
+  howard h = {.n = g->n};
+  bool deadlocked = false;
+  stp_status s = howard_alloc(&h, g, &deadlocked, err);
+  if (s == STP_OK && deadlocked) {
+    s = deadlock(g, res, err);
     goto done;
   }
-  if ((s = stp__scc(g, comp, &ncomp, err)) != STP_OK)
-    goto done;
-  h.comp = comp;
-  if (!initial_policy(&h))
-    goto done; /* acyclic */
+  if (s != STP_OK || !initial_policy(&h))
+    goto done; /* failure, or acyclic */
+  size_t n = g->n;
   size_t max_it = opts && opts->max_iterations ? opts->max_iterations
                                                : 1000 + 10 * (n < 100000 ? n : 100000);
+  h.budget_scale = 1;
   for (;;) {
+    double previous = h.best_ratio;
     evaluate(&h);
     res->iterations++;
+    /* The worklist ran out but the best ratio held: it was carrying bias
+     * gains, not climbing around a better cycle; let it go further. */
+    bool held = res->iterations > 1 && !ratio_greater(h.best_ratio, previous);
+    h.budget_scale = held && h.budget_spent && h.budget_scale < 64 ? 2 * h.budget_scale : 1;
     if (opts && opts->interrupt && *opts->interrupt) {
       s = stp__fail(err, STP_EINTERRUPTED, "interrupted during Howard's algorithm");
       goto done;
     }
+    spread_best_ratio(&h);
     if (improve(&h) == 0)
       break;
     if (res->iterations >= max_it) {
@@ -381,11 +713,6 @@ stp_status stp__mcr_howard(const stp_graph *g, const stp_mcr_options *opts, stp_
   }
   s = store_cycle(&h, res, err);
 done:
-  free(comp);
-  free(h.pi);
-  free(h.lam);
-  free(h.x);
-  free(h.mark);
-  free(h.path);
+  howard_free(&h);
   return s;
 }

@@ -1,0 +1,296 @@
+/* test_mcr_perfcases.c: the graph families on which Howard's algorithm is
+ * known to crawl or to stumble (bench/README.md, "Deterministic solver"), kept
+ * as regression tests of correctness: each checks the ratio against a value
+ * known independently (by construction, or certified by Bellman-Ford below)
+ * and bounds the number of policy iterations where a plain Howard would need
+ * one per node.  No timing here: the benchmarks measure speed. */
+#include "engine/teg.h"
+#include "solvers/mcr.h"
+#include "support/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- graph building ----------------------------------------------------- */
+typedef struct builder {
+  stp_edge_list el;
+  uint32_t n;
+} builder;
+
+static builder builder_new(uint32_t n, uint64_t m) {
+  builder b = {.n = n};
+  stp_error err = {0};
+  cr_assert_eq(stp__edges_reserve(&b.el, m, &err), STP_OK, "%s", err.message);
+  return b;
+}
+
+static void edge(builder *b, uint32_t u, uint32_t v, double w, uint32_t tok) {
+  cr_assert_lt(b->el.m, b->el.cap);
+  stp__edges_push(&b->el, u, v, w, tok);
+}
+
+/* The graph, with nodes renumbered by a seeded random permutation when
+ * shuffle_seed is non-zero (node order must not matter to the solver). */
+static stp_graph *build(builder *b, uint64_t shuffle_seed) {
+  if (shuffle_seed) {
+    uint32_t *p = malloc(b->n * sizeof *p);
+    cr_assert_not_null(p);
+    trng r = {shuffle_seed};
+    for (uint32_t k = 0; k < b->n; k++)
+      p[k] = k;
+    for (uint32_t k = b->n; k > 1; k--) {
+      uint32_t j = (uint32_t)trng_int(&r, 0, k - 1), t = p[k - 1];
+      p[k - 1] = p[j];
+      p[j] = t;
+    }
+    for (uint64_t e = 0; e < b->el.m; e++) {
+      b->el.src[e] = p[b->el.src[e]];
+      b->el.dst[e] = p[b->el.dst[e]];
+    }
+    free(p);
+  }
+  stp_graph *g;
+  stp_error err = {0};
+  cr_assert_eq(stp__graph_from_edges(b->n, &b->el, &g, &err), STP_OK, "%s", err.message);
+  return g;
+}
+
+/* ---- checks --------------------------------------------------------------- */
+/* Bellman-Ford for the longest paths under costs w - lam*tok: true when it
+ * settles within n + 1 passes, i.e. when no cycle has a ratio above lam.
+ * Nodes are scanned in decreasing order, the direction most edges of these
+ * graphs point to, so that a pass carries values along whole paths. */
+static bool no_cycle_above(const stp_graph *g, double lam) {
+  double *d = calloc(g->n, sizeof *d);
+  cr_assert_not_null(d);
+  bool settled = false;
+  for (uint32_t pass = 0; pass <= g->n && !settled; pass++) {
+    settled = true;
+    for (uint32_t u = g->n; u-- > 0;)
+      for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++) {
+        double c = g->w[e] - lam * g->tok[e] + d[g->dst[e]];
+        if (c > d[u] + 1e-9 * (fabs(d[u]) + fabs(c))) {
+          d[u] = c;
+          settled = false;
+        }
+      }
+  }
+  free(d);
+  return settled;
+}
+
+/* The returned cycle is a cycle of g (each step along some edge) whose
+ * durations over tokens give the ratio. */
+static void check_cycle(const stp_graph *g, const stp_mcr_result *r) {
+  cr_assert(r->has_cycle);
+  double w = 0;
+  uint64_t t = 0;
+  for (size_t k = 0; k < r->cycle_len; k++) {
+    uint32_t u = r->cycle[k], v = r->cycle[(k + 1) % r->cycle_len];
+    bool found = false;
+    double best = -INFINITY;
+    uint32_t best_tok = 0;
+    for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++)
+      if (g->dst[e] == v && g->w[e] - r->ratio * g->tok[e] > best) {
+        best = g->w[e] - r->ratio * g->tok[e];
+        best_tok = g->tok[e];
+        found = true;
+      }
+    cr_assert(found, "no edge %u -> %u on the returned cycle", u, v);
+    w += best + r->ratio * best_tok;
+    t += best_tok;
+  }
+  cr_assert_eq(t, r->cycle_tokens);
+  assert_close(w / (double)t, r->ratio, TOL_EXACT);
+}
+
+static stp_mcr_result solve(const stp_graph *g) {
+  stp_mcr_result r;
+  stp_error err = {0};
+  cr_assert_eq(stp__mcr_howard(g, NULL, &r, &err), STP_OK, "%s", err.message);
+  check_cycle(g, &r);
+  return r;
+}
+
+/* ---- chain: the best ratio is far down a chain ------------------------------
+ * i -> i+1 (duration 1, no token), a loop on every node (duration 2, one
+ * token; 3 on the last), n-1 -> 0 (duration 0, one token).  Every node
+ * prefers its loop; improving ratios edge by edge moves the loop of ratio 3
+ * one node per iteration (n iterations); the best cycle is the whole ring,
+ * ratio n - 1. */
+static stp_graph *chain(uint32_t n, uint64_t shuffle) {
+  builder b = builder_new(n, 2 * (uint64_t)n);
+  for (uint32_t u = 0; u + 1 < n; u++) {
+    edge(&b, u, u, 2, 1);
+    edge(&b, u, u + 1, 1, 0);
+  }
+  edge(&b, n - 1, n - 1, 3, 1);
+  edge(&b, n - 1, 0, 0, 1);
+  return build(&b, shuffle);
+}
+
+Test(mcr_perfcases, chain_spreads_the_best_ratio_at_once) {
+  const uint32_t n = 20000;
+  for (uint64_t shuffle = 0; shuffle < 3; shuffle++) {
+    stp_graph *g = chain(n, shuffle);
+    stp_mcr_result r = solve(g);
+    assert_close(r.ratio, (double)(n - 1), TOL_EXACT);
+    cr_assert_eq(r.cycle_len, n);
+    cr_assert_leq(r.iterations, 4, "%zu iterations on a chain of %u nodes", r.iterations, n);
+    stp__mcr_result_clear(&r);
+    stp__graph_free(g);
+  }
+}
+
+/* ---- ladder: the bias gain travels down a long path ------------------------
+ * Nodes 0..n-2 and a hub H = n-1 whose loop (one token) has the best ratio
+ * L = 27(n) (see the ratios below).  Node i: a rail i -> H of duration
+ * 3(H - i), a rung i -> i+1 of duration 1 (ladder) or L + 1 with one token
+ * (ladder-tok: the same gain at ratio L, but not a token-free path).  The
+ * last rail weighs 12n; H -> 0 closes the other cycles with one token.
+ * Rails win until the node above has switched to its rung: one switch per
+ * iteration for a Howard that improves the bias edge by edge. */
+static stp_graph *ladder(uint32_t n, bool rung_tokens, uint64_t shuffle, double *best) {
+  uint32_t hub = n - 1;
+  double top = 12.0 * n, loop = 2 * top + 3.0 * n;
+  builder b = builder_new(n, 2 * (uint64_t)n + 1);
+  for (uint32_t i = 0; i + 1 < hub; i++) {
+    edge(&b, i, hub, 3.0 * (hub - i), 0);
+    edge(&b, i, i + 1, rung_tokens ? loop + 1 : 1, rung_tokens);
+  }
+  edge(&b, hub - 1, hub, top, 0);
+  edge(&b, hub, hub, loop, 1);
+  edge(&b, hub, 0, 0, 1);
+  /* Other cycles go H -> 0 -> ... -> H: k rungs then a rail.  With token-free
+   * rungs their ratio is at most (n + top) / 1 < loop; with rung tokens it
+   * is (k (loop + 1) + rail) / (k + 1) < loop since rail + k < loop. */
+  *best = loop;
+  return build(&b, shuffle);
+}
+
+Test(mcr_perfcases, ladder_bias_travels_along_token_free_paths) {
+  const uint32_t n = 20000;
+  for (uint64_t shuffle = 0; shuffle < 3; shuffle++) {
+    double best;
+    stp_graph *g = ladder(n, false, shuffle, &best);
+    stp_mcr_result r = solve(g);
+    assert_close(r.ratio, best, TOL_EXACT);
+    cr_assert_leq(r.iterations, 3, "%zu iterations on a ladder of %u nodes", r.iterations, n);
+    stp__mcr_result_clear(&r);
+    stp__graph_free(g);
+  }
+}
+
+Test(mcr_perfcases, ladder_bias_travels_across_token_edges) {
+  const uint32_t n = 20000;
+  for (uint64_t shuffle = 0; shuffle < 3; shuffle++) {
+    double best;
+    stp_graph *g = ladder(n, true, shuffle, &best);
+    stp_mcr_result r = solve(g);
+    assert_close(r.ratio, best, TOL_EXACT);
+    /* the worklist carries the gain a quarter pass of the edges per
+     * iteration; without it, about n/2 iterations (the sweep order only
+     * helps along increasing runs of node numbers) */
+    cr_assert_leq(r.iterations, 8, "%zu iterations on a ladder of %u nodes", r.iterations, n);
+    stp__mcr_result_clear(&r);
+    stp__graph_free(g);
+  }
+}
+
+/* ---- torus: long critical cycles; large durations ---------------------------
+ * K x K grid with wraparound, edges right and down, the wraparound edges
+ * hold one token (every cycle wraps).  With durations offset by 1e6 the
+ * biases grow to about 1e9 while the differences that decide the optimum
+ * stay near 1: the improvement tolerance must follow the magnitudes. */
+static stp_graph *torus(uint32_t k, double offset, uint64_t seed) {
+  builder b = builder_new(k * k, 2 * (uint64_t)k * k);
+  trng r = {seed};
+  for (uint32_t i = 0; i < k; i++)
+    for (uint32_t j = 0; j < k; j++) {
+      edge(&b, i * k + j, i * k + (j + 1) % k, offset + trng_uniform(&r, 1, 100), j + 1 == k);
+      edge(&b, i * k + j, ((i + 1) % k) * k + j, offset + trng_uniform(&r, 1, 100), i + 1 == k);
+    }
+  return build(&b, 0);
+}
+
+static void check_optimal(const stp_graph *g, const stp_mcr_result *r) {
+  /* the returned cycle attains the ratio (check_cycle) and no cycle beats
+   * it by more than 1e-9 relative */
+  cr_assert(no_cycle_above(g, r->ratio * (1 + 1e-9)), "a cycle has a ratio above %.17g",
+            r->ratio);
+}
+
+Test(mcr_perfcases, torus_is_certified_optimal) {
+  for (uint64_t seed = 1; seed <= 3; seed++) {
+    stp_graph *g = torus(40, 0, seed);
+    stp_mcr_result r = solve(g);
+    check_optimal(g, &r);
+    stp__mcr_result_clear(&r);
+    stp__graph_free(g);
+  }
+}
+
+Test(mcr_perfcases, torus_with_large_durations_is_certified_optimal) {
+  for (uint64_t seed = 1; seed <= 3; seed++) {
+    stp_graph *g = torus(40, 1e6, seed);
+    stp_mcr_result r = solve(g);
+    check_optimal(g, &r);
+    stp__mcr_result_clear(&r);
+    stp__graph_free(g);
+  }
+}
+
+/* ---- Strict event graphs with every time equal: ties everywhere --------------
+ * Every out-edge of a transition has the same duration and many cycles have
+ * the same ratio (Boost's Howard stops at its 100-iteration cap below the
+ * optimum on the 1e5-transition instance, see bench/README.md).  With every
+ * time 1, processor p of team i has a cycle of R/R_i rows x its actions per
+ * row (2 for the first and last stages, 3 in between) holding one token,
+ * and no cycle does better than the busiest processor. */
+static stp_mapping *homogeneous_strict(const size_t *teams, size_t nstages) {
+  char json[4096];
+  size_t at = (size_t)snprintf(json, sizeof json, "{\"model\": \"strict\", \"bandwidth\": 1,"
+                                                  " \"stages\": [");
+  for (size_t i = 0; i < nstages; i++)
+    at += (size_t)snprintf(json + at, sizeof json - at,
+                           "%s{\"name\": \"T%zu\", \"work\": 1, \"output\": 1}", i ? "," : "", i);
+  at += (size_t)snprintf(json + at, sizeof json - at, "], \"processors\": [");
+  size_t p = 0;
+  for (size_t i = 0; i < nstages; i++)
+    for (size_t k = 0; k < teams[i]; k++, p++)
+      at += (size_t)snprintf(json + at, sizeof json - at, "%s{\"name\": \"P%zu\", \"speed\": 1}",
+                             p ? "," : "", p);
+  at += (size_t)snprintf(json + at, sizeof json - at, "], \"mapping\": [");
+  p = 0;
+  for (size_t i = 0; i < nstages; i++) {
+    at += (size_t)snprintf(json + at, sizeof json - at, "%s[", i ? "," : "");
+    for (size_t k = 0; k < teams[i]; k++, p++)
+      at += (size_t)snprintf(json + at, sizeof json - at, "%s\"P%zu\"", k ? "," : "", p);
+    at += (size_t)snprintf(json + at, sizeof json - at, "]");
+  }
+  snprintf(json + at, sizeof json - at, "]}");
+  cr_assert_lt(at + 2, sizeof json);
+  return load_json(json);
+}
+
+Test(mcr_perfcases, homogeneous_strict_graphs_with_ties) {
+  const size_t cases[][4] = {{4, 25, 11, 13}, {1, 11, 13, 1}, {6, 10, 15, 4}, {3, 5, 7, 2}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    stp_mapping *m = homogeneous_strict(cases[c], 4);
+    stp_teg *t;
+    stp_error err = {0};
+    cr_assert_eq(stp__teg_build(m, STP_MODEL_STRICT, UINT64_MAX, &t, &err), STP_OK, "%s",
+                 err.message);
+    double busiest = 0;
+    for (size_t i = 0; i < 4; i++) {
+      double actions = (i == 0 || i == 3) ? 2 : 3;
+      busiest = fmax(busiest, actions * (double)t->nrows / (double)cases[c][i]);
+    }
+    stp_mcr_result r = solve(t->g);
+    assert_close(r.ratio, busiest, TOL_EXACT);
+    check_optimal(t->g, &r);
+    stp__mcr_result_clear(&r);
+    stp__teg_free(t);
+    stp_mapping_free(m);
+  }
+}
