@@ -70,5 +70,6 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
 
 extern const cli_command cli_eval_command;
 extern const cli_command cli_teg_command;
+extern const cli_command cli_ctmc_command;
 
 #endif /* STP_CLI_H */

@@ -7,6 +7,7 @@
 static const cli_command *const commands[] = {
     &cli_eval_command,
     &cli_teg_command,
+    &cli_ctmc_command,
     NULL,
 };
 
