@@ -83,15 +83,6 @@ stp_status stp__chain_solve(const stp_chain *c, const stp_options *o, stp_statio
   return STP_OK;
 }
 
-/* Rate out of s in the generator (moves back to s do not count). */
-static double out_rate(const stp_csr *moves, int64_t s) {
-  double out = 0;
-  for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++)
-    if (moves->j[e] != s)
-      out += moves->x[e];
-  return out;
-}
-
 static stp_status write_failed(stp_error *err, const char *what) {
   return stp__fail(err, STP_EIO, "cannot write the %s", what);
 }
@@ -110,7 +101,8 @@ stp_status stp__chain_write_mtx(const stp_chain *c, FILE *f, const char *comment
   fprintf(f, "%lld %lld %llu\n", (long long)n, (long long)n,
           (unsigned long long)(generator_nonzeros(q) + (uint64_t)n));
   for (int64_t s = 0; s < n; s++) {
-    fprintf(f, "%lld %lld %.17g\n", (long long)s + 1, (long long)s + 1, -out_rate(q, s));
+    fprintf(f, "%lld %lld %.17g\n", (long long)s + 1, (long long)s + 1,
+            -stp__stationary_out_rate(q, s));
     for (int64_t e = q->p[s]; e < q->p[s + 1]; e++)
       if (q->j[e] != s)
         fprintf(f, "%lld %lld %.17g\n", (long long)s + 1, (long long)q->j[e] + 1, q->x[e]);

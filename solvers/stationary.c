@@ -54,7 +54,8 @@ stp_status stp__stationary_residual(const stp_csr *moves, const double *pi, doub
   }
   double pmax = 0;
   for (int64_t s = 0; s < n; s++) {
-    pmax = fmax(pmax, fabs(pi[s]));
+    if (fabs(pi[s]) > pmax)
+      pmax = fabs(pi[s]);
     for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++) {
       int64_t j = moves->j[e];
       if (j == s)
@@ -68,8 +69,10 @@ stp_status stp__stationary_residual(const stp_csr *moves, const double *pi, doub
   }
   double rmax = 0, qnorm = 0;
   for (int64_t s = 0; s < n; s++) {
-    rmax = fmax(rmax, fabs(r[s]));
-    qnorm = fmax(qnorm, col[s]);
+    if (fabs(r[s]) > rmax)
+      rmax = fabs(r[s]);
+    if (col[s] > qnorm)
+      qnorm = col[s];
   }
   free(r);
   free(col);
@@ -80,11 +83,11 @@ stp_status stp__stationary_residual(const stp_csr *moves, const double *pi, doub
 
 /* ---- reachability, irreducibility and levels ------------------------------------ */
 
-/* Breadth-first search from state 0 along a's rows (moves back to a state
- * ignored): the number of states reached, one state not reached (or -1),
- * and, when depth is non-NULL, the depth of every state reached. */
-static stp_status bfs_from_0(const stp_csr *a, int64_t *depth, int64_t *reached,
-                             int64_t *missing, stp_error *err) {
+/* Breadth-first search from root along a's rows: the number of states
+ * reached, one state not reached (or -1), and, when depth is non-NULL, the
+ * depth of every state reached. */
+static stp_status bfs(const stp_csr *a, int64_t root, int64_t *depth, int64_t *reached,
+                      int64_t *missing, stp_error *err) {
   int64_t n = a->nrows;
   int64_t *queue = stp__malloc_array((size_t)n, sizeof *queue);
   unsigned char *seen = stp__calloc((size_t)n, 1);
@@ -94,10 +97,10 @@ static stp_status bfs_from_0(const stp_csr *a, int64_t *depth, int64_t *reached,
     return stp__oom(err, "exploring the Markov chain");
   }
   int64_t head = 0, tail = 0;
-  queue[tail++] = 0;
-  seen[0] = 1;
+  queue[tail++] = root;
+  seen[root] = 1;
   if (depth)
-    depth[0] = 0;
+    depth[root] = 0;
   while (head < tail) {
     int64_t s = queue[head++];
     for (int64_t e = a->p[s]; e < a->p[s + 1]; e++) {
@@ -154,7 +157,7 @@ stp_status stp__stationary_levels(const stp_csr *moves, uint32_t **level, uint32
   int64_t n = moves->nrows, reached = 0, missing = -1;
   int64_t *depth = stp__malloc_array((size_t)n, sizeof *depth);
   uint32_t *lv = stp__malloc_array((size_t)n, sizeof *lv);
-  stp_status s = depth && lv ? bfs_from_0(moves, depth, &reached, &missing, err)
+  stp_status s = depth && lv ? bfs(moves, 0, depth, &reached, &missing, err)
                              : stp__oom(err, "computing the levels of the Markov chain");
   if (s == STP_OK && missing >= 0)
     s = unreachable(missing, reached, n, err);
@@ -168,152 +171,215 @@ stp_status stp__stationary_levels(const stp_csr *moves, uint32_t **level, uint32
   return s;
 }
 
-/* Every state reaches state 0 (that 0 reaches every state is checked by
- * stp__stationary_levels). */
-static stp_status check_reaches_0(const stp_csr *moves_t, stp_error *err) {
-  int64_t reached = 0, missing = -1;
-  STP_CHECK(bfs_from_0(moves_t, NULL, &reached, &missing, err));
-  if (missing >= 0)
-    return stp__fail(err, STP_ENUMERIC,
-                     "the Markov chain is not irreducible: state %lld cannot reach state 0 "
-                     "(%lld of %lld states can); it has an absorbing class",
-                     (long long)missing, (long long)reached, (long long)moves_t->nrows);
-  return STP_OK;
-}
-
 /* ---- Gauss-Seidel in level order -------------------------------------------------- */
 
+/* The iteration runs on states renumbered in level order ("positions"):
+ * a sweep then reads the inflow rows one after the other, and the states
+ * they read (the previous level) are a small contiguous slice that stays
+ * in cache; this halves the time of a sweep on large chains. */
 typedef struct gs_work {
-  const stp_csr *mt;  /* transpose of the moves: row s lists the moves into s */
-  double *out;        /* rate out of each state (moves back to it excluded) */
-  int64_t *order;     /* states sorted by level */
-  int64_t *start;     /* period + 1 offsets of the levels in order */
+  stp_csr *in;     /* row q: the moves into position q (from other states), by position */
+  double *out;     /* rate out of each position (moves back to it excluded) */
+  double *x;       /* the iterate, by position */
+  int64_t *order;  /* order[q] = state at position q */
+  int64_t *start;  /* period + 1 offsets of the levels */
   uint32_t period;
-  double qnorm;       /* ||Q||_1 */
+  double qnorm;    /* ||Q||_1 */
 } gs_work;
 
+/* Frees and clears (so that a second call does nothing). */
 static void gs_work_free(gs_work *w) {
+  stp__csr_free(w->in);
   free(w->out);
+  free(w->x);
   free(w->order);
   free(w->start);
-}
-
-/* Inflow into s: sum over moves s' -> s (s' != s) of pi[s'] q. */
-static inline double inflow(const stp_csr *mt, const double *pi, int64_t s) {
-  double in = 0;
-  for (int64_t e = mt->p[s]; e < mt->p[s + 1]; e++)
-    if (mt->j[e] != s)
-      in += pi[mt->j[e]] * mt->x[e];
-  return in;
-}
-
-static stp_status gs_work_init(const stp_csr *moves, const stp_csr *mt, const uint32_t *level,
-                               uint32_t period, gs_work *w, stp_error *err) {
-  int64_t n = moves->nrows;
   memset(w, 0, sizeof *w);
-  w->mt = mt;
-  w->period = period;
-  w->out = stp__calloc((size_t)n, sizeof *w->out);
-  w->order = stp__malloc_array((size_t)n, sizeof *w->order);
-  w->start = stp__calloc((size_t)w->period + 1, sizeof *w->start);
-  if (!w->out || !w->order || !w->start) {
-    gs_work_free(w);
-    return stp__oom(err, "preparing the iterative solver");
-  }
-  for (int64_t s = 0; s < n; s++) {
-    double in = 0;
-    for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++)
-      if (moves->j[e] != s)
-        w->out[s] += moves->x[e];
-    for (int64_t e = mt->p[s]; e < mt->p[s + 1]; e++)
-      if (mt->j[e] != s)
-        in += mt->x[e];
-    w->qnorm = fmax(w->qnorm, w->out[s] + in);
-  }
-  /* Counting sort of the states by level. */
+}
+
+/* Inflow into position q: sum over its moves of x[from] * rate. */
+static inline double inflow(const stp_csr *in, const double *x, int64_t q) {
+  double sum = 0;
+  for (int64_t e = in->p[q]; e < in->p[q + 1]; e++)
+    sum += x[in->j[e]] * in->x[e];
+  return sum;
+}
+
+/* order and start: a counting sort of the states by level; pos = inverse. */
+static void sort_by_level(const uint32_t *level, int64_t n, gs_work *w, int64_t *pos) {
   for (int64_t s = 0; s < n; s++)
     w->start[level[s] + 1]++;
   for (uint32_t l = 0; l < w->period; l++)
     w->start[l + 1] += w->start[l];
-  int64_t *next = stp__malloc_array(w->period, sizeof *next);
-  if (!next) {
-    gs_work_free(w);
-    return stp__oom(err, "preparing the iterative solver");
-  }
-  memcpy(next, w->start, w->period * sizeof *next);
+  for (int64_t s = 0; s < n; s++) /* pos as the cursor of each level first */
+    pos[s] = w->start[level[s]]++;
+  for (uint32_t l = w->period; l > 0; l--) /* undo the cursors */
+    w->start[l] = w->start[l - 1];
+  w->start[0] = 0;
   for (int64_t s = 0; s < n; s++)
-    w->order[next[level[s]]++] = s;
-  free(next);
+    w->order[pos[s]] = s;
+}
+
+/* The inflow matrix by position (a transpose with renumbering), the out
+ * rates and ||Q||_1. */
+static void fill_inflow(const stp_csr *moves, const int64_t *pos, gs_work *w, int64_t *next) {
+  int64_t n = moves->nrows;
+  stp_csr *in = w->in;
+  for (int64_t s = 0; s < n; s++)
+    for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++)
+      if (moves->j[e] != s)
+        in->p[pos[moves->j[e]] + 1]++;
+  for (int64_t q = 0; q < n; q++)
+    in->p[q + 1] += in->p[q];
+  memcpy(next, in->p, (size_t)n * sizeof *next);
+  for (int64_t s = 0; s < n; s++)
+    for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++) {
+      int64_t t = moves->j[e];
+      if (t == s)
+        continue;
+      int64_t at = next[pos[t]]++;
+      in->j[at] = pos[s];
+      in->x[at] = moves->x[e];
+      w->out[pos[s]] += moves->x[e];
+    }
+  for (int64_t q = 0; q < n; q++) {
+    double col = w->out[q];
+    for (int64_t e = in->p[q]; e < in->p[q + 1]; e++)
+      col += in->x[e];
+    if (col > w->qnorm)
+      w->qnorm = col;
+  }
+}
+
+static stp_status gs_work_init(const stp_csr *moves, const uint32_t *level, uint32_t period,
+                               gs_work *w, stp_error *err) {
+  int64_t n = moves->nrows;
+  memset(w, 0, sizeof *w);
+  w->period = period;
+  w->out = stp__calloc((size_t)n, sizeof *w->out);
+  w->x = stp__malloc_array((size_t)n, sizeof *w->x);
+  w->order = stp__malloc_array((size_t)n, sizeof *w->order);
+  w->start = stp__calloc((size_t)period + 1, sizeof *w->start);
+  int64_t *pos = stp__malloc_array((size_t)n, sizeof *pos);
+  stp_status s = w->out && w->x && w->order && w->start && pos
+                     ? stp__csr_alloc(n, n, stp__csr_nnz(moves), &w->in, err)
+                     : stp__oom(err, "preparing the iterative solver");
+  if (s == STP_OK) {
+    sort_by_level(level, n, w, pos);
+    int64_t *next = stp__malloc_array((size_t)n + 1, sizeof *next);
+    if (next)
+      fill_inflow(moves, pos, w, next);
+    else
+      s = stp__oom(err, "preparing the iterative solver");
+    free(next);
+  }
+  free(pos);
+  if (s != STP_OK)
+    gs_work_free(w);
+  return s;
+}
+
+/* Every state reaches state 0: a search from state 0 along the inflow
+ * rows (that state 0 reaches every state is checked with the levels). */
+static stp_status check_reaches_0(const gs_work *w, stp_error *err) {
+  int64_t n = w->in->nrows, root = 0, reached = 0, missing = -1;
+  while (w->order[root] != 0)
+    root++;
+  STP_CHECK(bfs(w->in, root, NULL, &reached, &missing, err));
+  if (missing >= 0)
+    return stp__fail(err, STP_ENUMERIC,
+                     "the Markov chain is not irreducible: state %lld cannot reach state 0 "
+                     "(%lld of %lld states can); it has an absorbing class",
+                     (long long)w->order[missing], (long long)reached, (long long)n);
   return STP_OK;
 }
 
-/* The level-order estimate of the scaled residual of pi: the imbalance of
- * level 0 (every other level is balanced by the previous sweep). */
-static double level0_residual(const gs_work *w, const double *pi) {
+/* The level-order estimate of the scaled residual of the iterate: the
+ * imbalance of level 0 (every other level is balanced by the last sweep). */
+static double level0_residual(const gs_work *w) {
   double rmax = 0, pmax = 0;
   for (int64_t q = w->start[0]; q < w->start[1]; q++) {
-    int64_t s = w->order[q];
-    rmax = fmax(rmax, fabs(inflow(w->mt, pi, s) - pi[s] * w->out[s]));
+    double r = fabs(inflow(w->in, w->x, q) - w->x[q] * w->out[q]);
+    if (r > rmax)
+      rmax = r;
   }
   for (int64_t q = 0; q < w->start[w->period]; q++)
-    pmax = fmax(pmax, pi[q]);
+    if (w->x[q] > pmax)
+      pmax = w->x[q];
   return rmax == 0 ? 0 : rmax / (w->qnorm * pmax);
 }
 
 /* One sweep in level order, then normalisation to sum 1. */
-static stp_status gs_sweep(const gs_work *w, double *pi, stp_error *err) {
+static stp_status gs_sweep(const gs_work *w, stp_error *err) {
   int64_t n = w->start[w->period];
   double sum = 0;
   for (int64_t q = 0; q < n; q++) {
-    int64_t s = w->order[q];
-    pi[s] = inflow(w->mt, pi, s) / w->out[s];
-    sum += pi[s];
+    w->x[q] = inflow(w->in, w->x, q) / w->out[q];
+    sum += w->x[q];
   }
   if (!(sum > 0) || !isfinite(sum))
     return stp__fail(err, STP_ENUMERIC, "the Gauss-Seidel iterate has sum %g", sum);
-  for (int64_t s = 0; s < n; s++)
-    pi[s] /= sum;
+  for (int64_t q = 0; q < n; q++)
+    w->x[q] /= sum;
   return STP_OK;
 }
 
-static stp_status gauss_seidel(const stp_csr *moves, const stp_csr *mt, const uint32_t *level,
-                               uint32_t period, const stp_stationary_options *o, double *pi,
-                               stp_stationary_info *info, stp_error *err) {
-  gs_work w;
-  STP_CHECK(gs_work_init(moves, mt, level, period, &w, err));
+/* When to stop sweeping (STP_GS_TARGET, STP_GS_FLOOR, STP_GS_STUCK). */
+typedef struct gs_progress {
+  double low, halved;      /* smallest estimate; last one that halved the previous */
+  size_t low_at, halved_at;
+} gs_progress;
+
+static bool gs_done(gs_progress *p, double est, size_t it, const stp_stationary_options *o) {
+  if (est < p->low) {
+    p->low = est;
+    p->low_at = it;
+  }
+  if (est < 0.5 * p->halved) {
+    p->halved = est;
+    p->halved_at = it;
+  }
+  return est <= o->tolerance * STP_GS_TARGET || it >= o->max_sweeps ||
+         it - p->halved_at >= STP_GS_STUCK ||
+         (est <= o->tolerance && it - p->low_at >= STP_GS_FLOOR);
+}
+
+/* The scaled residual of the iterate after `it` sweeps (pi: scratch for
+ * the iterate in state order): once a sweep has been made in level order,
+ * only level 0 can be out of balance. */
+static stp_status gs_estimate(const gs_work *w, const stp_csr *moves, double *pi, size_t it,
+                              double *est, stp_error *err) {
+  if (w->period > 1 && it > 0) {
+    *est = level0_residual(w);
+    return STP_OK;
+  }
+  for (int64_t q = 0; q < moves->nrows; q++)
+    pi[w->order[q]] = w->x[q];
+  return stp__stationary_residual(moves, pi, est, err);
+}
+
+static stp_status gauss_seidel(gs_work *w, const stp_csr *moves, const stp_stationary_options *o,
+                               double *pi, stp_stationary_info *info, stp_error *err) {
   int64_t n = moves->nrows;
-  for (int64_t s = 0; s < n; s++)
-    pi[s] = 1.0 / (double)n;
-  stp_status s = STP_OK;
-  double low = INFINITY, halved = INFINITY;
-  size_t it = 0, low_at = 0, halved_at = 0;
-  for (;;) {
-    double est;
-    if (w.period > 1)
-      est = level0_residual(&w, pi);
-    else if ((s = stp__stationary_residual(moves, pi, &est, err)) != STP_OK)
-      break;
-    if (est < low) {
-      low = est;
-      low_at = it;
-    }
-    if (est < 0.5 * halved) {
-      halved = est;
-      halved_at = it;
-    }
-    if (est <= o->tolerance * STP_GS_TARGET || it >= o->max_sweeps ||
-        it - halved_at >= STP_GS_STUCK || (est <= o->tolerance && it - low_at >= STP_GS_FLOOR))
-      break;
+  for (int64_t q = 0; q < n; q++)
+    w->x[q] = 1.0 / (double)n;
+  gs_progress prog = {INFINITY, INFINITY, 0, 0};
+  size_t it = 0;
+  double est;
+  stp_status s;
+  while ((s = gs_estimate(w, moves, pi, it, &est, err)) == STP_OK &&
+         !gs_done(&prog, est, it, o)) {
     if (o->interrupt && *o->interrupt) {
       s = stp__fail(err, STP_EINTERRUPTED, "interrupted after %zu Gauss-Seidel sweeps", it);
       break;
     }
-    if ((s = gs_sweep(&w, pi, err)) != STP_OK)
+    if ((s = gs_sweep(w, err)) != STP_OK)
       break;
     it++;
   }
+  for (int64_t q = 0; q < n; q++)
+    pi[w->order[q]] = w->x[q];
   info->iterations = it;
-  gs_work_free(&w);
   return s;
 }
 
@@ -340,12 +406,11 @@ static bool start_direct(const stp_csr *moves, uint32_t period, const stp_statio
 
 /* Run the chosen solver; AUTO falls back to UMFPACK when Gauss-Seidel
  * stalls above the tolerance on a chain small enough to factorise. */
-static stp_status run_solver(const stp_csr *moves, stp_csr **mt, const uint32_t *level,
-                             uint32_t period, const stp_stationary_options *o, double *pi,
-                             stp_stationary_info *info, stp_error *err) {
-  if (!start_direct(moves, period, o)) {
+static stp_status run_solver(gs_work *w, const stp_csr *moves, const stp_stationary_options *o,
+                             double *pi, stp_stationary_info *info, stp_error *err) {
+  if (!start_direct(moves, w->period, o)) {
     info->solver = "gauss-seidel (level order)";
-    STP_CHECK(gauss_seidel(moves, *mt, level, period, o, pi, info, err));
+    STP_CHECK(gauss_seidel(w, moves, o, pi, info, err));
     STP_CHECK(stp__stationary_residual(moves, pi, &info->residual, err));
     if (info->residual <= o->tolerance || o->method != STP_STATIONARY_AUTO ||
         moves->nrows > o->direct_max_states)
@@ -354,10 +419,21 @@ static stp_status run_solver(const stp_csr *moves, stp_csr **mt, const uint32_t 
   } else {
     info->solver = "umfpack";
   }
-  stp__csr_free(*mt); /* the factors need the room */
-  *mt = NULL;
+  gs_work_free(w); /* the factors need the room */
   STP_CHECK(stp__stationary_umfpack(moves, pi, err));
   return stp__stationary_residual(moves, pi, &info->residual, err);
+}
+
+/* The levels, the level-ordered inflow matrix, and irreducibility. */
+static stp_status prepare(const stp_csr *moves, gs_work *w, stp_error *err) {
+  uint32_t *level, period;
+  memset(w, 0, sizeof *w);
+  STP_CHECK(stp__stationary_levels(moves, &level, &period, err));
+  stp_status s = gs_work_init(moves, level, period, w, err);
+  free(level);
+  if (s == STP_OK)
+    s = check_reaches_0(w, err);
+  return s;
 }
 
 stp_status stp__stationary_solve(const stp_csr *moves, const stp_stationary_options *o,
@@ -366,19 +442,14 @@ stp_status stp__stationary_solve(const stp_csr *moves, const stp_stationary_opti
   memset(info, 0, sizeof *info);
   double t0 = stp__now();
   STP_CHECK(check_rates(moves, err));
-  stp_csr *mt = NULL;
-  uint32_t *level = NULL;
+  gs_work w = {0};
   double *pi = stp__malloc_array((size_t)moves->nrows, sizeof *pi);
-  stp_status s = pi ? stp__stationary_levels(moves, &level, &info->period, err)
+  stp_status s = pi ? prepare(moves, &w, err)
                     : stp__oom(err, "allocating the stationary distribution");
+  info->period = w.period;
   if (s == STP_OK)
-    s = stp__csr_transpose(moves, &mt, err);
-  if (s == STP_OK)
-    s = check_reaches_0(mt, err);
-  if (s == STP_OK)
-    s = run_solver(moves, &mt, level, info->period, o, pi, info, err);
-  stp__csr_free(mt);
-  free(level);
+    s = run_solver(&w, moves, o, pi, info, err);
+  gs_work_free(&w);
   if (s == STP_OK && !(info->residual <= o->tolerance))
     s = stp__fail(err, STP_ENUMERIC,
                   "the stationary solve (%s, %zu sweeps) reached a scaled residual of %.3g, above "

@@ -61,6 +61,15 @@ typedef struct stp_stationary_info {
 stp_status stp__stationary_solve(const stp_csr *moves, const stp_stationary_options *o,
                                  double **pi_out, stp_stationary_info *info, stp_error *err);
 
+/* Rate out of state s in the generator (moves back to s do not count). */
+static inline double stp__stationary_out_rate(const stp_csr *moves, int64_t s) {
+  double out = 0;
+  for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++)
+    if (moves->j[e] != s)
+      out += moves->x[e];
+  return out;
+}
+
 /* Scaled residual ||pi Q||_inf / (||Q||_1 ||pi||_inf) of the generator whose
  * moves are given (||Q||_1: largest column sum of |Q|, so the value lies in
  * [0, 1]).  O(n + nnz) time, O(n) scratch. */

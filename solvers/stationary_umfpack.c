@@ -16,15 +16,6 @@
 _Static_assert(_Generic((SuiteSparse_long *)0, int64_t *: 1, default: 0),
                "SuiteSparse_long must be int64_t (64-bit umfpack_dl_*)");
 
-/* Off-diagonal rates out of each state (moves back to the state ignored). */
-static double out_rate(const stp_csr *moves, int64_t s) {
-  double out = 0;
-  for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++)
-    if (moves->j[e] != s)
-      out += moves->x[e];
-  return out;
-}
-
 /* The reduced system in triplets, and its right-hand side. */
 static stp_status assemble(const stp_csr *moves, stp_triplet *t, double *b, stp_error *err) {
   int64_t n = moves->nrows;
@@ -33,7 +24,7 @@ static stp_status assemble(const stp_csr *moves, stp_triplet *t, double *b, stp_
     if (moves->j[e] != 0)
       b[moves->j[e] - 1] -= moves->x[e];
   for (int64_t s = 1; s < n; s++) {
-    STP_CHECK(stp__triplet_push(t, s - 1, s - 1, -out_rate(moves, s), err));
+    STP_CHECK(stp__triplet_push(t, s - 1, s - 1, -stp__stationary_out_rate(moves, s), err));
     for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++)
       if (moves->j[e] != s && moves->j[e] != 0)
         STP_CHECK(stp__triplet_push(t, moves->j[e] - 1, s - 1, moves->x[e], err));

@@ -113,3 +113,20 @@ Test(exponential, state_limit_makes_the_pattern_unavailable) {
   stp_result_free(r);
   stp_mapping_free(m);
 }
+
+/* A tolerance no solver can meet: the evaluation fails, naming the
+ * component and the residual reached, rather than returning a number. */
+Test(exponential, unreachable_tolerance_fails_loudly) {
+  stp_mapping *m = load_json(heterogeneous_2x3);
+  stp_options o;
+  stp_options_init(&o);
+  o.solver_tolerance = 1e-30;
+  stp_result *r = (stp_result *)1;
+  stp_error err = {0};
+  cr_assert_eq(stp_evaluate(m, STP_MODEL_OVERLAP, &o, &r, &err), STP_ENUMERIC);
+  cr_assert_null(r);
+  cr_assert(strstr(err.message, "transfer component 0 after stage \"A\": the stationary solve "
+                                "(umfpack (gauss-seidel stalled), "), "%s", err.message);
+  cr_assert(strstr(err.message, "above the tolerance 1e-30"), "%s", err.message);
+  stp_mapping_free(m);
+}

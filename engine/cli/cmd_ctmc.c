@@ -14,10 +14,10 @@
 #include <string.h>
 
 static const cli_option ctmc_options[] = {
-    {"component", 'c', "K", "transfer component K (its index in the \"components\" of eval --json)"},
+    {"component", 'c', "K", "transfer component K (index in the \"components\" of eval --json)"},
     {"model", 0, "M", "overlap or strict (default: the file's \"model\", else overlap)"},
-    {"mtx", 0, "OUT", "write the generator Q to OUT in MatrixMarket format"},
-    {"states", 0, "OUT", "write one CSV line per state to OUT (level, throughput rate, enabled)"},
+    {"mtx", 0, "OUT", "write the generator Q to OUT in MatrixMarket format (- for stdout)"},
+    {"states", 0, "OUT", "write one CSV line per state to OUT (- for stdout)"},
     {"solver", 0, "S", "auto (default), direct (UMFPACK) or iterative (Gauss-Seidel)"},
     {"no-solve", 0, NULL, "build (and write) the chain without solving it"},
     {"tolerance", 0, "X", "accepted scaled residual of the solve (default 1e-9)"},
@@ -137,13 +137,16 @@ static stp_status build_chain(const ctmc_run *run, const stp_mapping *m, stp_mod
   return s;
 }
 
+/* Write the chain to path ("-": standard output). */
 static stp_status write_file(const char *path, const stp_chain *c, bool mtx, const char *comment,
                              stp_error *err) {
-  FILE *f = fopen(path, "w");
+  bool std = strcmp(path, "-") == 0;
+  FILE *f = std ? stdout : fopen(path, "w");
   if (!f)
     return stp__fail(err, STP_EIO, "cannot open '%s' for writing: %s", path, strerror(errno));
-  stp_status s = mtx ? stp__chain_write_mtx(c, f, comment, err) : stp__chain_write_states(c, f, err);
-  if (fclose(f) != 0 && s == STP_OK)
+  stp_status s =
+      mtx ? stp__chain_write_mtx(c, f, comment, err) : stp__chain_write_states(c, f, err);
+  if ((std ? fflush(f) : fclose(f)) != 0 && s == STP_OK)
     s = stp__fail(err, STP_EIO, "cannot write '%s': %s", path, strerror(errno));
   if (s != STP_OK)
     stp__error_prefix(err, "%s", path);
@@ -231,9 +234,13 @@ static int ctmc_one(const ctmc_run *run, const stp_mapping *m, stp_model model) 
     s = write_file(states, c, false, NULL, &err);
   if (s == STP_OK && run->solve)
     s = stp__chain_solve(c, &run->opts, run->method, &pi, &rate, &info, &err);
+  /* Standard output holds the chain when "-" is given: no summary then. */
+  bool quiet = (mtx && strcmp(mtx, "-") == 0) || (states && strcmp(states, "-") == 0);
   int rc = CLI_OK;
   if (s != STP_OK)
     rc = cli_report_error(&err);
+  else if (quiet)
+    rc = CLI_OK;
   else if (run->json && print_json(m, &src, c, &info, rate, run->solve) != 0)
     rc = CLI_FAILURE;
   else if (!run->json)
@@ -255,7 +262,8 @@ static int run_ctmc(int argc, char **argv) {
   if (!parse_run(&cli_ctmc_command, &a, &run, &models))
     goto out;
   if (a.npos != 1) {
-    cli_usage_error(&cli_ctmc_command, a.npos ? "ctmc takes one mapping file" : "no mapping file given");
+    cli_usage_error(&cli_ctmc_command,
+                    a.npos ? "ctmc takes one mapping file" : "no mapping file given");
     goto out;
   }
   stp_error err = {0};
