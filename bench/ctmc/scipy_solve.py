@@ -1,10 +1,13 @@
 #!/usr/bin/python3
-"""scipy_solve.py Q.mtx METHOD [TARGET]: solve pi Q = 0, sum(pi) = 1 for the
-generator written by `streamtp ctmc --mtx`, with SciPy, the way streamtp's
-direct solver poses it (pi[0] = 1, state 0's row and column removed), and
-print one JSON line: method, seconds (the solve, not the file reading),
-peak memory, the scaled residual ||pi Q||_inf / (||Q||_1 ||pi||_inf) that
-streamtp reports, and the data-set rate sum over transitions of pi * rate.
+"""scipy_solve.py Q.mtx METHOD [TARGET [STATES.csv]]: solve pi Q = 0,
+sum(pi) = 1 for the generator written by `streamtp ctmc --mtx`, with SciPy,
+the way streamtp's direct solver poses it (pi[0] = 1, state 0's row and
+column removed), and print one JSON line: method, seconds (the solve, not
+the file reading), peak memory, the scaled residual
+||pi Q||_inf / (||Q||_1 ||pi||_inf) that streamtp reports, and the data-set
+rate: pi . throughput_rate from `streamtp ctmc --states` when given (the
+throughput of a connected event graph), else pi . (rate out of each state)
+(the same for a pattern, where every firing carries a data set).
 
 METHOD: spsolve (SuperLU), or gmres-ilu: GMRES(50) preconditioned by an
 incomplete LU (spilu, drop_tol 1e-3, fill_factor 5: the fastest of the
@@ -19,7 +22,6 @@ import time
 
 import numpy as np
 import scipy.io
-import scipy.sparse as sp
 import scipy.sparse.linalg as sla
 
 
@@ -67,6 +69,7 @@ def full_pi(x):
 def main():
     path, method = sys.argv[1], sys.argv[2]
     target = float(sys.argv[3]) if len(sys.argv) > 3 else 1e-13
+    states = sys.argv[4] if len(sys.argv) > 4 else None
     q = scipy.io.mmread(path).tocsr()
     n = q.shape[0]
     t0 = time.perf_counter()
@@ -74,11 +77,13 @@ def main():
     x, extra = {"spsolve": solve_spsolve, "gmres-ilu": solve_gmres_ilu}[method](a, b, target, q)
     pi = full_pi(x)
     seconds = time.perf_counter() - t0
-    off = q - sp.diags(q.diagonal())
+    if states:
+        reward = np.loadtxt(states, delimiter=",", skiprows=1, usecols=2, ndmin=1)
+    else:
+        reward = -q.diagonal()
     out = {"method": method, "states": n, "seconds": seconds,
            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
-           "residual": float(scaled_residual(q, pi)),
-           "rate": float(pi @ np.asarray(off.sum(axis=1)).ravel())}
+           "residual": float(scaled_residual(q, pi)), "rate": float(pi @ reward)}
     out.update(extra)
     print(json.dumps(out))
 

@@ -293,9 +293,10 @@ const cli_command cli_ctmc_command = {
         "`streamtp eval FILE --json` (from 0); it is required under Overlap and refused under\n"
         "Strict.  --mtx writes Q (rows sum to 0) in MatrixMarket coordinate format, states\n"
         "numbered from 1; --states writes, for state s (from 0, row s+1 of Q), its level\n"
-        "(firings mod the number of transitions), the rate at which it completes data sets,\n"
-        "and the event-graph transitions it enables.  The throughput is pi . throughput_rate\n"
-        "(times g for a component).",
+        "(firings since the start, modulo the chain's period), the rate at which it completes\n"
+        "data sets, and the event-graph transitions it enables; with OUT = - they go to the\n"
+        "standard output instead of the summary.  For a connected event graph the throughput\n"
+        "is pi . throughput_rate (times g for a component).",
     .options = ctmc_options,
     .run = run_ctmc,
 };
