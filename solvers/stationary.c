@@ -77,7 +77,7 @@ stp_status stp__stationary_residual(const stp_csr *moves, const double *pi, doub
   free(r);
   free(col);
   /* A chain without moves (one state) has Q = 0: any pi balances it. */
-  *residual = rmax == 0 ? 0 : rmax / (qnorm * pmax);
+  *residual = qnorm * pmax > 0 ? rmax / (qnorm * pmax) : 0;
   return STP_OK;
 }
 
@@ -306,7 +306,7 @@ static double level0_residual(const gs_work *w) {
   for (int64_t q = 0; q < w->start[w->period]; q++)
     if (w->x[q] > pmax)
       pmax = w->x[q];
-  return rmax == 0 ? 0 : rmax / (w->qnorm * pmax);
+  return w->qnorm * pmax > 0 ? rmax / (w->qnorm * pmax) : 0;
 }
 
 /* One sweep in level order, then normalisation to sum 1. */

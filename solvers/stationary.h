@@ -4,11 +4,12 @@
  *
  * Two solvers.  The iterative one is Gauss-Seidel swept level by level.
  * The chains of event graphs are cyclic: every firing moves the chain from
- * level l to level l+1 mod p (l = total firings mod p).  Plain power or
- * Gauss-Seidel iterations then oscillate; swept in level order, one sweep is
- * exactly one step of the chain watched once per turn of its cycle, which
- * mixes fast: 10 to 20 sweeps reach a residual of 1e-13 on every pattern
- * and Strict chain measured (bench/ctmc).  The direct one is UMFPACK
+ * level l to level l+1 mod p (l = firings since the start mod p; the period
+ * p is read off the chain itself).  Plain power or Gauss-Seidel iterations
+ * then oscillate; swept in level order, one sweep is exactly one step of
+ * the chain watched once per turn of its cycle, which mixes fast: 5 to 20
+ * sweeps reach a residual of 1e-13 on every pattern and Strict chain
+ * measured (bench/ctmc).  The direct one is UMFPACK
  * (64-bit); on these chains its LU factors fill in badly (a 45,045-state
  * pattern: 16 s and 1 GB, against 0.01 s iteratively), so AUTO uses it only
  * for small chains without levels, and as the fallback when Gauss-Seidel
@@ -37,8 +38,8 @@ typedef struct stp_stationary_options {
   volatile int *interrupt;   /* when non-NULL and set: STP_EINTERRUPTED */
 } stp_stationary_options;
 
-/* Defaults: AUTO, tolerance 1e-9, direct up to STP_STATIONARY_DIRECT_MAX
- * states, at most 5000 sweeps. */
+/* Defaults: AUTO, tolerance 1e-9, factorisation up to
+ * STP_STATIONARY_DIRECT_MAX states, at most 5000 sweeps. */
 #define STP_STATIONARY_DIRECT_MAX INT64_C(20000)
 void stp__stationary_options_init(stp_stationary_options *o);
 
@@ -57,7 +58,7 @@ typedef struct stp_stationary_info {
  * singular factorisation, or a residual above o->tolerance; STP_ENOMEM;
  * STP_EINTERRUPTED.
  * Time: direct, that of UMFPACK; iterative, O(sweeps * (n + nnz)).
- * Memory: iterative, the transpose of moves and 4 vectors of n. */
+ * Memory: iterative, a renumbered transpose of moves and 5 vectors of n. */
 stp_status stp__stationary_solve(const stp_csr *moves, const stp_stationary_options *o,
                                  double **pi_out, stp_stationary_info *info, stp_error *err);
 

@@ -167,3 +167,23 @@ Test(strict_chain, exponential_is_below_deterministic) {
     stp_mapping_free(m);
   }
 }
+
+Test(strict_chain, graph_limit_and_interruption_are_reported) {
+  stp_mapping *m = example_a();
+  stp_options o;
+  stp_options_init(&o);
+  o.max_transitions = 41; /* 6 paths x 7 columns = 42 transitions */
+  stp_chain *c = (stp_chain *)1;
+  stp_error err = {0};
+  cr_assert_eq(stp__strict_chain(m, &o, &c, &err), STP_ELIMIT);
+  cr_assert_null(c);
+  cr_assert(strstr(err.message, "would have 42 transitions"), "%s", err.message);
+  stp_options_init(&o);
+  volatile int stop = 1;
+  o.interrupt = &stop;
+  cr_assert_eq(stp__strict_chain(m, &o, &c, &err), STP_EINTERRUPTED);
+  cr_assert_null(c);
+  cr_assert(strstr(err.message, "interrupted while enumerating the Strict markings"), "%s",
+            err.message);
+  stp_mapping_free(m);
+}

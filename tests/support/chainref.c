@@ -110,8 +110,6 @@ double *ref_stationary(const ref_chain *c) {
     pi[piv] = t;
     for (size_t r = col + 1; r < n; r++) {
       double f = a[r * n + col] / a[col * n + col];
-      if (f == 0)
-        continue;
       for (size_t k = col; k < n; k++)
         a[r * n + k] -= f * a[col * n + k];
       pi[r] -= f * pi[col];
