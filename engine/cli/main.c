@@ -10,6 +10,7 @@ static const cli_command *const commands[] = {
     &cli_batch_command,
     &cli_generate_command,
     &cli_simulate_command,
+    &cli_ctmc_command,
     NULL,
 };
 

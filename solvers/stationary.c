@@ -1,0 +1,465 @@
+/* stationary.c: the stationary-distribution driver (checks, levels,
+ * choice of solver, residual) and the iterative solver, Gauss-Seidel swept
+ * level by level.
+ *
+ * Levels: the period d of an irreducible chain is the gcd, over its moves
+ * s -> t, of depth(s) + 1 - depth(t) (breadth-first depths from state 0),
+ * and level = depth mod d grows by one along every move.  Chains of event
+ * graphs have d = the number of transitions of each connected part (a
+ * marking comes back only after every transition has fired equally often).
+ * In level order, the balance equation of a state of level l+1 only
+ * involves states of level l, so a sweep leaves every level but 0 exactly
+ * balanced, and maps the restriction of pi to level 0 through one full turn
+ * of the cycle: it is the power method on the chain observed once per turn,
+ * which is aperiodic and mixes fast where the plain jump chain has period
+ * d.  The same fact gives the residual of the current iterate for free:
+ * only level 0 can be out of balance. */
+#include "solvers/stationary.h"
+
+#include "engine/core.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Sweep until the estimated residual is this fraction of the tolerance:
+ * sweeps are cheap and a smaller residual buys digits of the throughput. */
+#define STP_GS_TARGET 1e-4
+/* Below the tolerance, an estimate that has not decreased in STP_GS_FLOOR
+ * sweeps has met rounding: stop.  Slow but steady progress goes on (up to
+ * max_sweeps) unless the estimate has not halved in STP_GS_STUCK sweeps.
+ * The final residual check then decides. */
+#define STP_GS_FLOOR 10
+#define STP_GS_STUCK 500
+
+void stp__stationary_options_init(stp_stationary_options *o) {
+  memset(o, 0, sizeof *o);
+  o->method = STP_STATIONARY_AUTO;
+  o->tolerance = 1e-9;
+  o->direct_max_states = STP_STATIONARY_DIRECT_MAX;
+  o->max_sweeps = 5000;
+}
+
+/* ---- residual --------------------------------------------------------------- */
+
+stp_status stp__stationary_residual(const stp_csr *moves, const double *pi, double *residual,
+                                    stp_error *err) {
+  int64_t n = moves->nrows;
+  double *r = stp__calloc((size_t)n, sizeof *r);   /* (pi Q)_j */
+  double *col = stp__calloc((size_t)n, sizeof *col); /* column sums of |Q| */
+  if (!r || !col) {
+    free(r);
+    free(col);
+    return stp__oom(err, "computing a residual");
+  }
+  double pmax = 0;
+  for (int64_t s = 0; s < n; s++) {
+    if (fabs(pi[s]) > pmax)
+      pmax = fabs(pi[s]);
+    for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++) {
+      int64_t j = moves->j[e];
+      if (j == s)
+        continue;
+      double q = moves->x[e];
+      r[j] += pi[s] * q;
+      r[s] -= pi[s] * q;
+      col[j] += fabs(q);
+      col[s] += fabs(q);
+    }
+  }
+  double rmax = 0, qnorm = 0;
+  for (int64_t s = 0; s < n; s++) {
+    if (fabs(r[s]) > rmax)
+      rmax = fabs(r[s]);
+    if (col[s] > qnorm)
+      qnorm = col[s];
+  }
+  free(r);
+  free(col);
+  /* A chain without moves (one state) has Q = 0: any pi balances it. */
+  *residual = qnorm * pmax > 0 ? rmax / (qnorm * pmax) : 0;
+  return STP_OK;
+}
+
+/* ---- reachability, irreducibility and levels ------------------------------------ */
+
+/* Breadth-first search from root along a's rows: the number of states
+ * reached, one state not reached (or -1), and, when depth is non-NULL, the
+ * depth of every state reached. */
+static stp_status bfs(const stp_csr *a, int64_t root, int64_t *depth, int64_t *reached,
+                      int64_t *missing, stp_error *err) {
+  int64_t n = a->nrows;
+  int64_t *queue = stp__malloc_array((size_t)n, sizeof *queue);
+  unsigned char *seen = stp__calloc((size_t)n, 1);
+  if (!queue || !seen) {
+    free(queue);
+    free(seen);
+    return stp__oom(err, "exploring the Markov chain");
+  }
+  int64_t head = 0, tail = 0;
+  queue[tail++] = root;
+  seen[root] = 1;
+  if (depth)
+    depth[root] = 0;
+  while (head < tail) {
+    int64_t s = queue[head++];
+    for (int64_t e = a->p[s]; e < a->p[s + 1]; e++) {
+      int64_t t = a->j[e];
+      if (seen[t])
+        continue;
+      seen[t] = 1;
+      if (depth)
+        depth[t] = depth[s] + 1;
+      queue[tail++] = t;
+    }
+  }
+  *reached = tail;
+  *missing = -1;
+  for (int64_t s = 0; s < n && tail < n; s++)
+    if (!seen[s]) {
+      *missing = s;
+      break;
+    }
+  free(queue);
+  free(seen);
+  return STP_OK;
+}
+
+static stp_status unreachable(int64_t missing, int64_t reached, int64_t n, stp_error *err) {
+  return stp__fail(err, STP_ENUMERIC,
+                   "the Markov chain is not irreducible: state %lld cannot be reached from "
+                   "state 0 (%lld of %lld states can)",
+                   (long long)missing, (long long)reached, (long long)n);
+}
+
+/* Period and levels from the depths (all states reached). */
+static void levels_from_depths(const stp_csr *moves, const int64_t *depth, uint32_t *level,
+                               uint32_t *period) {
+  uint64_t d = 0;
+  for (int64_t s = 0; s < moves->nrows; s++)
+    for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++) {
+      int64_t t = moves->j[e];
+      if (t == s)
+        continue;
+      int64_t gap = depth[s] + 1 - depth[t];
+      d = stp__gcd_u64(d, (uint64_t)(gap < 0 ? -gap : gap));
+    }
+  if (d == 0 || d > UINT32_MAX) /* no moves at all, or no usable structure */
+    d = 1;
+  *period = (uint32_t)d;
+  for (int64_t s = 0; s < moves->nrows; s++)
+    level[s] = (uint32_t)((uint64_t)depth[s] % d);
+}
+
+stp_status stp__stationary_levels(const stp_csr *moves, uint32_t **level, uint32_t *period,
+                                  stp_error *err) {
+  *level = NULL;
+  int64_t n = moves->nrows, reached = 0, missing = -1;
+  int64_t *depth = stp__malloc_array((size_t)n, sizeof *depth);
+  uint32_t *lv = stp__malloc_array((size_t)n, sizeof *lv);
+  stp_status s = depth && lv ? bfs(moves, 0, depth, &reached, &missing, err)
+                             : stp__oom(err, "computing the levels of the Markov chain");
+  if (s == STP_OK && missing >= 0)
+    s = unreachable(missing, reached, n, err);
+  if (s == STP_OK) {
+    levels_from_depths(moves, depth, lv, period);
+    *level = lv;
+    lv = NULL;
+  }
+  free(depth);
+  free(lv);
+  return s;
+}
+
+/* ---- Gauss-Seidel in level order -------------------------------------------------- */
+
+/* The iteration runs on states renumbered in level order ("positions"):
+ * a sweep then reads the inflow rows one after the other, and the states
+ * they read (the previous level) are a small contiguous slice that stays
+ * in cache; this halves the time of a sweep on large chains. */
+typedef struct gs_work {
+  stp_csr *in;     /* row q: the moves into position q (from other states), by position */
+  double *out;     /* rate out of each position (moves back to it excluded) */
+  double *x;       /* the iterate, by position */
+  int64_t *order;  /* order[q] = state at position q */
+  int64_t *start;  /* period + 1 offsets of the levels */
+  uint32_t period;
+  double qnorm;    /* ||Q||_1 */
+} gs_work;
+
+/* Frees and clears (so that a second call does nothing). */
+static void gs_work_free(gs_work *w) {
+  stp__csr_free(w->in);
+  free(w->out);
+  free(w->x);
+  free(w->order);
+  free(w->start);
+  memset(w, 0, sizeof *w);
+}
+
+/* Inflow into position q: sum over its moves of x[from] * rate. */
+static inline double inflow(const stp_csr *in, const double *x, int64_t q) {
+  double sum = 0;
+  for (int64_t e = in->p[q]; e < in->p[q + 1]; e++)
+    sum += x[in->j[e]] * in->x[e];
+  return sum;
+}
+
+/* order and start: a counting sort of the states by level; pos = inverse. */
+static void sort_by_level(const uint32_t *level, int64_t n, gs_work *w, int64_t *pos) {
+  for (int64_t s = 0; s < n; s++)
+    w->start[level[s] + 1]++;
+  for (uint32_t l = 0; l < w->period; l++)
+    w->start[l + 1] += w->start[l];
+  for (int64_t s = 0; s < n; s++) /* pos as the cursor of each level first */
+    pos[s] = w->start[level[s]]++;
+  for (uint32_t l = w->period; l > 0; l--) /* undo the cursors */
+    w->start[l] = w->start[l - 1];
+  w->start[0] = 0;
+  for (int64_t s = 0; s < n; s++)
+    w->order[pos[s]] = s;
+}
+
+/* The inflow matrix by position (a transpose with renumbering), the out
+ * rates and ||Q||_1. */
+static void fill_inflow(const stp_csr *moves, const int64_t *pos, gs_work *w, int64_t *next) {
+  int64_t n = moves->nrows;
+  stp_csr *in = w->in;
+  for (int64_t s = 0; s < n; s++)
+    for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++)
+      if (moves->j[e] != s)
+        in->p[pos[moves->j[e]] + 1]++;
+  for (int64_t q = 0; q < n; q++)
+    in->p[q + 1] += in->p[q];
+  memcpy(next, in->p, (size_t)n * sizeof *next);
+  for (int64_t s = 0; s < n; s++)
+    for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++) {
+      int64_t t = moves->j[e];
+      if (t == s)
+        continue;
+      int64_t at = next[pos[t]]++;
+      in->j[at] = pos[s];
+      in->x[at] = moves->x[e];
+      w->out[pos[s]] += moves->x[e];
+    }
+  for (int64_t q = 0; q < n; q++) {
+    double col = w->out[q];
+    for (int64_t e = in->p[q]; e < in->p[q + 1]; e++)
+      col += in->x[e];
+    if (col > w->qnorm)
+      w->qnorm = col;
+  }
+}
+
+static stp_status gs_work_init(const stp_csr *moves, const uint32_t *level, uint32_t period,
+                               gs_work *w, stp_error *err) {
+  int64_t n = moves->nrows;
+  memset(w, 0, sizeof *w);
+  w->period = period;
+  w->out = stp__calloc((size_t)n, sizeof *w->out);
+  w->x = stp__malloc_array((size_t)n, sizeof *w->x);
+  w->order = stp__malloc_array((size_t)n, sizeof *w->order);
+  w->start = stp__calloc((size_t)period + 1, sizeof *w->start);
+  int64_t *pos = stp__malloc_array((size_t)n, sizeof *pos);
+  stp_status s = w->out && w->x && w->order && w->start && pos
+                     ? stp__csr_alloc(n, n, stp__csr_nnz(moves), &w->in, err)
+                     : stp__oom(err, "preparing the iterative solver");
+  if (s == STP_OK) {
+    sort_by_level(level, n, w, pos);
+    int64_t *next = stp__malloc_array((size_t)n + 1, sizeof *next);
+    if (next)
+      fill_inflow(moves, pos, w, next);
+    else
+      s = stp__oom(err, "preparing the iterative solver");
+    free(next);
+  }
+  free(pos);
+  if (s != STP_OK)
+    gs_work_free(w);
+  return s;
+}
+
+/* Every state reaches state 0: a search from state 0 along the inflow
+ * rows (that state 0 reaches every state is checked with the levels). */
+static stp_status check_reaches_0(const gs_work *w, stp_error *err) {
+  int64_t n = w->in->nrows, root = 0, reached = 0, missing = -1;
+  while (w->order[root] != 0)
+    root++;
+  STP_CHECK(bfs(w->in, root, NULL, &reached, &missing, err));
+  if (missing >= 0)
+    return stp__fail(err, STP_ENUMERIC,
+                     "the Markov chain is not irreducible: state %lld cannot reach state 0 "
+                     "(%lld of %lld states can); it has an absorbing class",
+                     (long long)w->order[missing], (long long)reached, (long long)n);
+  return STP_OK;
+}
+
+/* The level-order estimate of the scaled residual of the iterate: the
+ * imbalance of level 0 (every other level is balanced by the last sweep). */
+static double level0_residual(const gs_work *w) {
+  double rmax = 0, pmax = 0;
+  for (int64_t q = w->start[0]; q < w->start[1]; q++) {
+    double r = fabs(inflow(w->in, w->x, q) - w->x[q] * w->out[q]);
+    if (r > rmax)
+      rmax = r;
+  }
+  for (int64_t q = 0; q < w->start[w->period]; q++)
+    if (w->x[q] > pmax)
+      pmax = w->x[q];
+  return w->qnorm * pmax > 0 ? rmax / (w->qnorm * pmax) : 0;
+}
+
+/* One sweep in level order, then normalisation to sum 1. */
+static stp_status gs_sweep(const gs_work *w, stp_error *err) {
+  int64_t n = w->start[w->period];
+  double sum = 0;
+  for (int64_t q = 0; q < n; q++) {
+    w->x[q] = inflow(w->in, w->x, q) / w->out[q];
+    sum += w->x[q];
+  }
+  if (!(sum > 0) || !isfinite(sum))
+    return stp__fail(err, STP_ENUMERIC, "the Gauss-Seidel iterate has sum %g", sum);
+  for (int64_t q = 0; q < n; q++)
+    w->x[q] /= sum;
+  return STP_OK;
+}
+
+/* When to stop sweeping (STP_GS_TARGET, STP_GS_FLOOR, STP_GS_STUCK). */
+typedef struct gs_progress {
+  double low, halved;      /* smallest estimate; last one that halved the previous */
+  size_t low_at, halved_at;
+} gs_progress;
+
+static bool gs_done(gs_progress *p, double est, size_t it, const stp_stationary_options *o) {
+  if (est < p->low) {
+    p->low = est;
+    p->low_at = it;
+  }
+  if (est < 0.5 * p->halved) {
+    p->halved = est;
+    p->halved_at = it;
+  }
+  return est <= o->tolerance * STP_GS_TARGET || it >= o->max_sweeps ||
+         it - p->halved_at >= STP_GS_STUCK ||
+         (est <= o->tolerance && it - p->low_at >= STP_GS_FLOOR);
+}
+
+/* The scaled residual of the iterate after `it` sweeps (pi: scratch for
+ * the iterate in state order): once a sweep has been made in level order,
+ * only level 0 can be out of balance. */
+static stp_status gs_estimate(const gs_work *w, const stp_csr *moves, double *pi, size_t it,
+                              double *est, stp_error *err) {
+  if (w->period > 1 && it > 0) {
+    *est = level0_residual(w);
+    return STP_OK;
+  }
+  for (int64_t q = 0; q < moves->nrows; q++)
+    pi[w->order[q]] = w->x[q];
+  return stp__stationary_residual(moves, pi, est, err);
+}
+
+static stp_status gauss_seidel(gs_work *w, const stp_csr *moves, const stp_stationary_options *o,
+                               double *pi, stp_stationary_info *info, stp_error *err) {
+  int64_t n = moves->nrows;
+  for (int64_t q = 0; q < n; q++)
+    w->x[q] = 1.0 / (double)n;
+  gs_progress prog = {INFINITY, INFINITY, 0, 0};
+  size_t it = 0;
+  double est;
+  stp_status s;
+  while ((s = gs_estimate(w, moves, pi, it, &est, err)) == STP_OK &&
+         !gs_done(&prog, est, it, o)) {
+    if (o->interrupt && *o->interrupt) {
+      s = stp__fail(err, STP_EINTERRUPTED, "interrupted after %zu Gauss-Seidel sweeps", it);
+      break;
+    }
+    if ((s = gs_sweep(w, err)) != STP_OK)
+      break;
+    it++;
+  }
+  for (int64_t q = 0; q < n; q++)
+    pi[w->order[q]] = w->x[q];
+  info->iterations = it;
+  return s;
+}
+
+/* ---- driver ----------------------------------------------------------------------- */
+
+static stp_status check_rates(const stp_csr *moves, stp_error *err) {
+  if (moves->nrows < 1 || moves->nrows != moves->ncols)
+    return stp__fail(err, STP_EINVAL, "a Markov chain needs a square generator with states");
+  for (int64_t s = 0; s < moves->nrows; s++)
+    for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++)
+      if (!(moves->x[e] > 0) || !isfinite(moves->x[e]))
+        return stp__fail(err, STP_EINVAL, "the move %lld -> %lld has rate %g", (long long)s,
+                         (long long)moves->j[e], moves->x[e]);
+  return STP_OK;
+}
+
+/* Which solver AUTO starts with: the iterative one whenever the chain has
+ * levels (it is faster at every size measured), else UMFPACK while small. */
+static bool start_direct(const stp_csr *moves, uint32_t period, const stp_stationary_options *o) {
+  if (o->method != STP_STATIONARY_AUTO)
+    return o->method == STP_STATIONARY_DIRECT;
+  return period == 1 && moves->nrows <= o->direct_max_states;
+}
+
+/* Run the chosen solver; AUTO falls back to UMFPACK when Gauss-Seidel
+ * stalls above the tolerance on a chain small enough to factorise. */
+static stp_status run_solver(gs_work *w, const stp_csr *moves, const stp_stationary_options *o,
+                             double *pi, stp_stationary_info *info, stp_error *err) {
+  if (!start_direct(moves, w->period, o)) {
+    info->solver = "gauss-seidel (level order)";
+    STP_CHECK(gauss_seidel(w, moves, o, pi, info, err));
+    STP_CHECK(stp__stationary_residual(moves, pi, &info->residual, err));
+    if (info->residual <= o->tolerance || o->method != STP_STATIONARY_AUTO ||
+        moves->nrows > o->direct_max_states)
+      return STP_OK;
+    info->solver = "umfpack (gauss-seidel stalled)";
+  } else {
+    info->solver = "umfpack";
+  }
+  gs_work_free(w); /* the factors need the room */
+  STP_CHECK(stp__stationary_umfpack(moves, pi, err));
+  return stp__stationary_residual(moves, pi, &info->residual, err);
+}
+
+/* The levels, the level-ordered inflow matrix, and irreducibility. */
+static stp_status prepare(const stp_csr *moves, gs_work *w, stp_error *err) {
+  uint32_t *level, period;
+  memset(w, 0, sizeof *w);
+  STP_CHECK(stp__stationary_levels(moves, &level, &period, err));
+  stp_status s = gs_work_init(moves, level, period, w, err);
+  free(level);
+  if (s == STP_OK)
+    s = check_reaches_0(w, err);
+  return s;
+}
+
+stp_status stp__stationary_solve(const stp_csr *moves, const stp_stationary_options *o,
+                                 double **pi_out, stp_stationary_info *info, stp_error *err) {
+  *pi_out = NULL;
+  memset(info, 0, sizeof *info);
+  double t0 = stp__now();
+  STP_CHECK(check_rates(moves, err));
+  gs_work w = {0};
+  double *pi = stp__malloc_array((size_t)moves->nrows, sizeof *pi);
+  stp_status s = pi ? prepare(moves, &w, err)
+                    : stp__oom(err, "allocating the stationary distribution");
+  info->period = w.period;
+  if (s == STP_OK)
+    s = run_solver(&w, moves, o, pi, info, err);
+  gs_work_free(&w);
+  if (s == STP_OK && !(info->residual <= o->tolerance))
+    s = stp__fail(err, STP_ENUMERIC,
+                  "the stationary solve (%s, %zu sweeps) reached a scaled residual of %.3g, above "
+                  "the tolerance %.3g",
+                  info->solver, info->iterations, info->residual, o->tolerance);
+  info->seconds = stp__now() - t0;
+  if (s != STP_OK) {
+    free(pi);
+    return s;
+  }
+  *pi_out = pi;
+  return STP_OK;
+}
