@@ -67,7 +67,7 @@ void stp_options_init(stp_options *o) {
   o->max_states = STP_DEFAULT_MAX_STATES;
   o->exp_method = STP_EXP_AUTO;
   o->solver_tolerance = 1e-9;
-  o->interrupt = NULL;
+  o->cancel = (stp_cancel){0};
 }
 
 stp_status stp__vfail(stp_error *err, stp_status s, const char *fmt, va_list ap) {

@@ -50,6 +50,11 @@ bool stp__lcm_u64(uint64_t a, uint64_t b, uint64_t *out);
 /* |a - b| <= abs_tol + rel_tol * max(|a|, |b|). */
 bool stp__close(double a, double b, double rel_tol, double abs_tol);
 
+/* True when the caller asked to stop (stp_cancel). */
+static inline bool stp__cancelled(const stp_cancel *c) {
+  return c && c->fn && c->fn(c->data);
+}
+
 /* Seconds from a monotonic clock. */
 double stp__now(void);
 

@@ -58,7 +58,7 @@ stp_status stp__det_strict(const stp_mapping *m, const stp_options *o, double *r
   stp_teg *t;
   STP_CHECK(stp__teg_build(m, STP_MODEL_STRICT, o->max_transitions, &t, err));
   stp_mcr_result r = {0};
-  stp_mcr_options mo = {.interrupt = o->interrupt};
+  stp_mcr_options mo = {.cancel = o->cancel};
   stp_status s = stp__mcr_howard(t->g, &mo, &r, err);
   if (s == STP_OK)
     *rho = (double)t->nrows / r.ratio; /* R data sets complete per cycle time */

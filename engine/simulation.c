@@ -257,10 +257,10 @@ static void fill_block(const sim_setup *s, sim_run *r, size_t n) {
 /* Run n more data sets; *elapsed = time from the in-order completion of the
  * data sets before them to that of the last one. */
 static stp_status run_advance(const sim_setup *s, sim_run *r, uint64_t n,
-                              volatile int *interrupt, double *elapsed, stp_error *err) {
+                              const stp_cancel *cancel, double *elapsed, stp_error *err) {
   stp__sim_kernel_rebase(&r->kernel);
   while (n > 0) {
-    if (interrupt && *interrupt)
+    if (stp__cancelled(cancel))
       return stp__fail(err, STP_EINTERRUPTED, "simulation interrupted");
     size_t nb = n < s->block ? (size_t)n : s->block;
     fill_block(s, r, nb);
@@ -309,9 +309,9 @@ static stp_status run_groups(const sim_setup *s, const sim_counts *c, const stp_
     if (fresh && g > 0)
       run_clear(&r);
     if (fresh && (st = run_init(s, o->seed, c->replicated ? g : 0, &r, err)) == STP_OK)
-      st = run_advance(s, &r, c->warmup, o->interrupt, &ignored, err);
+      st = run_advance(s, &r, c->warmup, &o->cancel, &ignored, err);
     if (st == STP_OK)
-      st = run_advance(s, &r, c->per_group, o->interrupt, &elapsed[g], err);
+      st = run_advance(s, &r, c->per_group, &o->cancel, &elapsed[g], err);
   }
   run_clear(&r);
   return st;

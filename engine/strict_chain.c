@@ -309,7 +309,7 @@ static stp_status enumerate(bfs *b, const stp_options *o, stp_error *err) {
       b->depth++;
       depth_end = b->set.count;
     }
-    if (o->interrupt && *o->interrupt && st % 1024 == 0)
+    if (st % 1024 == 0 && stp__cancelled(&o->cancel))
       s = stp__fail(err, STP_EINTERRUPTED, "interrupted while enumerating the Strict markings");
     else
       s = expand(b, st, cur, next, err);

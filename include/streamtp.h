@@ -70,12 +70,22 @@ typedef enum {
   STP_EXP_NONE         /* skip the exponential computation */
 } stp_exp_method;
 
+/* Cancellation: long computations call fn(data) now and then (once per
+ * iteration or per block of work) and stop with STP_EINTERRUPTED when it
+ * returns nonzero.  Evaluations may run in several threads at once (batch):
+ * fn must then be thread-safe, e.g. an atomic load of a flag that a signal
+ * handler sets.  fn = NULL: never cancelled. */
+typedef struct stp_cancel {
+  int (*fn)(void *data);
+  void *data;
+} stp_cancel;
+
 typedef struct stp_options {
   uint64_t max_transitions; /* full event graph size limit (Strict, teg) */
   uint64_t max_states;      /* Markov chain size limit */
   stp_exp_method exp_method;
   double solver_tolerance;  /* accepted scaled residual of stationary solves */
-  volatile int *interrupt;  /* when non-NULL and set, long loops stop (EINTERRUPTED) */
+  stp_cancel cancel;        /* see stp_cancel */
 } stp_options;
 
 #define STP_DEFAULT_MAX_TRANSITIONS UINT64_C(20000000)
@@ -180,7 +190,7 @@ typedef struct stp_sim_options {
   uint64_t seed;
   int bounds;                  /* 1: exact bounds from stp_evaluate (with `eval`) */
   stp_options eval;
-  volatile int *interrupt;     /* when non-NULL and set, stops with EINTERRUPTED */
+  stp_cancel cancel;           /* see stp_cancel */
 } stp_sim_options;
 
 #define STP_SIM_AUTO UINT64_MAX

@@ -20,7 +20,7 @@ typedef struct stp_mcr_result {
 
 typedef struct stp_mcr_options {
   size_t max_iterations;     /* 0: default (1000 + 10 * nodes, capped) */
-  volatile int *interrupt;   /* checked once per iteration when non-NULL */
+  stp_cancel cancel;         /* checked once per iteration */
 } stp_mcr_options;
 
 /* Maximum cycle ratio of g.  Every cycle must hold a token: a cycle of

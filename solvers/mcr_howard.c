@@ -698,7 +698,7 @@ stp_status stp__mcr_howard(const stp_graph *g, const stp_mcr_options *opts, stp_
      * gains, not climbing around a better cycle; let it go further. */
     bool held = res->iterations > 1 && !ratio_greater(h.best_ratio, previous);
     h.budget_scale = held && h.budget_spent && h.budget_scale < 64 ? 2 * h.budget_scale : 1;
-    if (opts && opts->interrupt && *opts->interrupt) {
+    if (opts && stp__cancelled(&opts->cancel)) {
       s = stp__fail(err, STP_EINTERRUPTED, "interrupted during Howard's algorithm");
       goto done;
     }

@@ -369,7 +369,7 @@ static stp_status gauss_seidel(gs_work *w, const stp_csr *moves, const stp_stati
   stp_status s;
   while ((s = gs_estimate(w, moves, pi, it, &est, err)) == STP_OK &&
          !gs_done(&prog, est, it, o)) {
-    if (o->interrupt && *o->interrupt) {
+    if (stp__cancelled(&o->cancel)) {
       s = stp__fail(err, STP_EINTERRUPTED, "interrupted after %zu Gauss-Seidel sweeps", it);
       break;
     }

@@ -35,7 +35,7 @@ typedef struct stp_stationary_options {
   double tolerance;          /* accepted scaled residual */
   int64_t direct_max_states; /* AUTO never factorises larger chains */
   size_t max_sweeps;         /* the iterative solver gives up after this many */
-  volatile int *interrupt;   /* when non-NULL and set: STP_EINTERRUPTED */
+  stp_cancel cancel;         /* checked once per sweep */
 } stp_stationary_options;
 
 /* Defaults: AUTO, tolerance 1e-9, factorisation up to

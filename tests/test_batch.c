@@ -130,7 +130,7 @@ typedef struct recorder {
   size_t n;
   size_t stop_after;            /* 0: never */
   stp_status stop_with;         /* STP_OK: set the interrupt flag instead */
-  volatile int *flag;
+  atomic_int *flag;
   size_t progress_calls, last_progress_done;
 } recorder;
 
@@ -148,7 +148,7 @@ static stp_status record(const stp_batch_row *row, void *ctx, stp_error *err) {
   if (r->stop_after && r->n == r->stop_after) {
     if (r->stop_with != STP_OK)
       return stp__fail(err, r->stop_with, "the sink gives up");
-    *r->flag = 1;
+    atomic_store(r->flag, 1);
   }
   return STP_OK;
 }
@@ -166,7 +166,7 @@ static stp_status run(const stp_batch_input *in, size_t n, size_t jobs, stp_batc
   cfg.jobs = jobs;
   cfg.models = models;
   cfg.options.exp_method = STP_EXP_NONE;
-  cfg.options.interrupt = rec->flag;
+  cfg.options.cancel = TEST_CANCEL(rec->flag);
   cfg.sink = record;
   cfg.progress = on_progress;
   cfg.ctx = rec;
@@ -334,7 +334,7 @@ Test(batch_run, interrupt_stops_cleanly_keeping_rows_in_order) {
   char *paths[300];
   size_t n = many_files(&s, paths, 300);
   stp_batch_input *in = inputs_of(paths, n);
-  volatile int flag = 0;
+  atomic_int flag = 0;
   recorder *rec = calloc(1, sizeof *rec);
   rec->flag = &flag;
   rec->stop_after = 10;
@@ -360,7 +360,7 @@ Test(batch_run, interrupt_stops_cleanly_keeping_rows_in_order) {
 
 Test(batch_run, interrupt_before_the_start_gives_no_row) {
   stp_batch_input in[1] = {{.path = "never-read.json"}};
-  volatile int flag = 1;
+  atomic_int flag = 1;
   recorder *rec = calloc(1, sizeof *rec);
   rec->flag = &flag;
   stp_batch_summary sum;

@@ -621,9 +621,9 @@ Test(simulate, errors) {
   o.datasets = UINT64_MAX / 2;
   o.warmup = UINT64_MAX / 2;
   cr_assert_eq(stp_simulate(m, STP_MODEL_OVERLAP, &o, &r, &err), STP_ELIMIT);
-  volatile int stop = 1;
+  atomic_int stop = 1;
   stp_sim_options_init(&o);
-  o.interrupt = &stop;
+  o.cancel = TEST_CANCEL(&stop);
   cr_assert_eq(stp_simulate(m, STP_MODEL_OVERLAP, &o, &r, &err), STP_EINTERRUPTED);
   cr_assert_null(r);
   stp_sim_result_free(NULL);

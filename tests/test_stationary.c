@@ -310,11 +310,11 @@ Test(stationary, unreached_tolerance_fails_loudly_or_falls_back) {
 
 Test(stationary, interruption_stops_the_sweeps) {
   stp_csr *q = ring(5, (const int64_t[][2]){{2, 0}}, 1);
-  volatile int stop = 1;
+  atomic_int stop = 1;
   stp_stationary_options o;
   stp__stationary_options_init(&o);
   o.method = STP_STATIONARY_ITERATIVE;
-  o.interrupt = &stop;
+  o.cancel = TEST_CANCEL(&stop);
   stp_error err = {0};
   cr_assert_eq(solve_error(q, &o, &err), STP_EINTERRUPTED);
   cr_assert(strstr(err.message, "interrupted after 0 Gauss-Seidel sweeps"), "%s", err.message);

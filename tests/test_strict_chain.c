@@ -179,8 +179,8 @@ Test(strict_chain, graph_limit_and_interruption_are_reported) {
   cr_assert_null(c);
   cr_assert(strstr(err.message, "would have 42 transitions"), "%s", err.message);
   stp_options_init(&o);
-  volatile int stop = 1;
-  o.interrupt = &stop;
+  atomic_int stop = 1;
+  o.cancel = TEST_CANCEL(&stop);
   cr_assert_eq(stp__strict_chain(m, &o, &c, &err), STP_EINTERRUPTED);
   cr_assert_null(c);
   cr_assert(strstr(err.message, "interrupted while enumerating the Strict markings"), "%s",

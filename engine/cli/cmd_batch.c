@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,14 +27,17 @@ static const cli_option batch_options[] = {
     {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},
     {0}};
 
-/* Set by the SIGINT handler, polled by the library (stp_options.interrupt).
- * On POSIX systems sig_atomic_t is int, which the pointer type checks. */
-static volatile sig_atomic_t interrupt_flag;
+/* Set by the SIGINT handler, read by the workers through stp_options.cancel.
+ * A lock-free atomic may be written in a signal handler and read from other
+ * threads without a data race (a volatile sig_atomic_t may not). */
+static atomic_int interrupt_flag;
 
 static void on_sigint(int sig) {
   (void)sig;
-  interrupt_flag = 1;
+  atomic_store(&interrupt_flag, 1);
 }
+
+static int interrupted(void *flag) { return atomic_load((atomic_int *)flag); }
 
 typedef struct batch_cli {
   FILE *out;
@@ -157,9 +161,9 @@ static int run_with_inputs(const stp_batch_input *in, size_t n, stp_batch_config
   }
   struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART | SA_RESETHAND}, old;
   sigemptyset(&sa.sa_mask);
-  interrupt_flag = 0;
+  atomic_store(&interrupt_flag, 0);
   sigaction(SIGINT, &sa, &old); /* a second Ctrl-C kills as usual */
-  cfg->options.interrupt = &interrupt_flag;
+  cfg->options.cancel = (stp_cancel){.fn = interrupted, .data = &interrupt_flag};
   cfg->sink = write_row;
   cfg->progress = on_progress;
   cfg->ctx = c;

@@ -1,6 +1,7 @@
 /* testutil.c: RNG, random mappings and JSON loading for the test suites. */
 #include "testutil.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,8 @@ stp_mapping *tgen_mapping(trng *r, const tgen *p) {
   m->model = p->model;
   return m;
 }
+
+int test_flag_cancel(void *flag) { return flag && atomic_load((atomic_int *)flag); }
 
 stp_mapping *load_json(const char *json) {
   stp_mapping *m = NULL;

@@ -10,6 +10,7 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* Tolerance tiers (relative). */
@@ -45,6 +46,10 @@ stp_mapping *tgen_mapping(trng *r, const tgen *p);
 /* Mapping with given team sizes, random times. */
 stp_mapping *tgen_mapping_teams(trng *r, const size_t *teams, size_t nstages,
                                 bool homogeneous_links);
+
+/* Cancellation reading an atomic_int flag (NULL: never cancelled). */
+int test_flag_cancel(void *flag);
+#define TEST_CANCEL(flag) ((stp_cancel){.fn = test_flag_cancel, .data = (void *)(flag)})
 
 /* Load a mapping from a JSON string; asserts success. */
 stp_mapping *load_json(const char *json);
