@@ -128,19 +128,19 @@ stp_status stp__pattern_check_size(const stp_mapping *m, const stp_component *c,
 }
 
 stp_status stp__component_det_throughput(const stp_mapping *m, const stp_component *c,
-                                         uint64_t max_transitions, double *rho, stp_error *err) {
+                                         const stp_options *o, double *rho, stp_error *err) {
   if (c->kind == STP_COMPONENT_COMPUTE) {
     *rho = (double)c->g / stp__comp_time(m, c->snd[0]);
     return STP_OK;
   }
-  STP_CHECK(stp__pattern_check_size(m, c, max_transitions, err));
+  STP_CHECK(stp__pattern_check_size(m, c, o->max_transitions, err));
   double *times;
   stp_graph *g = NULL;
   STP_CHECK(stp__pattern_times(m, c, &times, err));
   stp_status s = stp__pattern_graph(c, times, &g, err);
   stp_mcr_result r = {0};
   if (s == STP_OK)
-    s = stp__mcr_howard(g, NULL, &r, err);
+    s = stp__mcr_howard(g, &(stp_mcr_options){.cancel = o->cancel}, &r, err);
   if (s == STP_OK)
     *rho = (double)c->g * (double)(c->u * c->v) / r.ratio;
   stp__mcr_result_clear(&r);

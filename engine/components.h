@@ -48,7 +48,7 @@ stp_status stp__pattern_graph(const stp_component *c, const double *times, stp_g
 /* Deterministic bound on the data-set rate from one component:
  * R_i / c_p for a computation, g * uv / lambda(pattern) for a transfer. */
 stp_status stp__component_det_throughput(const stp_mapping *m, const stp_component *c,
-                                         uint64_t max_transitions, double *rho, stp_error *err);
+                                         const stp_options *o, double *rho, stp_error *err);
 /* STP_ELIMIT when the folded pattern has more than max_transitions transitions. */
 stp_status stp__pattern_check_size(const stp_mapping *m, const stp_component *c,
                                    uint64_t max_transitions, stp_error *err);

@@ -45,7 +45,7 @@ stp_status stp__det_overlap(const stp_mapping *m, const stp_component_set *cs,
                             const stp_options *o, double *comp_rho, double *rho, stp_error *err) {
   double best = INFINITY;
   for (size_t k = 0; k < cs->n; k++) {
-    STP_CHECK(stp__component_det_throughput(m, &cs->c[k], o->max_transitions, &comp_rho[k], err));
+    STP_CHECK(stp__component_det_throughput(m, &cs->c[k], o, &comp_rho[k], err));
     if (comp_rho[k] < best)
       best = comp_rho[k];
   }
