@@ -192,6 +192,23 @@ bool cli_parse_double(const cli_command *cmd, const char *opt, const char *s, do
   return true;
 }
 
+int cli_load_single(const cli_command *cmd, const cli_args *a, int models, stp_mapping **m,
+                    stp_model *model) {
+  *m = NULL;
+  if (a->npos != 1) {
+    cli_usage_error(cmd, a->npos ? "%s takes one mapping file" : "no mapping file given",
+                    cmd->name);
+    return CLI_USAGE;
+  }
+  stp_error err = {0};
+  if (stp_mapping_load_file(a->pos[0], m, &err) != STP_OK)
+    return cli_report_error(&err);
+  *model = models == CLI_MODEL_FILE     ? stp_mapping_model(*m)
+           : models == CLI_MODEL_STRICT ? STP_MODEL_STRICT
+                                        : STP_MODEL_OVERLAP;
+  return CLI_OK;
+}
+
 bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_options *o,
                             int *models, bool both) {
   stp_options_init(o);

@@ -68,6 +68,12 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
 #define CLI_MODEL_STRICT 2
 #define CLI_MODEL_BOTH 3
 
+/* Commands that take exactly one mapping file: load it and pick the model
+ * (--model, else the file's).  Returns CLI_OK, or the exit status after
+ * printing the error (usage when there is not exactly one file). */
+int cli_load_single(const cli_command *cmd, const cli_args *a, int models, stp_mapping **m,
+                    stp_model *model);
+
 extern const cli_command cli_eval_command;
 extern const cli_command cli_teg_command;
 extern const cli_command cli_batch_command;

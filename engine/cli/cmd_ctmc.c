@@ -261,20 +261,10 @@ static int run_ctmc(int argc, char **argv) {
   rc = CLI_USAGE;
   if (!parse_run(&cli_ctmc_command, &a, &run, &models))
     goto out;
-  if (a.npos != 1) {
-    cli_usage_error(&cli_ctmc_command,
-                    a.npos ? "ctmc takes one mapping file" : "no mapping file given");
-    goto out;
-  }
-  stp_error err = {0};
   stp_mapping *m;
-  if (stp_mapping_load_file(a.pos[0], &m, &err) != STP_OK) {
-    rc = cli_report_error(&err);
+  stp_model model;
+  if ((rc = cli_load_single(&cli_ctmc_command, &a, models, &m, &model)) != CLI_OK)
     goto out;
-  }
-  stp_model model = models == CLI_MODEL_FILE     ? stp_mapping_model(m)
-                    : models == CLI_MODEL_STRICT ? STP_MODEL_STRICT
-                                                 : STP_MODEL_OVERLAP;
   rc = ctmc_one(&run, m, model);
   stp_mapping_free(m);
 out:

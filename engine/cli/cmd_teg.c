@@ -81,19 +81,11 @@ static int run_teg(int argc, char **argv) {
   rc = CLI_USAGE;
   if (!cli_parse_eval_options(&cli_teg_command, &a, &o, &models, false))
     goto out;
-  if (a.npos != 1) {
-    cli_usage_error(&cli_teg_command, a.npos ? "teg takes one mapping file" : "no mapping file given");
-    goto out;
-  }
-  stp_error err = {0};
   stp_mapping *m;
-  if (stp_mapping_load_file(a.pos[0], &m, &err) != STP_OK) {
-    rc = cli_report_error(&err);
+  stp_model model;
+  if ((rc = cli_load_single(&cli_teg_command, &a, models, &m, &model)) != CLI_OK)
     goto out;
-  }
-  stp_model model = models == CLI_MODEL_FILE     ? stp_mapping_model(m)
-                    : models == CLI_MODEL_STRICT ? STP_MODEL_STRICT
-                                                 : STP_MODEL_OVERLAP;
+  stp_error err = {0};
   stp_teg *t;
   if (stp__teg_build(m, model, o.max_transitions, &t, &err) != STP_OK) {
     rc = cli_report_error(&err);
