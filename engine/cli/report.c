@@ -41,6 +41,7 @@ static json_t *component_json(const stp_mapping *m, const stp_component_result *
   }
   json_object_set_new(o, "processors", procs);
   json_object_set_new(o, "states", json_integer((json_int_t)c->states));
+  json_object_set_new(o, "residual", report_number(c->residual));
   json_object_set_new(o, "deterministic", report_number(c->det_throughput));
   json_object_set_new(o, "exponential", report_number(c->exp_throughput));
   json_object_set_new(o, "method", c->exp_method ? json_string(c->exp_method) : json_null());
