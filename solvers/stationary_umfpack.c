@@ -3,18 +3,102 @@
  * removes state 0's row and column and leaves a nonsingular system for an
  * irreducible chain (no dense normalisation row to fill the factors in):
  *   sum over s >= 1 of Q[s][j] pi[s] = -Q[0][j]   for j >= 1.
- * The matrix is assembled as triplets and compressed by UMFPACK itself. */
+ * The matrix is assembled as triplets and compressed by UMFPACK itself.
+ *
+ * UMFPACK is loaded on first use (dlopen), not linked: it brings OpenBLAS,
+ * LAPACK and libgomp into the process, whose loading and initialisation
+ * cost about 3 ms of CPU at every start of streamtp (four times a plain
+ * start), while this direct solver is only a fallback. */
 #include "solvers/stationary.h"
 
 #include "engine/core.h"
 
+#include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <suitesparse/umfpack.h>
 
 _Static_assert(_Generic((SuiteSparse_long *)0, int64_t *: 1, default: 0),
                "SuiteSparse_long must be int64_t (64-bit umfpack_dl_*)");
+
+typedef SuiteSparse_long sl;
+typedef void (*defaults_fn)(double *);
+typedef sl (*symbolic_fn)(sl, sl, const sl *, const sl *, const double *, void **, const double *,
+                          double *);
+typedef sl (*numeric_fn)(const sl *, const sl *, const double *, void *, void **, const double *,
+                         double *);
+typedef sl (*solve_fn)(sl, const sl *, const sl *, const double *, double *, const double *,
+                       void *, const double *, double *);
+typedef void (*free_fn)(void **);
+typedef sl (*to_col_fn)(sl, sl, sl, const sl *, const sl *, const double *, sl *, sl *, double *,
+                        sl *);
+
+/* The types above are those of umfpack.h (checked without referencing the
+ * symbols: the operand of _Generic is not evaluated). */
+#define STP_SAME_TYPE(f, T) _Static_assert(_Generic(&f, T: 1, default: 0), #f " has type " #T)
+STP_SAME_TYPE(umfpack_dl_defaults, defaults_fn);
+STP_SAME_TYPE(umfpack_dl_symbolic, symbolic_fn);
+STP_SAME_TYPE(umfpack_dl_numeric, numeric_fn);
+STP_SAME_TYPE(umfpack_dl_solve, solve_fn);
+STP_SAME_TYPE(umfpack_dl_free_symbolic, free_fn);
+STP_SAME_TYPE(umfpack_dl_free_numeric, free_fn);
+STP_SAME_TYPE(umfpack_dl_triplet_to_col, to_col_fn);
+
+typedef struct umfpack_api {
+  defaults_fn defaults;
+  symbolic_fn symbolic;
+  numeric_fn numeric;
+  solve_fn solve;
+  free_fn free_symbolic, free_numeric;
+  to_col_fn triplet_to_col;
+  char error[256]; /* why loading failed, empty when it worked */
+} umfpack_api;
+
+static umfpack_api api;
+static pthread_once_t api_once = PTHREAD_ONCE_INIT;
+
+/* The library CMake found at build time first, then the usual sonames. */
+#ifndef STP_UMFPACK_LIBRARY
+#define STP_UMFPACK_LIBRARY "libumfpack.so.5"
+#endif
+
+static void *symbol(void *lib, const char *name) {
+  void *f = dlsym(lib, name);
+  if (!f && !api.error[0])
+    snprintf(api.error, sizeof api.error, "%s: %s", name, dlerror());
+  return f;
+}
+
+static void load_api(void) {
+  static const char *const names[] = {STP_UMFPACK_LIBRARY, "libumfpack.so.5", "libumfpack.so"};
+  void *lib = NULL;
+  for (size_t k = 0; k < sizeof names / sizeof names[0] && !lib; k++)
+    lib = dlopen(names[k], RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    snprintf(api.error, sizeof api.error, "%s", dlerror());
+    return;
+  }
+  /* POSIX dlsym returns void *; converting it to a function pointer is the
+   * documented way to use it. */
+  *(void **)&api.defaults = symbol(lib, "umfpack_dl_defaults");
+  *(void **)&api.symbolic = symbol(lib, "umfpack_dl_symbolic");
+  *(void **)&api.numeric = symbol(lib, "umfpack_dl_numeric");
+  *(void **)&api.solve = symbol(lib, "umfpack_dl_solve");
+  *(void **)&api.free_symbolic = symbol(lib, "umfpack_dl_free_symbolic");
+  *(void **)&api.free_numeric = symbol(lib, "umfpack_dl_free_numeric");
+  *(void **)&api.triplet_to_col = symbol(lib, "umfpack_dl_triplet_to_col");
+}
+
+/* UMFPACK's functions, loaded once per process (thread-safe). */
+static stp_status umfpack_loaded(stp_error *err) {
+  pthread_once(&api_once, load_api);
+  if (!api.error[0])
+    return STP_OK;
+  return stp__fail(err, STP_EINTERNAL, "cannot load UMFPACK for the direct solver: %s", api.error);
+}
 
 /* The reduced system in triplets, and its right-hand side. */
 static stp_status assemble(const stp_csr *moves, stp_triplet *t, double *b, stp_error *err) {
@@ -46,26 +130,27 @@ static stp_status umfpack_failure(SuiteSparse_long st, const char *step, stp_err
 static stp_status factor_solve(int64_t m, const int64_t *ap, const int64_t *ai, const double *ax,
                                const double *b, double *x, stp_error *err) {
   double control[UMFPACK_CONTROL], info[UMFPACK_INFO];
-  umfpack_dl_defaults(control);
+  api.defaults(control);
   void *symbolic = NULL, *numeric = NULL;
-  SuiteSparse_long st = umfpack_dl_symbolic(m, m, ap, ai, ax, &symbolic, control, info);
+  SuiteSparse_long st = api.symbolic(m, m, ap, ai, ax, &symbolic, control, info);
   stp_status s = st == UMFPACK_OK ? STP_OK : umfpack_failure(st, "symbolic analysis", err);
   if (s == STP_OK) {
-    st = umfpack_dl_numeric(ap, ai, ax, symbolic, &numeric, control, info);
+    st = api.numeric(ap, ai, ax, symbolic, &numeric, control, info);
     if (st != UMFPACK_OK)
       s = umfpack_failure(st, "factorisation", err);
   }
   if (s == STP_OK) {
-    st = umfpack_dl_solve(UMFPACK_A, ap, ai, ax, x, b, numeric, control, info);
+    st = api.solve(UMFPACK_A, ap, ai, ax, x, b, numeric, control, info);
     if (st != UMFPACK_OK)
       s = umfpack_failure(st, "solve", err);
   }
-  umfpack_dl_free_symbolic(&symbolic);
-  umfpack_dl_free_numeric(&numeric);
+  api.free_symbolic(&symbolic);
+  api.free_numeric(&numeric);
   return s;
 }
 
 stp_status stp__stationary_umfpack(const stp_csr *moves, double *pi, stp_error *err) {
+  STP_CHECK(umfpack_loaded(err));
   int64_t n = moves->nrows;
   pi[0] = 1;
   if (n == 1)
@@ -84,7 +169,7 @@ stp_status stp__stationary_umfpack(const stp_csr *moves, double *pi, stp_error *
       s = stp__oom(err, "assembling the generator");
   }
   if (s == STP_OK) {
-    SuiteSparse_long st = umfpack_dl_triplet_to_col(m, m, t.nnz, t.i, t.j, t.x, ap, ai, ax, NULL);
+    SuiteSparse_long st = api.triplet_to_col(m, m, t.nnz, t.i, t.j, t.x, ap, ai, ax, NULL);
     s = st == UMFPACK_OK ? STP_OK : umfpack_failure(st, "triplet compression", err);
   }
   stp__triplet_free(&t); /* before the factors: they are the big allocation */

@@ -196,3 +196,59 @@ Test(reader, null_arguments) {
   cr_assert_eq(stp_mapping_load_file(NULL, &m, &err), STP_EINVAL);
   stp_mapping_free(NULL);
 }
+
+/* Bad input must never crash, hang or leak: seeded random corruptions of a
+ * valid file (byte flips, deletions, insertions of JSON punctuation,
+ * truncations) either load or fail with EINVAL and a positioned message. */
+Test(reader, corrupted_files_fail_cleanly) {
+  static const char base[] =
+      "{\"name\":\"m\",\"model\":\"strict\",\"stages\":[{\"name\":\"T1\",\"work\":10,"
+      "\"output\":4},{\"name\":\"T2\",\"work\":6,\"output\":2},{\"work\":1}],"
+      "\"processors\":[{\"name\":\"A\",\"speed\":2},{\"name\":\"B\",\"speed\":3},"
+      "{\"name\":\"C\",\"speed\":1},{\"name\":\"D\",\"speed\":5}],\"bandwidth\":8,"
+      "\"links\":[{\"from\":\"A\",\"to\":\"B\",\"bandwidth\":2}],"
+      "\"mapping\":[[\"A\"],[\"B\",\"C\"],[\"D\"]]}";
+  static const char noise[] = "{}[]\",:0-e.9 \\\x01\xc3\xa9";
+  trng rng = {.s = 31};
+  size_t n = sizeof base - 1, loaded = 0;
+  char buf[sizeof base + 16];
+  for (int k = 0; k < 3000; k++) {
+    memcpy(buf, base, n);
+    size_t len = n;
+    for (size_t edits = trng_int(&rng, 1, 3); edits > 0 && len > 0; edits--) {
+      size_t at = trng_int(&rng, 0, len - 1);
+      switch (trng_int(&rng, 0, 3)) {
+      case 0: /* replace a byte */
+        buf[at] = noise[trng_int(&rng, 0, sizeof noise - 2)];
+        break;
+      case 1: /* delete a byte */
+        memmove(buf + at, buf + at + 1, len - at - 1);
+        len--;
+        break;
+      case 2: /* insert a byte */
+        if (len < sizeof buf - 1) {
+          memmove(buf + at + 1, buf + at, len - at);
+          buf[at] = noise[trng_int(&rng, 0, sizeof noise - 2)];
+          len++;
+        }
+        break;
+      default: /* truncate */
+        len = at;
+      }
+    }
+    stp_mapping *m = NULL;
+    stp_error err = {0};
+    stp_status s = stp_mapping_load_string(buf, len, "fuzz.json", &m, &err);
+    if (s == STP_OK) {
+      loaded++;
+      stp_mapping_free(m);
+      continue;
+    }
+    cr_assert_eq(s, STP_EINVAL, "case %d: status %s: %s", k, stp_status_name(s), err.message);
+    cr_assert_null(m);
+    cr_assert(strncmp(err.message, "fuzz.json:", 10) == 0, "case %d: %s", k, err.message);
+  }
+  /* some corruptions are harmless (a digit changed): both paths ran */
+  cr_assert_gt(loaded, 0);
+  cr_assert_lt(loaded, 3000);
+}
