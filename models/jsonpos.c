@@ -114,7 +114,7 @@ static bool string_equals(cursor *c, const char *key) {
       const char *simple = strchr("\"\\/bfnrt", e);
       if (simple && e) {
         out[0] = (unsigned char)"\"\\/\b\f\n\r\t"[simple - "\"\\/bfnrt"];
-      } else { /* \uXXXX, surrogate pairs compared unit by unit as UTF-8 of each */
+      } else { /* \u and four hex digits; a surrogate pair compares half by half */
         unsigned cp = 0;
         for (int i = 0; i < 4 && c->pos < c->len; i++, c->pos++)
           cp = cp * 16 + (unsigned)(hexval(c->s[c->pos]) & 15);
