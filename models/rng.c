@@ -9,13 +9,6 @@
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
 
-static uint64_t splitmix64(uint64_t *x) {
-  uint64_t z = (*x += UINT64_C(0x9E3779B97F4A7C15));
-  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-  return z ^ (z >> 31);
-}
-
 /* The GSL state is a pointer to our generator: GSL asks for numbers, we
  * advance the one stream.  get() returns 32 bits so that the type's range is
  * the same where unsigned long has 32 bits. */
@@ -39,10 +32,12 @@ stp_rng *stp__rng_alloc(uint64_t seed, uint64_t stream) {
   stp_rng *r = malloc(sizeof *r);
   if (!r)
     return NULL;
-  /* Streams are spaced by an odd constant before splitmix64 scrambles them. */
+  /* Streams are spaced by an odd constant before splitmix64 scrambles them
+   * (not stp__xoshiro_seed's mix: simulate's outputs for a seed stay those
+   * it has always printed). */
   uint64_t x = seed + stream * UINT64_C(0xD1B54A32D192ED03);
   for (int k = 0; k < 4; k++)
-    r->s[k] = splitmix64(&x);
+    r->x.s[k] = stp__splitmix64(&x);
   gsl_rng *g = gsl_rng_alloc(&xoshiro_type);
   if (!g) {
     free(r);

@@ -346,10 +346,10 @@ Test(rng, xoshiro_reference_values) {
   /* xoshiro256** from state {1, 2, 3, 4}: the reference implementation's
    * first outputs are 11520, 0, 1509978240, 1215971899390074240. */
   stp_rng *r = stp__rng_alloc(0, 0);
-  r->s[0] = 1;
-  r->s[1] = 2;
-  r->s[2] = 3;
-  r->s[3] = 4;
+  r->x.s[0] = 1;
+  r->x.s[1] = 2;
+  r->x.s[2] = 3;
+  r->x.s[3] = 4;
   cr_assert_eq(stp__rng_next(r), UINT64_C(11520));
   cr_assert_eq(stp__rng_next(r), UINT64_C(0));
   cr_assert_eq(stp__rng_next(r), UINT64_C(1509978240));
