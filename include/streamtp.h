@@ -15,6 +15,9 @@
 #ifndef STREAMTP_H
 #define STREAMTP_H
 
+#include "streamtp_base.h"
+#include "streamtp_law.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,98 +25,33 @@
 extern "C" {
 #endif
 
-#define STP_VERSION "0.1.0"
-
-/* ---- status codes --------------------------------------------------------
- * One table generates the enum, the names and the default messages. */
-#define STP_STATUS_MAP(X)                                                   \
-  X(OK, "success")                                                          \
-  X(EINVAL, "invalid input")                                                \
-  X(EIO, "cannot read or write a file")                                     \
-  X(ELIMIT, "beyond a size limit")                                          \
-  X(EDEADLOCK, "deadlock: a cycle of the event graph holds no token")       \
-  X(ENUMERIC, "numerical failure")                                          \
-  X(ENOMEM, "out of memory")                                                \
-  X(EINTERRUPTED, "interrupted")                                            \
-  X(EINTERNAL, "internal error")
-
-typedef enum {
-#define STP_STATUS_ENUM_(name, msg) STP_##name,
-  STP_STATUS_MAP(STP_STATUS_ENUM_)
-#undef STP_STATUS_ENUM_
-  STP_STATUS_COUNT_
-} stp_status;
-
-/* "EINVAL", ... */
-const char *stp_status_name(stp_status s);
-/* A one-line default description of the status. */
-const char *stp_status_message(stp_status s);
-/* 1 when the status means the input (file, option, size) is at fault and
- * 0 when it means an internal failure (memory, numerics, bug). */
-int stp_status_is_input_error(stp_status s);
-
-#define STP_ERROR_MAX 1024
-typedef struct stp_error {
-  stp_status status;
-  char message[STP_ERROR_MAX]; /* "file:line:col: what is wrong" */
-} stp_error;
-
-/* ---- models and options --------------------------------------------------- */
+/* ---- execution models --------------------------------------------------- */
 typedef enum { STP_MODEL_OVERLAP = 0, STP_MODEL_STRICT = 1 } stp_model;
-const char *stp_model_name(stp_model m);                   /* "overlap" */
-stp_status stp_model_parse(const char *s, stp_model *out); /* EINVAL if unknown */
-
-typedef enum {
-  STP_EXP_AUTO = 0,    /* closed form where it holds, Markov chain otherwise */
-  STP_EXP_CLOSED_FORM, /* refuse where no closed form holds */
-  STP_EXP_CTMC,        /* always solve the Markov chain (checks the closed form) */
-  STP_EXP_NONE         /* skip the exponential computation */
-} stp_exp_method;
-
-/* Cancellation: long computations call fn(data) now and then (once per
- * iteration or per block of work) and stop with STP_EINTERRUPTED when it
- * returns nonzero.  Evaluations may run in several threads at once (batch):
- * fn must then be thread-safe, e.g. an atomic load of a flag that a signal
- * handler sets.  fn = NULL: never cancelled. */
-typedef struct stp_cancel {
-  int (*fn)(void *data);
-  void *data;
-} stp_cancel;
-
-typedef struct stp_options {
-  uint64_t max_transitions; /* full event graph size limit (Strict, teg) */
-  uint64_t max_states;      /* Markov chain size limit */
-  stp_exp_method exp_method;
-  double solver_tolerance;  /* accepted scaled residual of stationary solves */
-  stp_cancel cancel;        /* see stp_cancel */
-} stp_options;
-
-#define STP_DEFAULT_MAX_TRANSITIONS UINT64_C(20000000)
-#define STP_DEFAULT_MAX_STATES UINT64_C(2000000)
-void stp_options_init(stp_options *o);
+STP_API const char *stp_model_name(stp_model m);                   /* "overlap" */
+STP_API stp_status stp_model_parse(const char *s, stp_model *out); /* EINVAL if unknown */
 
 /* ---- mappings ------------------------------------------------------------- */
 typedef struct stp_mapping stp_mapping;
 
 /* Read a mapping file (FORMAT.md).  Errors name the file, line and column. */
-stp_status stp_mapping_load_file(const char *path, stp_mapping **out, stp_error *err);
+STP_API stp_status stp_mapping_load_file(const char *path, stp_mapping **out, stp_error *err);
 /* Same from memory; label names the input in messages and is the default name. */
-stp_status stp_mapping_load_string(const char *text, size_t len, const char *label,
+STP_API stp_status stp_mapping_load_string(const char *text, size_t len, const char *label,
                                    stp_mapping **out, stp_error *err);
-void stp_mapping_free(stp_mapping *m);
+STP_API void stp_mapping_free(stp_mapping *m);
 
-const char *stp_mapping_name(const stp_mapping *m);
-const char *stp_mapping_file(const stp_mapping *m); /* label given at load time */
-stp_model stp_mapping_model(const stp_mapping *m);  /* the file's "model" */
-size_t stp_mapping_stage_count(const stp_mapping *m);
-size_t stp_mapping_processor_count(const stp_mapping *m);
-const char *stp_mapping_stage_name(const stp_mapping *m, size_t i);
-const char *stp_mapping_processor_name(const stp_mapping *m, size_t p);
-size_t stp_mapping_team_size(const stp_mapping *m, size_t i);
+STP_API const char *stp_mapping_name(const stp_mapping *m);
+STP_API const char *stp_mapping_file(const stp_mapping *m); /* label given at load time */
+STP_API stp_model stp_mapping_model(const stp_mapping *m);  /* the file's "model" */
+STP_API size_t stp_mapping_stage_count(const stp_mapping *m);
+STP_API size_t stp_mapping_processor_count(const stp_mapping *m);
+STP_API const char *stp_mapping_stage_name(const stp_mapping *m, size_t i);
+STP_API const char *stp_mapping_processor_name(const stp_mapping *m, size_t p);
+STP_API size_t stp_mapping_team_size(const stp_mapping *m, size_t i);
 /* Processor index of team_i[k]. */
-size_t stp_mapping_team_member(const stp_mapping *m, size_t i, size_t k);
+STP_API size_t stp_mapping_team_member(const stp_mapping *m, size_t i, size_t k);
 /* Number of paths R = lcm of the team sizes; STP_ELIMIT when it exceeds 2^64. */
-stp_status stp_mapping_paths(const stp_mapping *m, uint64_t *out, stp_error *err);
+STP_API stp_status stp_mapping_paths(const stp_mapping *m, uint64_t *out, stp_error *err);
 
 /* ---- results -------------------------------------------------------------- */
 typedef enum { STP_COMPONENT_COMPUTE = 0, STP_COMPONENT_TRANSFER = 1 } stp_component_kind;
@@ -165,20 +103,11 @@ typedef struct stp_result {
 /* Evaluate a mapping under model `model`: deterministic throughput, M_ct,
  * critical resource, and (unless exp_method is STP_EXP_NONE) the exponential
  * throughput and N.B.U.E. bounds.  opts may be NULL for the defaults. */
-stp_status stp_evaluate(const stp_mapping *m, stp_model model, const stp_options *opts,
+STP_API stp_status stp_evaluate(const stp_mapping *m, stp_model model, const stp_options *opts,
                         stp_result **out, stp_error *err);
-void stp_result_free(stp_result *r);
+STP_API void stp_result_free(stp_result *r);
 
 /* ---- Monte Carlo simulation (any I.I.D. law) -------------------------------- */
-/* A random law, as a shape: times are the mapping's means times a unit-mean
- * draw.  Specs: det, exp, uniform:spread=X, gamma:cv=X, weibull:cv=X,
- * lognormal:cv=X, normal:cv=X, beta:a=X,b=Y, erlang:k=K, hyperexp:cv=X,
- * empirical:FILE (FILE relative to base_dir when base_dir is non-NULL). */
-typedef struct stp_law stp_law;
-stp_status stp_law_parse(const char *spec, const char *base_dir, stp_law **out, stp_error *err);
-const char *stp_law_spec(const stp_law *law);
-void stp_law_free(stp_law *law);
-
 typedef struct stp_sim_options {
   const stp_law *law;          /* default law; NULL: the file's "laws" default, else exp */
   const stp_law *resource_law; /* associated case: speed/bandwidth factor; NULL: det */
@@ -194,7 +123,7 @@ typedef struct stp_sim_options {
 } stp_sim_options;
 
 #define STP_SIM_AUTO UINT64_MAX
-void stp_sim_options_init(stp_sim_options *o); /* 1e6 data sets, 20 batches, seed 1 */
+STP_API void stp_sim_options_init(stp_sim_options *o); /* 1e6 data sets, 20 batches, seed 1 */
 
 typedef struct stp_sim_result {
   stp_model model;
@@ -231,9 +160,9 @@ typedef struct stp_sim_result {
  * Errors: EINVAL (fewer than 2 groups, fewer data sets than groups),
  * ELIMIT (more than 2^24 link times between two teams, 2^64 firings),
  * EINTERRUPTED, ENOMEM.  Missing bounds are not errors (bounds_reason). */
-stp_status stp_simulate(const stp_mapping *m, stp_model model, const stp_sim_options *opts,
+STP_API stp_status stp_simulate(const stp_mapping *m, stp_model model, const stp_sim_options *opts,
                         stp_sim_result **out, stp_error *err);
-void stp_sim_result_free(stp_sim_result *r);
+STP_API void stp_sim_result_free(stp_sim_result *r);
 
 #ifdef __cplusplus
 }

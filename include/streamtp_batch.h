@@ -31,9 +31,9 @@ typedef struct stp_batch_input {
  * with strcmp so that the order is the same everywhere); any other argument
  * is taken as a file as it is, in argument order (a missing file gives an
  * error row later).  Fails only when out of memory. */
-stp_status stp_batch_collect(const char *const *args, size_t nargs, stp_batch_input **out,
+STP_API stp_status stp_batch_collect(const char *const *args, size_t nargs, stp_batch_input **out,
                              size_t *n, stp_error *err);
-void stp_batch_inputs_free(stp_batch_input *in, size_t n);
+STP_API void stp_batch_inputs_free(stp_batch_input *in, size_t n);
 
 typedef enum {
   STP_BATCH_FILE_MODEL = 0, /* the "model" of each file */
@@ -81,7 +81,7 @@ typedef struct stp_batch_config {
 } stp_batch_config;
 
 /* Fill cfg with the defaults (jobs 0, file models, stp_options_init). */
-void stp_batch_config_init(stp_batch_config *cfg);
+STP_API void stp_batch_config_init(stp_batch_config *cfg);
 
 /* Evaluate the n inputs.  Returns STP_OK when every input was handed over
  * (whatever the rows' own statuses: see the summary), STP_EINTERRUPTED when
@@ -89,7 +89,7 @@ void stp_batch_config_init(stp_batch_config *cfg);
  * an internal failure (threads, memory).  summary may be NULL.  At most
  * 64 inputs per worker are held ahead of the first unfinished one, so memory
  * stays bounded whatever the number of inputs. */
-stp_status stp_batch_run(const stp_batch_input *in, size_t n, const stp_batch_config *cfg,
+STP_API stp_status stp_batch_run(const stp_batch_input *in, size_t n, const stp_batch_config *cfg,
                          stp_batch_summary *summary, stp_error *err);
 
 #ifdef __cplusplus

@@ -76,7 +76,7 @@ typedef struct stp_generate_params {
 
 /* Fill p with the defaults: 10 stages on 20 processors, random teams, times
  * in [5, 15], Overlap, seed 1. */
-void stp_generate_params_init(stp_generate_params *p);
+STP_API void stp_generate_params_init(stp_generate_params *p);
 
 /* Instance number `index` of the family (p, seed), named `name`.  Each index
  * has its own random stream, so instance k does not depend on how many are
@@ -87,15 +87,15 @@ void stp_generate_params_init(stp_generate_params *p);
  * declared, also those that team_sizes leaves unused.  EINVAL for bad
  * parameters (team_sizes other than COMPOSITION with fixed teams), ELIMIT
  * beyond the STP_GENERATE_MAX_* sizes. */
-stp_status stp_generate(const stp_generate_params *p, uint64_t index, const char *name,
+STP_API stp_status stp_generate(const stp_generate_params *p, uint64_t index, const char *name,
                         stp_mapping **out, stp_error *err);
 
 /* The mapping as mapping-file text (FORMAT.md), NUL-terminated, one stage,
  * processor or link per line.  Numbers are written with the fewest digits
  * that read back to the same double. */
-stp_status stp_mapping_to_json(const stp_mapping *m, char **text, size_t *len, stp_error *err);
+STP_API stp_status stp_mapping_to_json(const stp_mapping *m, char **text, size_t *len, stp_error *err);
 /* Write that text to path (replacing the file); EIO names the path. */
-stp_status stp_mapping_save_file(const stp_mapping *m, const char *path, stp_error *err);
+STP_API stp_status stp_mapping_save_file(const stp_mapping *m, const char *path, stp_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /* graph.c: edge lists compressed into CSR by a counting sort (stable, O(n+m)). */
 #include "solvers/graph.h"
 
-#include "engine/core.h"
+#include "base/core.h"
 
 #include <stdlib.h>
 #include <string.h>

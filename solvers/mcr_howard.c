@@ -26,9 +26,9 @@
  *   a budget that grows while the best ratio holds;
  * - evaluation takes the nodes in the order of the previous one, so that
  *   it mostly streams instead of chasing pointers. */
-#include "solvers/mcr.h"
+#include "solvers/mcr_howard.h"
 
-#include "engine/core.h"
+#include "base/core.h"
 
 #include <math.h>
 #include <stdlib.h>

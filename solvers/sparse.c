@@ -2,7 +2,7 @@
  * every conversion is linear in the number of entries). */
 #include "solvers/sparse.h"
 
-#include "engine/core.h"
+#include "base/core.h"
 
 #include <stdlib.h>
 #include <string.h>

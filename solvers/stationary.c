@@ -1,12 +1,7 @@
-/* stationary.c: the stationary-distribution driver (checks, levels,
- * choice of solver, residual) and the iterative solver, Gauss-Seidel swept
- * level by level.
+/* stationary.c: the stationary-distribution driver (checks, choice of
+ * solver, final residual) and the iterative solver, Gauss-Seidel swept
+ * level by level (levels: solvers/generator.h).
  *
- * Levels: the period d of an irreducible chain is the gcd, over its moves
- * s -> t, of depth(s) + 1 - depth(t) (breadth-first depths from state 0),
- * and level = depth mod d grows by one along every move.  Chains of event
- * graphs have d = the number of transitions of each connected part (a
- * marking comes back only after every transition has fired equally often).
  * In level order, the balance equation of a state of level l+1 only
  * involves states of level l, so a sweep leaves every level but 0 exactly
  * balanced, and maps the restriction of pi to level 0 through one full turn
@@ -16,7 +11,9 @@
  * only level 0 can be out of balance. */
 #include "solvers/stationary.h"
 
-#include "engine/core.h"
+#include "base/core.h"
+#include "solvers/generator.h"
+#include "solvers/stationary_umfpack.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -38,137 +35,6 @@ void stp__stationary_options_init(stp_stationary_options *o) {
   o->tolerance = 1e-9;
   o->direct_max_states = STP_STATIONARY_DIRECT_MAX;
   o->max_sweeps = 5000;
-}
-
-/* ---- residual --------------------------------------------------------------- */
-
-stp_status stp__stationary_residual(const stp_csr *moves, const double *pi, double *residual,
-                                    stp_error *err) {
-  int64_t n = moves->nrows;
-  double *r = stp__calloc((size_t)n, sizeof *r);   /* (pi Q)_j */
-  double *col = stp__calloc((size_t)n, sizeof *col); /* column sums of |Q| */
-  if (!r || !col) {
-    free(r);
-    free(col);
-    return stp__oom(err, "computing a residual");
-  }
-  double pmax = 0;
-  for (int64_t s = 0; s < n; s++) {
-    if (fabs(pi[s]) > pmax)
-      pmax = fabs(pi[s]);
-    for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++) {
-      int64_t j = moves->j[e];
-      if (j == s)
-        continue;
-      double q = moves->x[e];
-      r[j] += pi[s] * q;
-      r[s] -= pi[s] * q;
-      col[j] += fabs(q);
-      col[s] += fabs(q);
-    }
-  }
-  double rmax = 0, qnorm = 0;
-  for (int64_t s = 0; s < n; s++) {
-    if (fabs(r[s]) > rmax)
-      rmax = fabs(r[s]);
-    if (col[s] > qnorm)
-      qnorm = col[s];
-  }
-  free(r);
-  free(col);
-  /* A chain without moves (one state) has Q = 0: any pi balances it. */
-  *residual = qnorm * pmax > 0 ? rmax / (qnorm * pmax) : 0;
-  return STP_OK;
-}
-
-/* ---- reachability, irreducibility and levels ------------------------------------ */
-
-/* Breadth-first search from root along a's rows: the number of states
- * reached, one state not reached (or -1), and, when depth is non-NULL, the
- * depth of every state reached. */
-static stp_status bfs(const stp_csr *a, int64_t root, int64_t *depth, int64_t *reached,
-                      int64_t *missing, stp_error *err) {
-  int64_t n = a->nrows;
-  int64_t *queue = stp__malloc_array((size_t)n, sizeof *queue);
-  unsigned char *seen = stp__calloc((size_t)n, 1);
-  if (!queue || !seen) {
-    free(queue);
-    free(seen);
-    return stp__oom(err, "exploring the Markov chain");
-  }
-  int64_t head = 0, tail = 0;
-  queue[tail++] = root;
-  seen[root] = 1;
-  if (depth)
-    depth[root] = 0;
-  while (head < tail) {
-    int64_t s = queue[head++];
-    for (int64_t e = a->p[s]; e < a->p[s + 1]; e++) {
-      int64_t t = a->j[e];
-      if (seen[t])
-        continue;
-      seen[t] = 1;
-      if (depth)
-        depth[t] = depth[s] + 1;
-      queue[tail++] = t;
-    }
-  }
-  *reached = tail;
-  *missing = -1;
-  for (int64_t s = 0; s < n && tail < n; s++)
-    if (!seen[s]) {
-      *missing = s;
-      break;
-    }
-  free(queue);
-  free(seen);
-  return STP_OK;
-}
-
-static stp_status unreachable(int64_t missing, int64_t reached, int64_t n, stp_error *err) {
-  return stp__fail(err, STP_ENUMERIC,
-                   "the Markov chain is not irreducible: state %lld cannot be reached from "
-                   "state 0 (%lld of %lld states can)",
-                   (long long)missing, (long long)reached, (long long)n);
-}
-
-/* Period and levels from the depths (all states reached). */
-static void levels_from_depths(const stp_csr *moves, const int64_t *depth, uint32_t *level,
-                               uint32_t *period) {
-  uint64_t d = 0;
-  for (int64_t s = 0; s < moves->nrows; s++)
-    for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++) {
-      int64_t t = moves->j[e];
-      if (t == s)
-        continue;
-      int64_t gap = depth[s] + 1 - depth[t];
-      d = stp__gcd_u64(d, (uint64_t)(gap < 0 ? -gap : gap));
-    }
-  if (d == 0 || d > UINT32_MAX) /* no moves at all, or no usable structure */
-    d = 1;
-  *period = (uint32_t)d;
-  for (int64_t s = 0; s < moves->nrows; s++)
-    level[s] = (uint32_t)((uint64_t)depth[s] % d);
-}
-
-stp_status stp__stationary_levels(const stp_csr *moves, uint32_t **level, uint32_t *period,
-                                  stp_error *err) {
-  *level = NULL;
-  int64_t n = moves->nrows, reached = 0, missing = -1;
-  int64_t *depth = stp__malloc_array((size_t)n, sizeof *depth);
-  uint32_t *lv = stp__malloc_array((size_t)n, sizeof *lv);
-  stp_status s = depth && lv ? bfs(moves, 0, depth, &reached, &missing, err)
-                             : stp__oom(err, "computing the levels of the Markov chain");
-  if (s == STP_OK && missing >= 0)
-    s = unreachable(missing, reached, n, err);
-  if (s == STP_OK) {
-    levels_from_depths(moves, depth, lv, period);
-    *level = lv;
-    lv = NULL;
-  }
-  free(depth);
-  free(lv);
-  return s;
 }
 
 /* ---- Gauss-Seidel in level order -------------------------------------------------- */
@@ -285,7 +151,7 @@ static stp_status check_reaches_0(const gs_work *w, stp_error *err) {
   int64_t n = w->in->nrows, root = 0, reached = 0, missing = -1;
   while (w->order[root] != 0)
     root++;
-  STP_CHECK(bfs(w->in, root, NULL, &reached, &missing, err));
+  STP_CHECK(stp__generator_bfs(w->in, root, NULL, &reached, &missing, err));
   if (missing >= 0)
     return stp__fail(err, STP_ENUMERIC,
                      "the Markov chain is not irreducible: state %lld cannot reach state 0 "
@@ -355,7 +221,7 @@ static stp_status gs_estimate(const gs_work *w, const stp_csr *moves, double *pi
   }
   for (int64_t q = 0; q < moves->nrows; q++)
     pi[w->order[q]] = w->x[q];
-  return stp__stationary_residual(moves, pi, est, err);
+  return stp__generator_residual(moves, pi, est, err);
 }
 
 static stp_status gauss_seidel(gs_work *w, const stp_csr *moves, const stp_stationary_options *o,
@@ -411,7 +277,7 @@ static stp_status run_solver(gs_work *w, const stp_csr *moves, const stp_station
   if (!start_direct(moves, w->period, o)) {
     info->solver = "gauss-seidel (level order)";
     STP_CHECK(gauss_seidel(w, moves, o, pi, info, err));
-    STP_CHECK(stp__stationary_residual(moves, pi, &info->residual, err));
+    STP_CHECK(stp__generator_residual(moves, pi, &info->residual, err));
     if (info->residual <= o->tolerance || o->method != STP_STATIONARY_AUTO ||
         moves->nrows > o->direct_max_states)
       return STP_OK;
@@ -421,14 +287,14 @@ static stp_status run_solver(gs_work *w, const stp_csr *moves, const stp_station
   }
   gs_work_free(w); /* the factors need the room */
   STP_CHECK(stp__stationary_umfpack(moves, pi, err));
-  return stp__stationary_residual(moves, pi, &info->residual, err);
+  return stp__generator_residual(moves, pi, &info->residual, err);
 }
 
 /* The levels, the level-ordered inflow matrix, and irreducibility. */
 static stp_status prepare(const stp_csr *moves, gs_work *w, stp_error *err) {
   uint32_t *level, period;
   memset(w, 0, sizeof *w);
-  STP_CHECK(stp__stationary_levels(moves, &level, &period, err));
+  STP_CHECK(stp__generator_levels(moves, &level, &period, err));
   stp_status s = gs_work_init(moves, level, period, w, err);
   free(level);
   if (s == STP_OK)

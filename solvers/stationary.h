@@ -62,30 +62,4 @@ typedef struct stp_stationary_info {
 stp_status stp__stationary_solve(const stp_csr *moves, const stp_stationary_options *o,
                                  double **pi_out, stp_stationary_info *info, stp_error *err);
 
-/* Rate out of state s in the generator (moves back to s do not count). */
-static inline double stp__stationary_out_rate(const stp_csr *moves, int64_t s) {
-  double out = 0;
-  for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++)
-    if (moves->j[e] != s)
-      out += moves->x[e];
-  return out;
-}
-
-/* Scaled residual ||pi Q||_inf / (||Q||_1 ||pi||_inf) of the generator whose
- * moves are given (||Q||_1: largest column sum of |Q|, so the value lies in
- * [0, 1]).  O(n + nnz) time, O(n) scratch. */
-stp_status stp__stationary_residual(const stp_csr *moves, const double *pi, double *residual,
-                                    stp_error *err);
-
-/* The period d of the chain and level[s] in 0..d-1 (allocated), growing by
- * one along every move (moves back to a state ignored).  STP_ENUMERIC when
- * a state cannot be reached from state 0.  O(n + nnz). */
-stp_status stp__stationary_levels(const stp_csr *moves, uint32_t **level, uint32_t *period,
-                                  stp_error *err);
-
-/* The direct solver alone (solvers/stationary_umfpack.c): pi from the
- * system with the balance equation of state 0 replaced by pi[0] = 1, then
- * normalised.  The chain must be irreducible. */
-stp_status stp__stationary_umfpack(const stp_csr *moves, double *pi, stp_error *err);
-
 #endif /* STP_STATIONARY_H */

@@ -9,9 +9,10 @@
  * LAPACK and libgomp into the process, whose loading and initialisation
  * cost about 3 ms of CPU at every start of streamtp (four times a plain
  * start), while this direct solver is only a fallback. */
-#include "solvers/stationary.h"
+#include "solvers/stationary_umfpack.h"
 
-#include "engine/core.h"
+#include "base/core.h"
+#include "solvers/generator.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -108,7 +109,7 @@ static stp_status assemble(const stp_csr *moves, stp_triplet *t, double *b, stp_
     if (moves->j[e] != 0)
       b[moves->j[e] - 1] -= moves->x[e];
   for (int64_t s = 1; s < n; s++) {
-    STP_CHECK(stp__triplet_push(t, s - 1, s - 1, -stp__stationary_out_rate(moves, s), err));
+    STP_CHECK(stp__triplet_push(t, s - 1, s - 1, -stp__generator_out_rate(moves, s), err));
     for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++)
       if (moves->j[e] != s && moves->j[e] != 0)
         STP_CHECK(stp__triplet_push(t, moves->j[e] - 1, s - 1, moves->x[e], err));

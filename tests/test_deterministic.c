@@ -2,11 +2,11 @@
  * decomposition must equal Howard on the full event graph (1e-12), both must
  * match a plain (max,+) replay, cycle-times must match sums over the full
  * graph, and hand-checked mappings give their closed forms. */
-#include "engine/components.h"
-#include "engine/evaluate.h"
-#include "engine/teg.h"
+#include "models/pipeline/components.h"
+#include "models/pipeline/deterministic.h"
+#include "models/pipeline/teg.h"
 #include "maxplus_ref.h"
-#include "solvers/mcr.h"
+#include "solvers/mcr_howard.h"
 #include "testutil.h"
 
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * exponential <= deterministic on hundreds of random mappings, component by
  * component; forced Markov chains against Theorem 4; the method and state
  * counts reported; what --exp-method closed-form and --max-states do. */
-#include "engine/ctmc.h"
+#include "models/pipeline/pattern_chain.h"
 #include "support/testutil.h"
 
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * and xoshiro256**, from combinatorics (number of compositions, link
  * counts), from the laws' moments with sigma bands, and from reading the
  * written text back with the independent reader. */
-#include "models/xoshiro.h"
+#include "base/xoshiro.h"
 #include "streamtp_generate.h"
 #include "support/testutil.h"
 

@@ -2,8 +2,8 @@
  * the unit-mean samplers (mean and cv within sigma bands, against moments
  * computed here from the laws' closed forms), the generator's
  * reproducibility, and the "laws" key of mapping files. */
-#include "models/laws.h"
-#include "models/rng.h"
+#include "solvers/laws.h"
+#include "base/rng.h"
 #include "support/testutil.h"
 
 #include <gsl/gsl_cdf.h>

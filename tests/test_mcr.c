@@ -2,7 +2,7 @@
  * (brute-force cycle enumeration, Karp, Lawler) on hundreds of seeded random
  * graphs, plus deadlocks, acyclic graphs and the returned critical cycle. */
 #include "mcr_ref.h"
-#include "solvers/mcr.h"
+#include "solvers/mcr_howard.h"
 #include "testutil.h"
 
 #include <stdlib.h>

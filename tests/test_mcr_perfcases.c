@@ -4,8 +4,8 @@
  * known independently (by construction, or certified by Bellman-Ford below)
  * and bounds the number of policy iterations where a plain Howard would need
  * one per node.  No timing here: the benchmarks measure speed. */
-#include "engine/teg.h"
-#include "solvers/mcr.h"
+#include "models/pipeline/teg.h"
+#include "solvers/mcr_howard.h"
 #include "support/testutil.h"
 
 #include <stdio.h>

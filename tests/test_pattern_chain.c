@@ -4,9 +4,9 @@
  * must be the same labelled chain; closed forms (Theorem 4 for homogeneous
  * links, the single sender or receiver, u = v = 1); and the deterministic
  * rate (Howard) as an upper bound. */
-#include "engine/components.h"
-#include "engine/ctmc.h"
-#include "solvers/mcr.h"
+#include "models/pipeline/components.h"
+#include "models/pipeline/pattern_chain.h"
+#include "solvers/mcr_howard.h"
 #include "support/chainref.h"
 #include "support/testutil.h"
 

@@ -1,6 +1,6 @@
 /* test_reader.c: the mapping reader: values of a good file, and every
  * documented error provoked once, with its position and message. */
-#include "models/reader.h"
+#include "models/pipeline/reader.h"
 #include "testutil.h"
 
 #include <stdio.h>

@@ -6,8 +6,8 @@
  * within [exponential, deterministic]; a hyperexponential law below;
  * associated times (paper 6.2); reproducibility; huge lcm; errors.
  * Fixed seeds: every assertion either always passes or always fails. */
-#include "engine/components.h"
-#include "engine/teg.h"
+#include "models/pipeline/components.h"
+#include "models/pipeline/teg.h"
 #include "support/testutil.h"
 
 #include <gsl/gsl_cdf.h>

@@ -4,7 +4,9 @@
  * residual; the reports of reducible chains, bad rates and unreached
  * tolerances. */
 #include "support/chainref.h"
+#include "solvers/generator.h"
 #include "solvers/stationary.h"
+#include "solvers/stationary_umfpack.h"
 #include "support/testutil.h"
 
 #include <stdlib.h>
@@ -144,11 +146,11 @@ Test(stationary, residual_of_a_two_state_chain) {
   stp_csr *q = moves_of(&t);
   double res;
   double exact[2] = {b / (a + b), a / (a + b)};
-  cr_assert_eq(stp__stationary_residual(q, exact, &res, &err), STP_OK);
+  cr_assert_eq(stp__generator_residual(q, exact, &res, &err), STP_OK);
   cr_assert_leq(res, 1e-16);
   for (double p = 0.05; p < 1; p += 0.1) {
     double pi[2] = {p, 1 - p};
-    cr_assert_eq(stp__stationary_residual(q, pi, &res, &err), STP_OK);
+    cr_assert_eq(stp__generator_residual(q, pi, &res, &err), STP_OK);
     assert_close(res, fabs(b - (a + b) * p) / ((a + b) * fmax(p, 1 - p)), TOL_EXACT);
   }
   stp__csr_free(q);
@@ -237,7 +239,7 @@ Test(stationary, periods_and_levels) {
     stp_csr *q = ring(cases[c].n, cases[c].extra, cases[c].nextra);
     uint32_t *level, period;
     stp_error err = {0};
-    cr_assert_eq(stp__stationary_levels(q, &level, &period, &err), STP_OK, "%s", err.message);
+    cr_assert_eq(stp__generator_levels(q, &level, &period, &err), STP_OK, "%s", err.message);
     cr_assert_eq(period, cases[c].period, "case %zu: period %u", c, period);
     for (int64_t s = 0; s < q->nrows; s++)
       for (int64_t e = q->p[s]; e < q->p[s + 1]; e++)

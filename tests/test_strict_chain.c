@@ -4,8 +4,8 @@
  * enumeration of tests/support/chainref.c (token vectors, linear search,
  * dense elimination) on random small mappings and on the example, and the
  * state limit. */
-#include "engine/ctmc.h"
-#include "engine/teg.h"
+#include "models/pipeline/strict_chain.h"
+#include "models/pipeline/teg.h"
 #include "support/chainref.h"
 #include "support/testutil.h"
 

@@ -1,8 +1,8 @@
 /* test_teg.c: the event graph compiler (DESIGN.md section 2): sizes, token
  * counts, firing times, place rules, acyclicity of token-free places, and
  * size/overflow limits. */
-#include "engine/teg.h"
-#include "solvers/mcr.h"
+#include "models/pipeline/teg.h"
+#include "solvers/mcr_howard.h"
 #include "testutil.h"
 
 #include <stdlib.h>

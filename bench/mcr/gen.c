@@ -25,8 +25,8 @@
  * Options before the family: --shuffle SEED renumbers the nodes by a random
  * permutation (node order matters to both solvers). */
 #include "bench/common/benchmap.h"
-#include "engine/core.h"
-#include "engine/teg.h"
+#include "base/core.h"
+#include "models/pipeline/teg.h"
 
 #include <errno.h>
 #include <math.h>

@@ -5,8 +5,8 @@
  *
  * Usage: mcr_stp FILE [REPEAT] */
 #include "bench/mcr/graphfile.h"
-#include "engine/core.h"
-#include "solvers/mcr.h"
+#include "base/core.h"
+#include "solvers/mcr_howard.h"
 
 #include <stdio.h>
 #include <stdlib.h>

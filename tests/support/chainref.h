@@ -6,7 +6,7 @@
 #ifndef STP_CHAINREF_H
 #define STP_CHAINREF_H
 
-#include "engine/ctmc.h"
+#include "engine/chain.h"
 #include "solvers/graph.h"
 
 #include <stddef.h>

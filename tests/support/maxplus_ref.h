@@ -4,7 +4,7 @@
 #ifndef STP_MAXPLUS_REF_H
 #define STP_MAXPLUS_REF_H
 
-#include "models/mapping.h"
+#include "models/pipeline/mapping.h"
 
 /* Completion time of data sets 0..n-1 (out has n entries). */
 void maxplus_replay(const stp_mapping *m, stp_model model, size_t n, double *out);

@@ -4,8 +4,8 @@
 #ifndef STP_TESTUTIL_H
 #define STP_TESTUTIL_H
 
-#include "engine/core.h"
-#include "models/mapping.h"
+#include "base/core.h"
+#include "models/pipeline/mapping.h"
 #include "streamtp.h"
 
 #include <criterion/criterion.h>

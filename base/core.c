@@ -1,0 +1,174 @@
+/* core.c: status names, error messages with context, checked arithmetic and
+ * the other small helpers declared in core.h. */
+#include "base/core.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const status_names[] = {
+#define STP_NAME_(name, msg) #name,
+    STP_STATUS_MAP(STP_NAME_)
+#undef STP_NAME_
+};
+
+static const char *const status_messages[] = {
+#define STP_MSG_(name, msg) msg,
+    STP_STATUS_MAP(STP_MSG_)
+#undef STP_MSG_
+};
+
+const char *stp_status_name(stp_status s) {
+  if ((unsigned)s >= (unsigned)STP_STATUS_COUNT_)
+    return "UNKNOWN";
+  return status_names[s];
+}
+
+const char *stp_status_message(stp_status s) {
+  if ((unsigned)s >= (unsigned)STP_STATUS_COUNT_)
+    return "unknown status";
+  return status_messages[s];
+}
+
+int stp_status_is_input_error(stp_status s) {
+  switch (s) {
+  case STP_EINVAL:
+  case STP_EIO:
+  case STP_ELIMIT:
+  case STP_EDEADLOCK:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+void stp_options_init(stp_options *o) {
+  memset(o, 0, sizeof *o);
+  o->max_transitions = STP_DEFAULT_MAX_TRANSITIONS;
+  o->max_states = STP_DEFAULT_MAX_STATES;
+  o->exp_method = STP_EXP_AUTO;
+  o->solver_tolerance = 1e-9;
+  o->cancel = (stp_cancel){0};
+}
+
+stp_status stp__vfail(stp_error *err, stp_status s, const char *fmt, va_list ap) {
+  if (err) {
+    err->status = s;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+  }
+  return s;
+}
+
+stp_status stp__fail(stp_error *err, stp_status s, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  stp__vfail(err, s, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+void stp__error_prefix(stp_error *err, const char *fmt, ...) {
+  if (!err)
+    return;
+  char old[STP_ERROR_MAX];
+  memcpy(old, err->message, sizeof old);
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(err->message, sizeof err->message, fmt, ap);
+  va_end(ap);
+  if (n >= 0 && (size_t)n < sizeof err->message)
+    snprintf(err->message + n, sizeof err->message - (size_t)n, ": %s", old);
+}
+
+void stp__error_clear(stp_error *err) {
+  if (err) {
+    err->status = STP_OK;
+    err->message[0] = '\0';
+  }
+}
+
+void *stp__calloc(size_t n, size_t size) {
+  if (n == 0 || size == 0)
+    return calloc(1, 1);
+  return calloc(n, size); /* calloc checks n*size itself */
+}
+
+void *stp__malloc_array(size_t n, size_t size) {
+  if (n != 0 && size > SIZE_MAX / n)
+    return NULL;
+  size_t bytes = n * size;
+  return malloc(bytes ? bytes : 1);
+}
+
+char *stp__strdup(const char *s) {
+  if (!s)
+    return NULL;
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d)
+    memcpy(d, s, n);
+  return d;
+}
+
+char *stp__asprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    return NULL;
+  char *s = malloc((size_t)n + 1);
+  if (!s)
+    return NULL;
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+stp_status stp__oom(stp_error *err, const char *what) {
+  return stp__fail(err, STP_ENOMEM, "out of memory while %s", what);
+}
+
+bool stp__mul_u64(uint64_t a, uint64_t b, uint64_t *out) {
+  return !__builtin_mul_overflow(a, b, out);
+}
+
+bool stp__add_u64(uint64_t a, uint64_t b, uint64_t *out) {
+  return !__builtin_add_overflow(a, b, out);
+}
+
+uint64_t stp__gcd_u64(uint64_t a, uint64_t b) {
+  while (b) {
+    uint64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+bool stp__lcm_u64(uint64_t a, uint64_t b, uint64_t *out) {
+  if (a == 0 || b == 0) {
+    *out = 0;
+    return true;
+  }
+  return stp__mul_u64(a / stp__gcd_u64(a, b), b, out);
+}
+
+bool stp__close(double a, double b, double rel_tol, double abs_tol) {
+  if (a == b) /* also equal infinities */
+    return true;
+  if (!isfinite(a) || !isfinite(b))
+    return false;
+  double scale = fmax(fabs(a), fabs(b));
+  return fabs(a - b) <= abs_tol + rel_tol * scale;
+}
+
+double stp__now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

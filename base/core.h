@@ -1,0 +1,61 @@
+/* core.h: small internal helpers shared by every module of libstreamtp:
+ * error reporting with context, status propagation, checked integer
+ * arithmetic (sizes and lcm must never wrap), float comparison with a
+ * relative-plus-absolute tolerance, and monotonic time. */
+#ifndef STP_CORE_H
+#define STP_CORE_H
+
+#include "streamtp_base.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define STP_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define STP_PRINTF(a, b)
+#endif
+
+/* Record a status and a formatted message on err (which may be NULL) and
+ * return the status, so that callers can write `return stp__fail(...)`. */
+stp_status stp__fail(stp_error *err, stp_status s, const char *fmt, ...) STP_PRINTF(3, 4);
+stp_status stp__vfail(stp_error *err, stp_status s, const char *fmt, va_list ap);
+/* Prefix err's message with "prefix: " (keeps the status). */
+void stp__error_prefix(stp_error *err, const char *fmt, ...) STP_PRINTF(2, 3);
+void stp__error_clear(stp_error *err);
+
+/* Propagate a failing status to the caller (igraph's IGRAPH_CHECK). */
+#define STP_CHECK(expr)                  \
+  do {                                   \
+    stp_status stp_check_s_ = (expr);    \
+    if (stp_check_s_ != STP_OK)          \
+      return stp_check_s_;               \
+  } while (0)
+
+/* Allocation helpers: stp__calloc checks n*size for overflow. */
+void *stp__calloc(size_t n, size_t size);
+void *stp__malloc_array(size_t n, size_t size);
+char *stp__strdup(const char *s);
+char *stp__asprintf(const char *fmt, ...) STP_PRINTF(1, 2);
+stp_status stp__oom(stp_error *err, const char *what);
+
+/* Checked arithmetic: return false on overflow. */
+bool stp__mul_u64(uint64_t a, uint64_t b, uint64_t *out);
+bool stp__add_u64(uint64_t a, uint64_t b, uint64_t *out);
+uint64_t stp__gcd_u64(uint64_t a, uint64_t b);
+bool stp__lcm_u64(uint64_t a, uint64_t b, uint64_t *out);
+
+/* |a - b| <= abs_tol + rel_tol * max(|a|, |b|). */
+bool stp__close(double a, double b, double rel_tol, double abs_tol);
+
+/* True when the caller asked to stop (stp_cancel). */
+static inline bool stp__cancelled(const stp_cancel *c) {
+  return c && c->fn && c->fn(c->data);
+}
+
+/* Seconds from a monotonic clock. */
+double stp__now(void);
+
+#endif /* STP_CORE_H */

@@ -1,0 +1,46 @@
+/* fileio.c: reading whole input files with a size limit, so that a huge or
+ * special file (a FIFO, /dev/zero, a directory) is refused instead of read. */
+#include "base/fileio.h"
+
+#include "base/core.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+stp_status stp__read_file(const char *path, size_t max_bytes, char **text, size_t *len,
+                          stp_error *err) {
+  *text = NULL;
+  *len = 0;
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return stp__fail(err, STP_EIO, "%s: cannot open: %s", path, strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    return stp__fail(err, STP_EIO, "%s: is a directory", path);
+  if (!S_ISREG(st.st_mode))
+    return stp__fail(err, STP_EIO, "%s: not a regular file", path);
+  if ((size_t)st.st_size > max_bytes)
+    return stp__fail(err, STP_EINVAL, "%s: the file is %lld bytes; the limit is %zu MiB", path,
+                     (long long)st.st_size, max_bytes >> 20);
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return stp__fail(err, STP_EIO, "%s: cannot open: %s", path, strerror(errno));
+  char *buf = malloc((size_t)st.st_size + 1);
+  if (!buf) {
+    fclose(f);
+    return stp__oom(err, "reading a file");
+  }
+  size_t n = fread(buf, 1, (size_t)st.st_size + 1, f);
+  int bad = ferror(f);
+  fclose(f);
+  if (bad || n > (size_t)st.st_size) { /* read error, or the file grew under us */
+    free(buf);
+    return stp__fail(err, STP_EIO, "%s: read error", path);
+  }
+  buf[n] = '\0';
+  *text = buf;
+  *len = n;
+  return STP_OK;
+}

@@ -1,0 +1,16 @@
+/* fileio.h: reading whole input files with a size limit (fileio.c). */
+#ifndef STP_FILEIO_H
+#define STP_FILEIO_H
+
+#include "streamtp_base.h"
+
+#include <stddef.h>
+
+/* Largest input file any reader accepts. */
+#define STP_MAX_FILE_BYTES (64 << 20) /* 64 MiB */
+
+/* Read a whole regular file (at most max_bytes) into a NUL-terminated buffer. */
+stp_status stp__read_file(const char *path, size_t max_bytes, char **text, size_t *len,
+                          stp_error *err);
+
+#endif /* STP_FILEIO_H */

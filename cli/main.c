@@ -1,0 +1,70 @@
+/* main.c: the streamtp entry point: global options and dispatch to the
+ * subcommands. */
+#include "cli/cli.h"
+
+#include <string.h>
+
+static const cli_command *const commands[] = {
+    &cli_eval_command,
+    &cli_teg_command,
+    &cli_batch_command,
+    &cli_generate_command,
+    &cli_simulate_command,
+    &cli_ctmc_command,
+    NULL,
+};
+
+static void print_global_help(FILE *f) {
+  fputs("usage: streamtp COMMAND [ARGS...]\n\n"
+        "Throughput of replicated streaming pipelines on heterogeneous platforms\n"
+        "(Overlap and Strict models; constant, exponential and general I.I.D. times).\n\n"
+        "commands:\n",
+        f);
+  for (const cli_command *const *c = commands; *c; c++)
+    fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->synopsis + strlen((*c)->name) + 1);
+  fputs("\n  streamtp COMMAND --help   details of one command\n"
+        "  streamtp --version        print the version\n\n"
+        "Exit status: 0 success, 1 internal failure, 2 bad input or usage.\n",
+        f);
+}
+
+static const cli_command *find_command(const char *name) {
+  for (const cli_command *const *c = commands; *c; c++)
+    if (strcmp((*c)->name, name) == 0)
+      return *c;
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    print_global_help(stderr);
+    return CLI_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+    print_global_help(stdout);
+    return CLI_OK;
+  }
+  if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+    printf("streamtp %s\n", STP_VERSION);
+    return CLI_OK;
+  }
+  if (strcmp(cmd, "help") == 0) {
+    const cli_command *c = argc > 2 ? find_command(argv[2]) : NULL;
+    if (argc > 2 && !c) {
+      cli_error("unknown command '%s'; see 'streamtp --help'", argv[2]);
+      return CLI_USAGE;
+    }
+    if (c)
+      cli_print_help(stdout, c);
+    else
+      print_global_help(stdout);
+    return CLI_OK;
+  }
+  const cli_command *c = find_command(cmd);
+  if (!c) {
+    cli_error("unknown command '%s'; see 'streamtp --help'", cmd);
+    return CLI_USAGE;
+  }
+  return c->run(argc - 2, argv + 2);
+}

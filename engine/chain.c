@@ -1,0 +1,127 @@
+/* ctmc.c: what the two Markov chains (pattern_chain.c, strict_chain.c)
+ * share: solving a chain for its rate of completed data sets, and writing
+ * it for other tools (MatrixMarket generator, CSV of the states). */
+#include "engine/chain.h"
+
+#include "base/core.h"
+#include "solvers/generator.h"
+#include "solvers/stationary.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void stp__chain_free(stp_chain *c) {
+  if (!c)
+    return;
+  stp__csr_free(c->moves);
+  free(c->event);
+  free(c->counted);
+  free(c);
+}
+
+/* Rate of the counted firings out of state s. */
+static double counted_rate(const stp_chain *c, int64_t s) {
+  double r = 0;
+  for (int64_t e = c->moves->p[s]; e < c->moves->p[s + 1]; e++)
+    if (c->counted[c->event[e]])
+      r += c->moves->x[e];
+  return r;
+}
+
+static uint64_t generator_nonzeros(const stp_csr *moves) {
+  uint64_t nz = 0;
+  for (int64_t s = 0; s < moves->nrows; s++)
+    for (int64_t e = moves->p[s]; e < moves->p[s + 1]; e++)
+      nz += moves->j[e] != s;
+  return nz;
+}
+
+/* ncounted x the smallest long-run firing rate of a counted transition. */
+static stp_status data_set_rate(const stp_chain *c, const double *pi, double *rate,
+                                stp_error *err) {
+  double *fire = stp__calloc(c->nevents, sizeof *fire);
+  if (!fire)
+    return stp__oom(err, "computing firing rates");
+  for (int64_t s = 0; s < c->moves->nrows; s++)
+    for (int64_t e = c->moves->p[s]; e < c->moves->p[s + 1]; e++)
+      fire[c->event[e]] += pi[s] * c->moves->x[e];
+  double low = INFINITY;
+  uint32_t ncounted = 0;
+  for (uint32_t t = 0; t < c->nevents; t++)
+    if (c->counted[t]) {
+      low = fmin(low, fire[t]);
+      ncounted++;
+    }
+  free(fire);
+  *rate = (double)ncounted * low;
+  return STP_OK;
+}
+
+stp_status stp__chain_solve(const stp_chain *c, const stp_options *o, stp_stationary_method method,
+                            double **pi, double *rate, stp_ctmc_info *info, stp_error *err) {
+  stp_stationary_options so;
+  stp__stationary_options_init(&so);
+  so.method = method;
+  so.tolerance = o->solver_tolerance;
+  so.cancel = o->cancel;
+  stp_stationary_info si;
+  STP_CHECK(stp__stationary_solve(c->moves, &so, pi, &si, err));
+  stp_status s = data_set_rate(c, *pi, rate, err);
+  if (s != STP_OK) {
+    free(*pi);
+    *pi = NULL;
+    return s;
+  }
+  *info = (stp_ctmc_info){.states = (uint64_t)c->moves->nrows,
+                          .nonzeros = generator_nonzeros(c->moves),
+                          .residual = si.residual,
+                          .solver = si.solver,
+                          .iterations = si.iterations,
+                          .period = si.period,
+                          .seconds_build = c->seconds_build,
+                          .seconds_solve = si.seconds};
+  return STP_OK;
+}
+
+static stp_status write_failed(stp_error *err, const char *what) {
+  return stp__fail(err, STP_EIO, "cannot write the %s", what);
+}
+
+stp_status stp__chain_write_mtx(const stp_chain *c, FILE *f, const char *comment,
+                                stp_error *err) {
+  const stp_csr *q = c->moves;
+  int64_t n = q->nrows;
+  fputs("%%MatrixMarket matrix coordinate real general\n", f);
+  for (const char *line = comment; line && *line;) {
+    const char *nl = strchr(line, '\n');
+    int len = nl ? (int)(nl - line) : (int)strlen(line);
+    fprintf(f, "%% %.*s\n", len, line);
+    line = nl ? nl + 1 : line + len;
+  }
+  fprintf(f, "%lld %lld %llu\n", (long long)n, (long long)n,
+          (unsigned long long)(generator_nonzeros(q) + (uint64_t)n));
+  for (int64_t s = 0; s < n; s++) {
+    fprintf(f, "%lld %lld %.17g\n", (long long)s + 1, (long long)s + 1,
+            -stp__generator_out_rate(q, s));
+    for (int64_t e = q->p[s]; e < q->p[s + 1]; e++)
+      if (q->j[e] != s)
+        fprintf(f, "%lld %lld %.17g\n", (long long)s + 1, (long long)q->j[e] + 1, q->x[e]);
+  }
+  return ferror(f) ? write_failed(err, "MatrixMarket file") : STP_OK;
+}
+
+stp_status stp__chain_write_states(const stp_chain *c, FILE *f, stp_error *err) {
+  const stp_csr *q = c->moves;
+  uint32_t *level, period;
+  STP_CHECK(stp__generator_levels(q, &level, &period, err));
+  fputs("state,level,throughput_rate,enabled\n", f);
+  for (int64_t s = 0; s < q->nrows; s++) {
+    fprintf(f, "%lld,%u,%.17g,", (long long)s, level[s], counted_rate(c, s));
+    for (int64_t e = q->p[s]; e < q->p[s + 1]; e++)
+      fprintf(f, "%s%u", e > q->p[s] ? " " : "", c->event[e]);
+    fputc('\n', f);
+  }
+  free(level);
+  return ferror(f) ? write_failed(err, "state file") : STP_OK;
+}

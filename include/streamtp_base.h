@@ -1,0 +1,97 @@
+/* streamtp_base.h: what every part of libstreamtp and its users share:
+ * the version, status codes, error messages with context, cancellation and
+ * the limits of the analyses.  It includes nothing else of streamtp: it is
+ * the public half of the ground floor (docs/design.md, "Floors").
+ *
+ * Conventions: every fallible function returns an stp_status and writes its
+ * outputs through pointers; on failure nothing leaks, *out is NULL and the
+ * stp_error passed by the caller holds a message with context.  The library
+ * never prints, exits or aborts on bad input.  Free functions accept NULL.
+ */
+#ifndef STREAMTP_BASE_H
+#define STREAMTP_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Marks the functions the shared library exports; everything else is hidden. */
+#if defined(__GNUC__)
+#define STP_API __attribute__((visibility("default")))
+#else
+#define STP_API
+#endif
+
+#define STP_VERSION "0.1.0"
+
+/* ---- status codes --------------------------------------------------------
+ * One table generates the enum, the names and the default messages. */
+#define STP_STATUS_MAP(X)                                                   \
+  X(OK, "success")                                                          \
+  X(EINVAL, "invalid input")                                                \
+  X(EIO, "cannot read or write a file")                                     \
+  X(ELIMIT, "beyond a size limit")                                          \
+  X(EDEADLOCK, "deadlock: a cycle of the event graph holds no token")       \
+  X(ENUMERIC, "numerical failure")                                          \
+  X(ENOMEM, "out of memory")                                                \
+  X(EINTERRUPTED, "interrupted")                                            \
+  X(EINTERNAL, "internal error")
+
+typedef enum {
+#define STP_STATUS_ENUM_(name, msg) STP_##name,
+  STP_STATUS_MAP(STP_STATUS_ENUM_)
+#undef STP_STATUS_ENUM_
+  STP_STATUS_COUNT_
+} stp_status;
+
+/* "EINVAL", ... */
+STP_API const char *stp_status_name(stp_status s);
+/* A one-line default description of the status. */
+STP_API const char *stp_status_message(stp_status s);
+/* 1 when the status means the input (file, option, size) is at fault and
+ * 0 when it means an internal failure (memory, numerics, bug). */
+STP_API int stp_status_is_input_error(stp_status s);
+
+#define STP_ERROR_MAX 1024
+typedef struct stp_error {
+  stp_status status;
+  char message[STP_ERROR_MAX]; /* "file:line:col: what is wrong" */
+} stp_error;
+
+/* ---- analysis options ------------------------------------------------------ */
+typedef enum {
+  STP_EXP_AUTO = 0,    /* closed form where it holds, Markov chain otherwise */
+  STP_EXP_CLOSED_FORM, /* refuse where no closed form holds */
+  STP_EXP_CTMC,        /* always solve the Markov chain (checks the closed form) */
+  STP_EXP_NONE         /* skip the exponential computation */
+} stp_exp_method;
+
+/* Cancellation: long computations call fn(data) now and then (once per
+ * iteration or per block of work) and stop with STP_EINTERRUPTED when it
+ * returns nonzero.  Evaluations may run in several threads at once (batch):
+ * fn must then be thread-safe, e.g. an atomic load of a flag that a signal
+ * handler sets.  fn = NULL: never cancelled. */
+typedef struct stp_cancel {
+  int (*fn)(void *data);
+  void *data;
+} stp_cancel;
+
+typedef struct stp_options {
+  uint64_t max_transitions; /* full event graph size limit (Strict, teg) */
+  uint64_t max_states;      /* Markov chain size limit */
+  stp_exp_method exp_method;
+  double solver_tolerance;  /* accepted scaled residual of stationary solves */
+  stp_cancel cancel;        /* see stp_cancel */
+} stp_options;
+
+#define STP_DEFAULT_MAX_TRANSITIONS UINT64_C(20000000)
+#define STP_DEFAULT_MAX_STATES UINT64_C(2000000)
+STP_API void stp_options_init(stp_options *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* STREAMTP_BASE_H */

@@ -1,0 +1,23 @@
+/* strict_chain.h: the Markov chain of the reachable markings of the full
+ * Strict event graph of a mapping (strict_chain.c; paper section 5.1). */
+#ifndef STP_STRICT_CHAIN_H
+#define STP_STRICT_CHAIN_H
+
+#include "engine/chain.h"
+#include "models/pipeline/mapping.h"
+
+/* The chain of the reachable markings of the Strict event graph of m, by
+ * breadth-first enumeration (state 0 is the initial marking).  STP_ELIMIT
+ * when the graph exceeds max_transitions or the markings max_states (the
+ * message says how far the enumeration got); the memory used is bounded
+ * by max_states. */
+stp_status stp__strict_chain(const stp_mapping *m, const stp_options *o, stp_chain **out,
+                             stp_error *err);
+
+/* Throughput of the Strict model with exponential times, from the Markov
+ * chain of the reachable markings of the full event graph.  STP_ELIMIT when
+ * the enumeration exceeds o->max_states (the message says how far it got). */
+stp_status stp__strict_exp_throughput(const stp_mapping *m, const stp_options *o, double *rho,
+                                      stp_ctmc_info *info, stp_error *err);
+
+#endif /* STP_STRICT_CHAIN_H */

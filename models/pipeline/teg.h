@@ -1,0 +1,34 @@
+/* teg.h: the timed event graph of a mapping (DESIGN.md section 2, paper
+ * section 3): R = lcm(R_i) rows, 2N-1 columns; transition (j, c) is node
+ * j*(2N-1)+c; places are edges whose duration is the firing time of their
+ * input transition and whose token count is the initial marking. */
+#ifndef STP_TEG_H
+#define STP_TEG_H
+
+#include "models/pipeline/mapping.h"
+#include "solvers/graph.h"
+
+typedef struct stp_teg {
+  const stp_mapping *map; /* borrowed */
+  stp_model model;
+  uint64_t nrows;  /* R */
+  uint32_t ncols;  /* 2N - 1 */
+  double *time;    /* firing time per transition */
+  stp_graph *g;    /* places */
+} stp_teg;
+
+/* Build the full event graph; STP_ELIMIT when it would exceed
+ * max_transitions transitions (or when R overflows). */
+stp_status stp__teg_build(const stp_mapping *m, stp_model model, uint64_t max_transitions,
+                          stp_teg **out, stp_error *err);
+void stp__teg_free(stp_teg *t);
+
+/* Processor running column c of row j: the computing processor for even c,
+ * the sender for odd c (the receiver is returned in *to, else SIZE_MAX). */
+size_t stp__teg_processor(const stp_mapping *m, uint64_t row, uint32_t col, size_t *to);
+/* Firing time of transition (row, col). */
+double stp__teg_time(const stp_mapping *m, uint64_t row, uint32_t col);
+/* "row 3, P1 -> P4 (F2)" style label of a transition, for messages and dot. */
+void stp__teg_label(const stp_teg *t, uint32_t node, char *buf, size_t n);
+
+#endif /* STP_TEG_H */

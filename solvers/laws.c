@@ -1,0 +1,563 @@
+/* laws.c: parsing of law specs ("gamma:cv=0.5", "empirical:times.txt") with
+ * strict number parsing and errors that name the law and the parameter, the
+ * constants that give each law mean 1, and the unit-mean samplers (an
+ * exponential ziggurat and GSL's random distributions, all drawing from the
+ * generator of rng.c).  One of the two files that include GSL headers (with
+ * rng.c). */
+#include "solvers/laws.h"
+
+#include "base/core.h"
+#include "base/fileio.h"
+
+#include <errno.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the law table ------------------------------------------------------------------ */
+typedef struct law_param {
+  const char *name;
+  double lo, hi;
+  bool lo_open; /* lo excluded */
+  bool integer;
+} law_param;
+
+typedef struct law_desc {
+  const char *name;
+  stp_law_kind kind;
+  size_t nparam;
+  law_param p[2];
+  const char *example;
+  const char *hint; /* appended to range errors, or NULL */
+} law_desc;
+
+#define CV_PARAM {"cv", 1e-6, 100, false, false}
+
+static const law_desc laws[] = {
+    {"det", STP_LAW_DET, 0, {{0}}, "det", NULL},
+    {"exp", STP_LAW_EXP, 0, {{0}}, "exp", NULL},
+    {"uniform", STP_LAW_UNIFORM, 1, {{"spread", 0, 1, true, false}}, "uniform:spread=0.5",
+     "the times are uniform on [mean*(1-spread), mean*(1+spread)]"},
+    {"gamma", STP_LAW_GAMMA, 1, {CV_PARAM}, "gamma:cv=0.5", NULL},
+    {"weibull", STP_LAW_WEIBULL, 1, {CV_PARAM}, "weibull:cv=0.5", NULL},
+    {"lognormal", STP_LAW_LOGNORMAL, 1, {CV_PARAM}, "lognormal:cv=0.5", NULL},
+    {"normal", STP_LAW_NORMAL, 1, {CV_PARAM}, "normal:cv=0.3", NULL},
+    {"beta", STP_LAW_BETA, 2, {{"a", 0, 1e6, true, false}, {"b", 0, 1e6, true, false}},
+     "beta:a=2,b=5", NULL},
+    {"erlang", STP_LAW_ERLANG, 1, {{"k", 1, 1e6, false, true}}, "erlang:k=3", NULL},
+    {"hyperexp", STP_LAW_HYPEREXP, 1, {{"cv", 1, 100, true, false}}, "hyperexp:cv=2",
+     "a hyperexponential law has cv > 1; use exp for cv = 1 and gamma for cv < 1"},
+    {"empirical", STP_LAW_EMPIRICAL, 0, {{0}}, "empirical:times.txt", NULL},
+};
+#define NLAWS (sizeof laws / sizeof laws[0])
+
+/* "det, exp, ..." from the table, for error messages. */
+static const char *known_names(char *buf, size_t n) {
+  buf[0] = '\0';
+  for (size_t k = 0, at = 0; k < NLAWS && at < n; k++, at = strlen(buf))
+    snprintf(buf + at, n - at, "%s%s", k ? ", " : "", laws[k].name);
+  return buf;
+}
+
+/* s[0..len) is exactly `name`. */
+static bool name_is(const char *name, const char *s, size_t len) {
+  return strlen(name) == len && strncmp(name, s, len) == 0;
+}
+
+/* ---- allocation --------------------------------------------------------------------- */
+void stp__law_free(stp_law *law) {
+  if (!law)
+    return;
+  free(law->spec);
+  free(law->samples);
+  free(law);
+}
+
+/* ---- strict number parsing ---------------------------------------------------------- */
+#define NUMBER_MAX 64
+
+/* The whole of text[0..len) must be one finite number (an integer when
+ * integer is set); no blanks, no trailing characters. */
+static bool parse_number(const char *text, size_t len, bool integer, double *out) {
+  char buf[NUMBER_MAX + 1];
+  if (len == 0 || len > NUMBER_MAX)
+    return false;
+  memcpy(buf, text, len);
+  buf[len] = '\0';
+  if (integer) {
+    for (size_t k = 0; k < len; k++)
+      if (buf[k] < '0' || buf[k] > '9')
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(buf, &end, 10);
+    if (errno == ERANGE || *end != '\0')
+      return false;
+    *out = (double)v;
+    return true;
+  }
+  if (buf[0] == ' ' || buf[0] == '\t' || buf[0] == '\n')
+    return false;
+  errno = 0;
+  char *end;
+  double v = strtod(buf, &end);
+  if (end == buf || *end != '\0' || errno == ERANGE || !isfinite(v))
+    return false;
+  *out = v;
+  return true;
+}
+
+/* ---- parameters --------------------------------------------------------------------- */
+static const law_desc *find_law(const char *name, size_t len) {
+  for (size_t k = 0; k < NLAWS; k++)
+    if (name_is(laws[k].name, name, len))
+      return &laws[k];
+  return NULL;
+}
+
+/* The known law whose name shares the longest prefix with `name` (a hint). */
+static const law_desc *closest_law(const char *name, size_t len) {
+  const law_desc *best = NULL;
+  size_t best_n = 1;
+  for (size_t k = 0; k < NLAWS; k++) {
+    size_t n = 0;
+    while (n < len && laws[k].name[n] && laws[k].name[n] == name[n])
+      n++;
+    if (n > best_n) {
+      best_n = n;
+      best = &laws[k];
+    }
+  }
+  return best;
+}
+
+static stp_status check_range(const law_desc *d, const law_param *p, const char *spec, double v,
+                              stp_error *err) {
+  bool low = p->lo_open ? v <= p->lo : v < p->lo;
+  if (!low && v <= p->hi)
+    return STP_OK;
+  return stp__fail(err, STP_EINVAL, "law \"%s\": %s must be in %c%g, %g], got %g%s%s", spec,
+                   p->name, p->lo_open ? '(' : '[', p->lo, p->hi, v, d->hint ? " (" : "",
+                   d->hint ? d->hint : "");
+}
+
+static size_t param_index(const law_desc *d, const char *key, size_t len) {
+  for (size_t k = 0; k < d->nparam; k++)
+    if (name_is(d->p[k].name, key, len))
+      return k;
+  return SIZE_MAX;
+}
+
+static void param_list(const law_desc *d, char *buf, size_t n) {
+  buf[0] = '\0';
+  for (size_t k = 0; k < d->nparam; k++) {
+    size_t at = strlen(buf);
+    snprintf(buf + at, n - at, "%s%s", k ? " and " : "", d->p[k].name);
+  }
+}
+
+static stp_status parse_one_param(const law_desc *d, const char *spec, const char *item,
+                                  size_t len, double *val, bool *seen, stp_error *err) {
+  const char *eq = memchr(item, '=', len);
+  if (!eq || eq == item)
+    return stp__fail(err, STP_EINVAL,
+                     "law \"%s\": \"%.*s\" is not of the form NAME=VALUE (e.g. %s)", spec,
+                     (int)len, item, d->example);
+  size_t klen = (size_t)(eq - item), k = param_index(d, item, klen);
+  if (k == SIZE_MAX) {
+    char names[64];
+    param_list(d, names, sizeof names);
+    return stp__fail(err, STP_EINVAL, "law \"%s\": unknown parameter \"%.*s\" (%s takes %s)",
+                     spec, (int)klen, item, d->name, names);
+  }
+  if (seen[k])
+    return stp__fail(err, STP_EINVAL, "law \"%s\": parameter %s is given twice", spec,
+                     d->p[k].name);
+  const char *value = eq + 1;
+  size_t vlen = len - klen - 1;
+  if (!parse_number(value, vlen, d->p[k].integer, &val[k]))
+    return stp__fail(err, STP_EINVAL, "law \"%s\": parameter %s: \"%.*s\" is not %s", spec,
+                     d->p[k].name, (int)vlen, value,
+                     d->p[k].integer ? "a non-negative integer" : "a finite number");
+  seen[k] = true;
+  return check_range(d, &d->p[k], spec, val[k], err);
+}
+
+/* params: the text after "name:", or NULL when there is no colon. */
+static stp_status parse_params(const law_desc *d, const char *spec, const char *params,
+                               double val[2], stp_error *err) {
+  bool seen[2] = {false, false};
+  if (params && d->nparam == 0)
+    return stp__fail(err, STP_EINVAL, "law \"%s\": %s takes no parameters", spec, d->name);
+  const char *at = params;
+  while (at) {
+    const char *comma = strchr(at, ',');
+    size_t len = comma ? (size_t)(comma - at) : strlen(at);
+    STP_CHECK(parse_one_param(d, spec, at, len, val, seen, err));
+    at = comma ? comma + 1 : NULL;
+  }
+  for (size_t k = 0; k < d->nparam; k++)
+    if (!seen[k])
+      return stp__fail(err, STP_EINVAL, "law \"%s\": missing parameter %s (e.g. %s)", spec,
+                       d->p[k].name, d->example);
+  return STP_OK;
+}
+
+/* ---- unit-mean constants ------------------------------------------------------------ */
+/* Squared cv of a Weibull law of shape k: Gamma(1+2/k)/Gamma(1+1/k)^2 - 1. */
+static double weibull_cv2(double k) {
+  return expm1(gsl_sf_lngamma(1 + 2 / k) - 2 * gsl_sf_lngamma(1 + 1 / k));
+}
+
+/* The shape whose cv is `cv` (cv^2 decreases in k): bisection on log k. */
+static double weibull_shape(double cv) {
+  double lo = log(1e-2), hi = log(1e7), target = cv * cv;
+  for (int it = 0; it < 200; it++) {
+    double mid = 0.5 * (lo + hi);
+    if (weibull_cv2(exp(mid)) > target)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return exp(0.5 * (lo + hi));
+}
+
+/* Mean of N(1, cv^2) conditioned on > 0: 1 + cv * phi(1/cv) / Phi(1/cv). */
+static double truncated_normal_mean(double cv) {
+  double a = 1 / cv;
+  return 1 + cv * gsl_ran_ugaussian_pdf(a) / gsl_cdf_ugaussian_P(a);
+}
+
+static void set_constants(stp_law *law) {
+  double *c = law->c, x = law->param[0];
+  switch (law->kind) {
+  case STP_LAW_UNIFORM:
+    c[0] = x;
+    break;
+  case STP_LAW_GAMMA: /* shape 1/cv^2, scale cv^2 */
+    c[0] = 1 / (x * x);
+    c[1] = x * x;
+    break;
+  case STP_LAW_ERLANG:
+    c[0] = x;
+    c[1] = 1 / x;
+    break;
+  case STP_LAW_WEIBULL: /* shape k, scale 1/Gamma(1+1/k) */
+    c[0] = weibull_shape(x);
+    c[1] = exp(-gsl_sf_lngamma(1 + 1 / c[0]));
+    break;
+  case STP_LAW_LOGNORMAL: /* zeta = -sigma^2/2 */
+    c[1] = sqrt(log1p(x * x));
+    c[0] = -0.5 * c[1] * c[1];
+    break;
+  case STP_LAW_NORMAL:
+    c[0] = x;
+    c[1] = 1 / truncated_normal_mean(x);
+    break;
+  case STP_LAW_BETA:
+    c[0] = (law->param[0] + law->param[1]) / law->param[0];
+    break;
+  case STP_LAW_HYPEREXP: { /* balanced means: p1/l1 = p2/l2 = 1/2 */
+    double p1 = 0.5 * (1 + sqrt((x * x - 1) / (x * x + 1)));
+    c[0] = p1;
+    c[1] = 2 * p1;
+    c[2] = 2 * (1 - p1);
+    break;
+  }
+  default:
+    break;
+  }
+}
+
+/* ---- exponential ziggurat -----------------------------------------------------------------
+ * Marsaglia and Tsang, "The ziggurat method for generating random variables"
+ * (J. Stat. Softw. 5(8), 2000), 256 layers, with 53-bit layer abscissae and
+ * the layer index from bits the abscissa does not use.  About 99% of draws
+ * cost one generator call, a table look-up and a compare, against a log()
+ * for inversion: exponential times are the common case and the kernel's
+ * bottleneck.  Tables are computed once per process. */
+#define ZIG_R 7.69711747013104972   /* start of the tail */
+#define ZIG_V 3.949659822581572e-3  /* area of each layer */
+
+static uint64_t zig_k[256];
+static double zig_w[256], zig_f[256];
+static pthread_once_t zig_once = PTHREAD_ONCE_INIT;
+
+static void zig_init(void) {
+  const double m = 0x1.0p53;
+  double de = ZIG_R, te = de, q = ZIG_V / exp(-de);
+  zig_k[0] = (uint64_t)(de / q * m);
+  zig_k[1] = 0;
+  zig_w[0] = q / m;
+  zig_w[255] = de / m;
+  zig_f[0] = 1;
+  zig_f[255] = exp(-de);
+  for (int i = 254; i >= 1; i--) {
+    de = -log(ZIG_V / de + exp(-de));
+    zig_k[i + 1] = (uint64_t)(de / te * m);
+    te = de;
+    zig_f[i] = exp(-de);
+    zig_w[i] = de / m;
+  }
+}
+
+/* Exp(1); zig_init must have run. */
+static inline double zig_exp(stp_rng *r) {
+  for (;;) {
+    uint64_t u = stp__rng_next(r);
+    unsigned i = (unsigned)(u & 0xff);
+    uint64_t j = u >> 11;
+    double x = (double)j * zig_w[i];
+    if (j < zig_k[i])
+      return x;
+    if (i == 0) /* the tail beyond ZIG_R is ZIG_R + Exp(1) */
+      return ZIG_R - log(stp__rng_uniform_pos(r));
+    if (zig_f[i] + (zig_f[i - 1] - zig_f[i]) * stp__rng_uniform(r) < exp(-x))
+      return x;
+  }
+}
+
+#define ERLANG_SUM_MAX 32 /* beyond, one gamma draw is cheaper than k exponentials */
+
+/* ---- empirical samples -------------------------------------------------------------- */
+static bool is_separator(char ch) {
+  return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == ',';
+}
+
+static stp_status push_sample(stp_law *law, size_t *cap, double v, stp_error *err) {
+  if (law->nsamples == *cap) {
+    size_t ncap = *cap ? 2 * *cap : 1024;
+    double *s = stp__malloc_array(ncap, sizeof *s);
+    if (!s)
+      return stp__oom(err, "reading samples");
+    if (law->nsamples)
+      memcpy(s, law->samples, law->nsamples * sizeof *s);
+    free(law->samples);
+    law->samples = s;
+    *cap = ncap;
+  }
+  law->samples[law->nsamples++] = v;
+  return STP_OK;
+}
+
+/* Numbers separated by blanks, commas or newlines; '#' starts a comment. */
+static stp_status parse_samples(stp_law *law, const char *path, const char *text, size_t len,
+                                stp_error *err) {
+  size_t cap = 0, line = 1, at = 0;
+  while (at < len) {
+    char ch = text[at];
+    if (ch == '\n')
+      line++;
+    if (is_separator(ch)) {
+      at++;
+      continue;
+    }
+    if (ch == '#') {
+      while (at < len && text[at] != '\n')
+        at++;
+      continue;
+    }
+    size_t start = at;
+    while (at < len && !is_separator(text[at]) && text[at] != '#')
+      at++;
+    double v;
+    if (!parse_number(text + start, at - start, false, &v))
+      return stp__fail(err, STP_EINVAL, "%s:%zu: \"%.*s\" is not a finite number", path, line,
+                       (int)(at - start > 40 ? 40 : at - start), text + start);
+    if (v < 0)
+      return stp__fail(err, STP_EINVAL, "%s:%zu: sample %g is negative (times are >= 0)", path,
+                       line, v);
+    STP_CHECK(push_sample(law, &cap, v, err));
+  }
+  return STP_OK;
+}
+
+static stp_status normalise_samples(stp_law *law, const char *path, stp_error *err) {
+  if (law->nsamples == 0)
+    return stp__fail(err, STP_EINVAL, "%s: no samples (numbers separated by blanks, commas "
+                     "or newlines; '#' starts a comment)", path);
+  double sum = 0;
+  for (size_t k = 0; k < law->nsamples; k++)
+    sum += law->samples[k];
+  double mean = sum / (double)law->nsamples;
+  if (!(mean > 0) || !isfinite(mean))
+    return stp__fail(err, STP_EINVAL, "%s: the mean of the samples is %g; it must be a finite "
+                     "positive number", path, mean);
+  for (size_t k = 0; k < law->nsamples; k++)
+    law->samples[k] /= mean;
+  return STP_OK;
+}
+
+static stp_status load_samples(stp_law *law, const char *file, const char *base_dir,
+                               stp_error *err) {
+  char *path = file[0] != '/' && base_dir && base_dir[0]
+                   ? stp__asprintf("%s/%s", base_dir, file)
+                   : stp__strdup(file);
+  if (!path)
+    return stp__oom(err, "reading samples");
+  char *text = NULL;
+  size_t len = 0;
+  stp_status s = stp__read_file(path, STP_MAX_FILE_BYTES, &text, &len, err);
+  if (s == STP_OK)
+    s = parse_samples(law, path, text, len, err);
+  if (s == STP_OK)
+    s = normalise_samples(law, path, err);
+  if (s != STP_OK)
+    stp__error_prefix(err, "law \"%s\"", law->spec);
+  free(text);
+  free(path);
+  return s;
+}
+
+/* ---- parsing ------------------------------------------------------------------------ */
+static stp_status unknown_law(const char *spec, size_t len, stp_error *err) {
+  const law_desc *hint = closest_law(spec, len);
+  char names[160];
+  return stp__fail(err, STP_EINVAL, "unknown law \"%.*s\" in \"%s\"%s%s%s; known laws: %s",
+                   (int)len, spec, spec, hint ? " (did you mean \"" : "",
+                   hint ? hint->name : "", hint ? "\"?)" : "", known_names(names, sizeof names));
+}
+
+stp_status stp__law_parse(const char *spec, const char *base_dir, stp_law **out,
+                          stp_error *err) {
+  *out = NULL;
+  char names[160];
+  if (!spec || !spec[0])
+    return stp__fail(err, STP_EINVAL, "empty law spec; known laws: %s",
+                     known_names(names, sizeof names));
+  gsl_set_error_handler_off();
+  pthread_once(&zig_once, zig_init);
+  const char *colon = strchr(spec, ':');
+  size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
+  const law_desc *d = find_law(spec, nlen);
+  if (!d)
+    return unknown_law(spec, nlen, err);
+  stp_law *law = calloc(1, sizeof *law);
+  if (!law || !(law->spec = stp__strdup(spec))) {
+    free(law);
+    return stp__oom(err, "parsing a law");
+  }
+  law->kind = d->kind;
+  stp_status s;
+  if (d->kind == STP_LAW_EMPIRICAL)
+    s = colon && colon[1] ? load_samples(law, colon + 1, base_dir, err)
+                          : stp__fail(err, STP_EINVAL, "law \"%s\": missing file name (e.g. %s)",
+                                      spec, d->example);
+  else
+    s = parse_params(d, spec, colon ? colon + 1 : NULL, law->param, err);
+  if (s != STP_OK) {
+    stp__law_free(law);
+    return s;
+  }
+  set_constants(law);
+  *out = law;
+  return STP_OK;
+}
+
+/* ---- sampling ----------------------------------------------------------------------- */
+static double truncated_normal(const stp_law *law, gsl_rng *g) {
+  double z;
+  do /* acceptance probability Phi(1/cv) >= 1/2 */
+    z = 1 + law->c[0] * gsl_ran_gaussian_ziggurat(g, 1.0);
+  while (z <= 0);
+  return z * law->c[1];
+}
+
+static double erlang(const stp_law *law, stp_rng *rng) {
+  double sum = 0;
+  for (int k = 0; k < (int)law->param[0]; k++)
+    sum += zig_exp(rng);
+  return sum * law->c[1];
+}
+
+void stp__law_fill(const stp_law *law, stp_rng *rng, double *buf, size_t n) {
+  gsl_rng *g = rng->gsl;
+  const double *c = law->c;
+  switch (law->kind) {
+  case STP_LAW_DET:
+    for (size_t k = 0; k < n; k++)
+      buf[k] = 1;
+    break;
+  case STP_LAW_EXP:
+    for (size_t k = 0; k < n; k++)
+      buf[k] = zig_exp(rng);
+    break;
+  case STP_LAW_UNIFORM:
+    for (size_t k = 0; k < n; k++)
+      buf[k] = 1 + c[0] * (2 * stp__rng_uniform(rng) - 1);
+    break;
+  case STP_LAW_ERLANG:
+    for (size_t k = 0; k < n; k++)
+      buf[k] = law->param[0] <= ERLANG_SUM_MAX ? erlang(law, rng) : gsl_ran_gamma(g, c[0], c[1]);
+    break;
+  case STP_LAW_GAMMA:
+    for (size_t k = 0; k < n; k++)
+      buf[k] = gsl_ran_gamma(g, c[0], c[1]);
+    break;
+  case STP_LAW_WEIBULL:
+    for (size_t k = 0; k < n; k++)
+      buf[k] = gsl_ran_weibull(g, c[1], c[0]);
+    break;
+  case STP_LAW_LOGNORMAL:
+    for (size_t k = 0; k < n; k++)
+      buf[k] = exp(c[0] + c[1] * gsl_ran_gaussian_ziggurat(g, 1.0));
+    break;
+  case STP_LAW_NORMAL:
+    for (size_t k = 0; k < n; k++)
+      buf[k] = truncated_normal(law, g);
+    break;
+  case STP_LAW_BETA:
+    for (size_t k = 0; k < n; k++)
+      buf[k] = c[0] * gsl_ran_beta(g, law->param[0], law->param[1]);
+    break;
+  case STP_LAW_HYPEREXP:
+    for (size_t k = 0; k < n; k++) {
+      double rate = stp__rng_uniform(rng) < c[0] ? c[1] : c[2];
+      buf[k] = zig_exp(rng) / rate;
+    }
+    break;
+  case STP_LAW_EMPIRICAL:
+    for (size_t k = 0; k < n; k++)
+      buf[k] = law->samples[(size_t)(stp__rng_uniform(rng) * (double)law->nsamples)];
+    break;
+  }
+}
+
+int stp__law_nbue(const stp_law *law) {
+  switch (law->kind) {
+  case STP_LAW_DET:
+  case STP_LAW_EXP:
+  case STP_LAW_UNIFORM: /* log-concave densities: increasing failure rate */
+  case STP_LAW_NORMAL:
+  case STP_LAW_ERLANG:
+    return 1;
+  case STP_LAW_GAMMA: /* shape >= 1 exactly when cv <= 1 */
+  case STP_LAW_WEIBULL:
+    return law->param[0] <= 1 ? 1 : 0;
+  case STP_LAW_BETA:
+    return law->param[0] >= 1 && law->param[1] >= 1 ? 1 : -1;
+  case STP_LAW_LOGNORMAL: /* the mean residual life grows without bound */
+  case STP_LAW_HYPEREXP:  /* decreasing failure rate, cv > 1 */
+    return 0;
+  default:
+    return -1;
+  }
+}
+
+/* ---- public wrappers ---------------------------------------------------------------- */
+stp_status stp_law_parse(const char *spec, const char *base_dir, stp_law **out, stp_error *err) {
+  if (!out)
+    return stp__fail(err, STP_EINVAL, "stp_law_parse: out is NULL");
+  return stp__law_parse(spec, base_dir, out, err);
+}
+
+void stp_law_free(stp_law *law) { stp__law_free(law); }
+
+const char *stp_law_spec(const stp_law *law) { return law ? law->spec : NULL; }

@@ -1,0 +1,54 @@
+/* laws.h: random laws of computation and communication times for the
+ * simulation (DESIGN.md 5).  A law is a shape only: every law is sampled as
+ * a unit-mean factor that the caller multiplies by the mean time the mapping
+ * gives (w_i / s_p or delta_i / b_pq), so that all laws share the means of
+ * the exact methods.  Specs are text ("gamma:cv=0.5"); they come from the
+ * command line or from an input file. */
+#ifndef STP_LAWS_H
+#define STP_LAWS_H
+
+#include "base/rng.h"
+#include "streamtp_law.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+  STP_LAW_DET,       /* constant 1 */
+  STP_LAW_EXP,       /* exponential */
+  STP_LAW_UNIFORM,   /* uniform on [1 - spread, 1 + spread] */
+  STP_LAW_GAMMA,     /* shape 1/cv^2 */
+  STP_LAW_WEIBULL,   /* shape solved from cv */
+  STP_LAW_LOGNORMAL, /* sigma^2 = log(1 + cv^2) */
+  STP_LAW_NORMAL,    /* N(1, cv^2) conditioned on > 0, rescaled to mean 1 */
+  STP_LAW_BETA,      /* Beta(a, b) scaled by (a + b) / a */
+  STP_LAW_ERLANG,    /* k exponential phases */
+  STP_LAW_HYPEREXP,  /* two phases with balanced means, cv > 1 */
+  STP_LAW_EMPIRICAL  /* samples drawn uniformly, rescaled to mean 1 */
+} stp_law_kind;
+
+struct stp_law {
+  stp_law_kind kind;
+  char *spec;       /* the text it was parsed from */
+  double param[2];  /* as given: spread | cv | a, b | k */
+  double c[3];      /* constants of the unit-mean sampler (laws.c) */
+  size_t nsamples;  /* empirical: samples, normalised to mean 1 */
+  double *samples;
+};
+
+/* Parse a law spec.  A relative empirical:FILE path is taken relative to
+ * base_dir when base_dir is non-NULL.  Errors name the law and parameter. */
+stp_status stp__law_parse(const char *spec, const char *base_dir, stp_law **out,
+                          stp_error *err);
+void stp__law_free(stp_law *law);
+
+/* n unit-mean draws into buf.  Time: O(n); no allocation. */
+void stp__law_fill(const stp_law *law, stp_rng *rng, double *buf, size_t n);
+
+static inline bool stp__law_is_det(const stp_law *law) { return law->kind == STP_LAW_DET; }
+
+/* 1 when the law is N.B.U.E. (so the bounds of DESIGN.md 5 hold), 0 when it
+ * is not, -1 when unknown (empirical samples, beta with a or b < 1). */
+int stp__law_nbue(const stp_law *law);
+
+#endif /* STP_LAWS_H */
