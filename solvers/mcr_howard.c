@@ -60,7 +60,7 @@ void stp__mcr_result_clear(stp_mcr_result *res) {
 }
 
 /* ---- token-free cycle (deadlock) detection: iterative DFS ---------------- */
-bool stp__find_token_free_cycle(const stp_graph *g, uint32_t **cycle, size_t *len) {
+bool stp__find_token_free_cycle(const stp_digraph *g, uint32_t **cycle, size_t *len) {
   *cycle = NULL;
   *len = 0;
   uint8_t *color = calloc((size_t)g->n + 1, 1); /* 0 new, 1 on stack, 2 done */
@@ -125,7 +125,7 @@ typedef struct tarjan_node {
 
 #define ASSIGNED (UINT32_MAX - 1)
 
-stp_status stp__scc(const stp_graph *g, uint32_t *comp, uint32_t *count, stp_error *err) {
+stp_status stp__scc(const stp_digraph *g, uint32_t *comp, uint32_t *count, stp_error *err) {
   size_t n = g->n;
   tarjan_node *t = stp__malloc_array(n, sizeof *t);
   uint32_t *stack = stp__malloc_array(n, sizeof *stack);
@@ -238,7 +238,7 @@ typedef struct howard {
 
 /* Kahn's algorithm on the token-free edges: order[0..n-1] is a topological
  * order of them; false when they hold a cycle (a deadlock). */
-static bool token_free_order(const stp_graph *g, uint32_t *order, uint32_t *indeg) {
+static bool token_free_order(const stp_digraph *g, uint32_t *order, uint32_t *indeg) {
   memset(indeg, 0, (size_t)g->n * sizeof *indeg);
   for (uint64_t e = 0; e < g->m; e++)
     indeg[g->dst[e]] += g->tok[e] == 0;
@@ -262,7 +262,7 @@ static bool token_free_order(const stp_graph *g, uint32_t *order, uint32_t *inde
  * visits a node before the sources of its token-free in-edges and a raise
  * travels back along token-free paths within one sweep (the graph of an
  * event graph is mostly such paths). */
-static stp_status build_in_edges(howard *h, const stp_graph *g, const uint32_t *comp_g,
+static stp_status build_in_edges(howard *h, const stp_digraph *g, const uint32_t *comp_g,
                                  uint32_t *rank, stp_error *err) {
   uint32_t n = h->n;
   for (uint32_t r = 0; r < n; r++)
@@ -601,7 +601,7 @@ static stp_status store_cycle(const howard *h, stp_mcr_result *res, stp_error *e
   return STP_OK;
 }
 
-static stp_status deadlock(const stp_graph *g, stp_mcr_result *res, stp_error *err) {
+static stp_status deadlock(const stp_digraph *g, stp_mcr_result *res, stp_error *err) {
   uint32_t *cycle;
   size_t len;
   if (!stp__find_token_free_cycle(g, &cycle, &len))
@@ -631,7 +631,7 @@ static void howard_free(howard *h) {
 
 /* Everything the iterations need; *deadlocked is set (and nothing else
  * done) when the token-free edges hold a cycle. */
-static stp_status howard_alloc(howard *h, const stp_graph *g, bool *deadlocked, stp_error *err) {
+static stp_status howard_alloc(howard *h, const stp_digraph *g, bool *deadlocked, stp_error *err) {
   size_t n = g->n;
   uint32_t *comp_g = stp__malloc_array(n, sizeof *comp_g);
   uint32_t *rank = stp__malloc_array(n, sizeof *rank);
@@ -673,7 +673,7 @@ done:
   return s;
 }
 
-stp_status stp__mcr_howard(const stp_graph *g, const stp_mcr_options *opts, stp_mcr_result *res,
+stp_status stp__mcr_howard(const stp_digraph *g, const stp_mcr_options *opts, stp_mcr_result *res,
                            stp_error *err) {
   memset(res, 0, sizeof *res);
   res->ratio = -INFINITY;

@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-static double howard(const stp_graph *g, stp_mcr_result *r) {
+static double howard(const stp_digraph *g, stp_mcr_result *r) {
   stp_error err = {0};
   stp_status s = stp__mcr_howard(g, NULL, r, &err);
   cr_assert_eq(s, STP_OK, "Howard failed: %s", err.message);
@@ -15,7 +15,7 @@ static double howard(const stp_graph *g, stp_mcr_result *r) {
 }
 
 /* The returned cycle must be a real cycle of g whose ratio is the answer. */
-static void check_cycle(const stp_graph *g, const stp_mcr_result *r) {
+static void check_cycle(const stp_digraph *g, const stp_mcr_result *r) {
   cr_assert(r->has_cycle);
   cr_assert_gt(r->cycle_len, 0);
   double w = 0;
@@ -44,7 +44,7 @@ Test(mcr, brute_force_small_random_graphs) {
   trng rng = {.s = 1};
   for (int k = 0; k < 400; k++) {
     uint32_t n = (uint32_t)trng_int(&rng, 1, 8);
-    stp_graph *g = random_graph(&rng, n, trng_int(&rng, 0, 2 * n), 0.4, 1);
+    stp_digraph *g = random_graph(&rng, n, trng_int(&rng, 0, 2 * n), 0.4, 1);
     double ref;
     cr_assert(mcr_brute_force(g, &ref));
     stp_mcr_result r;
@@ -52,7 +52,7 @@ Test(mcr, brute_force_small_random_graphs) {
     assert_close(got, ref, TOL_EXACT);
     check_cycle(g, &r);
     stp__mcr_result_clear(&r);
-    stp__graph_free(g);
+    stp__digraph_free(g);
   }
 }
 
@@ -60,12 +60,12 @@ Test(mcr, karp_mean_on_random_graphs) {
   trng rng = {.s = 2};
   for (int k = 0; k < 200; k++) {
     uint32_t n = (uint32_t)trng_int(&rng, 2, 120);
-    stp_graph *g = random_graph(&rng, n, trng_int(&rng, n, 4 * n), 1.0, 1);
+    stp_digraph *g = random_graph(&rng, n, trng_int(&rng, n, 4 * n), 1.0, 1);
     stp_mcr_result r;
     assert_close(howard(g, &r), mcr_karp(g), TOL_EXACT);
     check_cycle(g, &r);
     stp__mcr_result_clear(&r);
-    stp__graph_free(g);
+    stp__digraph_free(g);
   }
 }
 
@@ -73,25 +73,25 @@ Test(mcr, lawler_ratio_on_random_graphs) {
   trng rng = {.s = 3};
   for (int k = 0; k < 150; k++) {
     uint32_t n = (uint32_t)trng_int(&rng, 2, 150);
-    stp_graph *g = random_graph(&rng, n, trng_int(&rng, n, 3 * n), 0.3, 3);
+    stp_digraph *g = random_graph(&rng, n, trng_int(&rng, n, 3 * n), 0.3, 3);
     stp_mcr_result r;
     /* bisection to 1e-12 relative width; the answers agree within that */
     assert_close(howard(g, &r), mcr_lawler(g, 1e-13), 1e-11);
     check_cycle(g, &r);
     stp__mcr_result_clear(&r);
-    stp__graph_free(g);
+    stp__digraph_free(g);
   }
 }
 
-static stp_graph *graph_of(uint32_t n, const uint32_t (*e)[2], const double *w,
+static stp_digraph *graph_of(uint32_t n, const uint32_t (*e)[2], const double *w,
                            const uint32_t *tok, size_t m) {
   stp_edge_list el = {0};
   stp_error err;
   cr_assert_eq(stp__edges_reserve(&el, m ? m : 1, &err), STP_OK);
   for (size_t k = 0; k < m; k++)
     stp__edges_push(&el, e[k][0], e[k][1], w[k], tok[k]);
-  stp_graph *g;
-  cr_assert_eq(stp__graph_from_edges(n, &el, &g, &err), STP_OK);
+  stp_digraph *g;
+  cr_assert_eq(stp__digraph_from_edges(n, &el, &g, &err), STP_OK);
   return g;
 }
 
@@ -100,7 +100,7 @@ Test(mcr, token_free_cycle_is_a_deadlock) {
   const uint32_t e[][2] = {{0, 1}, {1, 2}, {2, 0}, {3, 3}, {2, 3}};
   const double w[] = {1, 2, 3, 4, 5};
   const uint32_t tok[] = {0, 0, 0, 1, 0};
-  stp_graph *g = graph_of(4, e, w, tok, 5);
+  stp_digraph *g = graph_of(4, e, w, tok, 5);
   stp_mcr_result r;
   stp_error err = {0};
   cr_assert_eq(stp__mcr_howard(g, NULL, &r, &err), STP_EDEADLOCK);
@@ -109,21 +109,21 @@ Test(mcr, token_free_cycle_is_a_deadlock) {
   for (size_t k = 0; k < 3; k++)
     cr_assert_lt(r.cycle[k], 3);
   stp__mcr_result_clear(&r);
-  stp__graph_free(g);
+  stp__digraph_free(g);
 }
 
 Test(mcr, acyclic_graph_has_no_cycle) {
   const uint32_t e[][2] = {{0, 1}, {1, 2}, {0, 2}};
   const double w[] = {1, 2, 3};
   const uint32_t tok[] = {0, 1, 0};
-  stp_graph *g = graph_of(3, e, w, tok, 3);
+  stp_digraph *g = graph_of(3, e, w, tok, 3);
   stp_mcr_result r;
   stp_error err = {0};
   cr_assert_eq(stp__mcr_howard(g, NULL, &r, &err), STP_OK);
   cr_assert_not(r.has_cycle);
   cr_assert(isinf(r.ratio) && r.ratio < 0);
   stp__mcr_result_clear(&r);
-  stp__graph_free(g);
+  stp__digraph_free(g);
 }
 
 Test(mcr, hand_checked_two_cycles_sharing_a_node) {
@@ -132,13 +132,13 @@ Test(mcr, hand_checked_two_cycles_sharing_a_node) {
   const uint32_t e[][2] = {{0, 1}, {1, 0}, {0, 2}, {2, 3}, {3, 0}, {3, 3}};
   const double w[] = {3, 5, 4, 4, 4, 7};
   const uint32_t tok[] = {0, 1, 1, 0, 1, 1};
-  stp_graph *g = graph_of(4, e, w, tok, 6);
+  stp_digraph *g = graph_of(4, e, w, tok, 6);
   stp_mcr_result r;
   assert_close(howard(g, &r), 8.0, TOL_EXACT);
   cr_assert_eq(r.cycle_len, 2);
   cr_assert_eq(r.cycle_tokens, 1);
   stp__mcr_result_clear(&r);
-  stp__graph_free(g);
+  stp__digraph_free(g);
 }
 
 Test(mcr, parallel_edges_and_separate_components) {
@@ -146,21 +146,21 @@ Test(mcr, parallel_edges_and_separate_components) {
   const uint32_t e[][2] = {{0, 1}, {1, 0}, {1, 0}, {2, 2}, {2, 2}};
   const double w[] = {1, 2, 9, 5, 12};
   const uint32_t tok[] = {1, 1, 2, 1, 2};
-  stp_graph *g = graph_of(3, e, w, tok, 5);
+  stp_digraph *g = graph_of(3, e, w, tok, 5);
   double ref;
   cr_assert(mcr_brute_force(g, &ref));
   stp_mcr_result r;
   assert_close(howard(g, &r), ref, TOL_EXACT);
   assert_close(ref, 6.0, TOL_EXACT); /* self-loop 12/2 = 6 > 5 > (1+9)/3 */
   stp__mcr_result_clear(&r);
-  stp__graph_free(g);
+  stp__digraph_free(g);
 }
 
 Test(mcr, scc_labels_components) {
   const uint32_t e[][2] = {{0, 1}, {1, 0}, {1, 2}, {2, 3}, {3, 2}, {4, 4}};
   const double w[] = {1, 1, 1, 1, 1, 1};
   const uint32_t tok[] = {1, 1, 1, 1, 1, 1};
-  stp_graph *g = graph_of(5, e, w, tok, 6);
+  stp_digraph *g = graph_of(5, e, w, tok, 6);
   uint32_t comp[5], count;
   stp_error err;
   cr_assert_eq(stp__scc(g, comp, &count, &err), STP_OK);
@@ -170,5 +170,5 @@ Test(mcr, scc_labels_components) {
   cr_assert_neq(comp[0], comp[2]);
   cr_assert_neq(comp[4], comp[0]);
   cr_assert_neq(comp[4], comp[2]);
-  stp__graph_free(g);
+  stp__digraph_free(g);
 }

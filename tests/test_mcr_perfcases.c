@@ -31,7 +31,7 @@ static void edge(builder *b, uint32_t u, uint32_t v, double w, uint32_t tok) {
 
 /* The graph, with nodes renumbered by a seeded random permutation when
  * shuffle_seed is non-zero (node order must not matter to the solver). */
-static stp_graph *build(builder *b, uint64_t shuffle_seed) {
+static stp_digraph *build(builder *b, uint64_t shuffle_seed) {
   if (shuffle_seed) {
     uint32_t *p = malloc(b->n * sizeof *p);
     cr_assert_not_null(p);
@@ -49,9 +49,9 @@ static stp_graph *build(builder *b, uint64_t shuffle_seed) {
     }
     free(p);
   }
-  stp_graph *g;
+  stp_digraph *g;
   stp_error err = {0};
-  cr_assert_eq(stp__graph_from_edges(b->n, &b->el, &g, &err), STP_OK, "%s", err.message);
+  cr_assert_eq(stp__digraph_from_edges(b->n, &b->el, &g, &err), STP_OK, "%s", err.message);
   return g;
 }
 
@@ -60,7 +60,7 @@ static stp_graph *build(builder *b, uint64_t shuffle_seed) {
  * settles within n + 1 passes, i.e. when no cycle has a ratio above lam.
  * Nodes are scanned in decreasing order, the direction most edges of these
  * graphs point to, so that a pass carries values along whole paths. */
-static bool no_cycle_above(const stp_graph *g, double lam) {
+static bool no_cycle_above(const stp_digraph *g, double lam) {
   double *d = calloc(g->n, sizeof *d);
   cr_assert_not_null(d);
   bool settled = false;
@@ -81,7 +81,7 @@ static bool no_cycle_above(const stp_graph *g, double lam) {
 
 /* The returned cycle is a cycle of g (each step along some edge) whose
  * durations over tokens give the ratio. */
-static void check_cycle(const stp_graph *g, const stp_mcr_result *r) {
+static void check_cycle(const stp_digraph *g, const stp_mcr_result *r) {
   cr_assert(r->has_cycle);
   double w = 0;
   uint64_t t = 0;
@@ -104,7 +104,7 @@ static void check_cycle(const stp_graph *g, const stp_mcr_result *r) {
   assert_close(w / (double)t, r->ratio, TOL_EXACT);
 }
 
-static stp_mcr_result solve(const stp_graph *g) {
+static stp_mcr_result solve(const stp_digraph *g) {
   stp_mcr_result r;
   stp_error err = {0};
   cr_assert_eq(stp__mcr_howard(g, NULL, &r, &err), STP_OK, "%s", err.message);
@@ -118,7 +118,7 @@ static stp_mcr_result solve(const stp_graph *g) {
  * prefers its loop; improving ratios edge by edge moves the loop of ratio 3
  * one node per iteration (n iterations); the best cycle is the whole ring,
  * ratio n - 1. */
-static stp_graph *chain(uint32_t n, uint64_t shuffle) {
+static stp_digraph *chain(uint32_t n, uint64_t shuffle) {
   builder b = builder_new(n, 2 * (uint64_t)n);
   for (uint32_t u = 0; u + 1 < n; u++) {
     edge(&b, u, u, 2, 1);
@@ -132,13 +132,13 @@ static stp_graph *chain(uint32_t n, uint64_t shuffle) {
 Test(mcr_perfcases, chain_spreads_the_best_ratio_at_once) {
   const uint32_t n = 20000;
   for (uint64_t shuffle = 0; shuffle < 3; shuffle++) {
-    stp_graph *g = chain(n, shuffle);
+    stp_digraph *g = chain(n, shuffle);
     stp_mcr_result r = solve(g);
     assert_close(r.ratio, (double)(n - 1), TOL_EXACT);
     cr_assert_eq(r.cycle_len, n);
     cr_assert_leq(r.iterations, 4, "%zu iterations on a chain of %u nodes", r.iterations, n);
     stp__mcr_result_clear(&r);
-    stp__graph_free(g);
+    stp__digraph_free(g);
   }
 }
 
@@ -150,7 +150,7 @@ Test(mcr_perfcases, chain_spreads_the_best_ratio_at_once) {
  * last rail weighs 12n; H -> 0 closes the other cycles with one token.
  * Rails win until the node above has switched to its rung: one switch per
  * iteration for a Howard that improves the bias edge by edge. */
-static stp_graph *ladder(uint32_t n, bool rung_tokens, uint64_t shuffle, double *best) {
+static stp_digraph *ladder(uint32_t n, bool rung_tokens, uint64_t shuffle, double *best) {
   uint32_t hub = n - 1;
   double top = 12.0 * n, loop = 2 * top + 3.0 * n;
   builder b = builder_new(n, 2 * (uint64_t)n + 1);
@@ -172,12 +172,12 @@ Test(mcr_perfcases, ladder_bias_travels_along_token_free_paths) {
   const uint32_t n = 20000;
   for (uint64_t shuffle = 0; shuffle < 3; shuffle++) {
     double best;
-    stp_graph *g = ladder(n, false, shuffle, &best);
+    stp_digraph *g = ladder(n, false, shuffle, &best);
     stp_mcr_result r = solve(g);
     assert_close(r.ratio, best, TOL_EXACT);
     cr_assert_leq(r.iterations, 3, "%zu iterations on a ladder of %u nodes", r.iterations, n);
     stp__mcr_result_clear(&r);
-    stp__graph_free(g);
+    stp__digraph_free(g);
   }
 }
 
@@ -185,7 +185,7 @@ Test(mcr_perfcases, ladder_bias_travels_across_token_edges) {
   const uint32_t n = 20000;
   for (uint64_t shuffle = 0; shuffle < 3; shuffle++) {
     double best;
-    stp_graph *g = ladder(n, true, shuffle, &best);
+    stp_digraph *g = ladder(n, true, shuffle, &best);
     stp_mcr_result r = solve(g);
     assert_close(r.ratio, best, TOL_EXACT);
     /* the worklist carries the gain a quarter pass of the edges per
@@ -193,7 +193,7 @@ Test(mcr_perfcases, ladder_bias_travels_across_token_edges) {
      * helps along increasing runs of node numbers) */
     cr_assert_leq(r.iterations, 8, "%zu iterations on a ladder of %u nodes", r.iterations, n);
     stp__mcr_result_clear(&r);
-    stp__graph_free(g);
+    stp__digraph_free(g);
   }
 }
 
@@ -202,7 +202,7 @@ Test(mcr_perfcases, ladder_bias_travels_across_token_edges) {
  * hold one token (every cycle wraps).  With durations offset by 1e6 the
  * biases grow to about 1e9 while the differences that decide the optimum
  * stay near 1: the improvement tolerance must follow the magnitudes. */
-static stp_graph *torus(uint32_t k, double offset, uint64_t seed) {
+static stp_digraph *torus(uint32_t k, double offset, uint64_t seed) {
   builder b = builder_new(k * k, 2 * (uint64_t)k * k);
   trng r = {seed};
   for (uint32_t i = 0; i < k; i++)
@@ -213,7 +213,7 @@ static stp_graph *torus(uint32_t k, double offset, uint64_t seed) {
   return build(&b, 0);
 }
 
-static void check_optimal(const stp_graph *g, const stp_mcr_result *r) {
+static void check_optimal(const stp_digraph *g, const stp_mcr_result *r) {
   /* the returned cycle attains the ratio (check_cycle) and no cycle beats
    * it by more than 1e-9 relative */
   cr_assert(no_cycle_above(g, r->ratio * (1 + 1e-9)), "a cycle has a ratio above %.17g",
@@ -222,21 +222,21 @@ static void check_optimal(const stp_graph *g, const stp_mcr_result *r) {
 
 Test(mcr_perfcases, torus_is_certified_optimal) {
   for (uint64_t seed = 1; seed <= 3; seed++) {
-    stp_graph *g = torus(40, 0, seed);
+    stp_digraph *g = torus(40, 0, seed);
     stp_mcr_result r = solve(g);
     check_optimal(g, &r);
     stp__mcr_result_clear(&r);
-    stp__graph_free(g);
+    stp__digraph_free(g);
   }
 }
 
 Test(mcr_perfcases, torus_with_large_durations_is_certified_optimal) {
   for (uint64_t seed = 1; seed <= 3; seed++) {
-    stp_graph *g = torus(40, 1e6, seed);
+    stp_digraph *g = torus(40, 1e6, seed);
     stp_mcr_result r = solve(g);
     check_optimal(g, &r);
     stp__mcr_result_clear(&r);
-    stp__graph_free(g);
+    stp__digraph_free(g);
   }
 }
 

@@ -95,11 +95,11 @@ Test(pattern_chain, state_counts_follow_the_paper) {
 /* The event graph of the pattern, whose markings the reference enumerates. */
 static ref_chain reference(size_t u, size_t v, const double *times) {
   stp_component comp = {.kind = STP_COMPONENT_TRANSFER, .g = 1, .u = u, .v = v};
-  stp_graph *g;
+  stp_digraph *g;
   stp_error err = {0};
   cr_assert_eq(stp__pattern_graph(&comp, times, &g, &err), STP_OK, "%s", err.message);
   ref_chain r = ref_enumerate(g, times, 5000);
-  stp__graph_free(g);
+  stp__digraph_free(g);
   return r;
 }
 
@@ -197,7 +197,7 @@ Test(pattern_chain, exponential_rate_is_below_the_deterministic_one) {
       continue;
     double *t = random_times(&rng, u * v, 0.1, 10);
     stp_component comp = {.kind = STP_COMPONENT_TRANSFER, .g = 1, .u = u, .v = v};
-    stp_graph *g;
+    stp_digraph *g;
     stp_mcr_result mcr = {0};
     stp_error err = {0};
     cr_assert_eq(stp__pattern_graph(&comp, t, &g, &err), STP_OK);
@@ -208,7 +208,7 @@ Test(pattern_chain, exponential_rate_is_below_the_deterministic_one) {
     cr_assert_leq(exp_rate, det * (1 + 1e-12), "%zu x %zu: exponential %.17g > deterministic %.17g",
                   u, v, exp_rate, det);
     stp__mcr_result_clear(&mcr);
-    stp__graph_free(g);
+    stp__digraph_free(g);
     stp__chain_free(c);
     free(t);
   }

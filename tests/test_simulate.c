@@ -21,7 +21,7 @@
 
 /* The reachable markings of an event graph and the moves between them. */
 typedef struct ref_chain {
-  const stp_graph *g;
+  const stp_digraph *g;
   const double *time;
   uint32_t *in_off;  /* input places of transition t: in_edge[in_off[t] .. in_off[t+1]) */
   uint64_t *in_edge;
@@ -78,7 +78,7 @@ static void ref_move(ref_chain *c, size_t from, size_t to, double rate) {
  * t fires at rate 1/time[t], taking a token from each input place and putting
  * one on each output place. */
 static void ref_enumerate(ref_chain *c) {
-  const stp_graph *g = c->g;
+  const stp_digraph *g = c->g;
   size_t np = (size_t)g->m;
   c->in_off = calloc(g->n + 1, sizeof *c->in_off);
   c->in_edge = malloc(np * sizeof *c->in_edge);
@@ -135,7 +135,7 @@ static gsl_vector *ref_stationary(const ref_chain *c) {
 /* Long-run firing rate of the transitions with counted[t], when transition t
  * fires after an exponential time of mean time[t] (single server: every
  * transition of these graphs lies on a cycle holding one token). */
-static double reference_exp_rate(const stp_graph *g, const double *time, const bool *counted) {
+static double reference_exp_rate(const stp_digraph *g, const double *time, const bool *counted) {
   ref_chain c = {.g = g, .time = time};
   ref_enumerate(&c);
   gsl_vector *pi = ref_stationary(&c);
@@ -184,7 +184,7 @@ static double reference_overlap_exp(const stp_mapping *m) {
       rho = (double)c->g / stp__comp_time(m, c->snd[0]);
     } else {
       double *times;
-      stp_graph *g;
+      stp_digraph *g;
       cr_assert_eq(stp__pattern_times(m, c, &times, &err), STP_OK);
       cr_assert_eq(stp__pattern_graph(c, times, &g, &err), STP_OK);
       bool *all = malloc(g->n * sizeof *all);
@@ -192,7 +192,7 @@ static double reference_overlap_exp(const stp_mapping *m) {
         all[v] = true;
       rho = (double)c->g * reference_exp_rate(g, times, all);
       free(all);
-      stp__graph_free(g);
+      stp__digraph_free(g);
       free(times);
     }
     best = fmin(best, rho);

@@ -146,7 +146,7 @@ static int strict_graph(const gen_args *a, uint32_t *n, stp_edge_list *el, char 
     rc = die("%s", err.message);
     goto done;
   }
-  const stp_graph *g = t->g;
+  const stp_digraph *g = t->g;
   if ((rc = reserve(el, g->m)))
     goto done;
   for (uint32_t u = 0; u < g->n; u++)

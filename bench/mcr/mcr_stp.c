@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int load(const char *path, stp_graph **out) {
+static int load(const char *path, stp_digraph **out) {
   bench_graph bg;
   char msg[1024];
   if (bench_graph_read(path, &bg, msg, sizeof msg)) {
@@ -24,7 +24,7 @@ static int load(const char *path, stp_graph **out) {
   for (uint64_t e = 0; s == STP_OK && e < bg.m; e++)
     stp__edges_push(&el, bg.src[e], bg.dst[e], bg.w[e], bg.tok[e]);
   if (s == STP_OK)
-    s = stp__graph_from_edges(bg.n, &el, out, &err);
+    s = stp__digraph_from_edges(bg.n, &el, out, &err);
   else
     stp__edges_free(&el);
   bench_graph_free(&bg);
@@ -41,7 +41,7 @@ int main(int argc, char **argv) {
   long repeat;
   if (bench_repeat_arg("mcr_stp", argc, argv, 2, &repeat))
     return 2;
-  stp_graph *g;
+  stp_digraph *g;
   if (load(argv[1], &g))
     return 1;
   double best = INFINITY;
@@ -65,6 +65,6 @@ int main(int argc, char **argv) {
     printf("ratio=%.17g seconds=%.6f iterations=%zu cycle_len=%zu cycle_tokens=%llu\n", r.ratio,
            best, r.iterations, r.cycle_len, (unsigned long long)r.cycle_tokens);
   stp__mcr_result_clear(&r);
-  stp__graph_free(g);
+  stp__digraph_free(g);
   return rc;
 }

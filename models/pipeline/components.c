@@ -97,7 +97,7 @@ stp_status stp__pattern_times(const stp_mapping *m, const stp_component *c, doub
   return STP_OK;
 }
 
-stp_status stp__pattern_graph(const stp_component *c, const double *times, stp_graph **out,
+stp_status stp__pattern_graph(const stp_component *c, const double *times, stp_digraph **out,
                               stp_error *err) {
   size_t u = c->u, v = c->v, n = u * v;
   stp_edge_list el = {0};
@@ -112,13 +112,13 @@ stp_status stp__pattern_graph(const stp_component *c, const double *times, stp_g
       size_t k = b + t * v, next = t + 1 < u ? k + v : b;
       stp__edges_push(&el, (uint32_t)k, (uint32_t)next, times[k], t + 1 == u);
     }
-  return stp__graph_from_edges((uint32_t)n, &el, out, err);
+  return stp__digraph_from_edges((uint32_t)n, &el, out, err);
 }
 
 stp_status stp__pattern_check_size(const stp_mapping *m, const stp_component *c,
                                    uint64_t max_transitions, stp_error *err) {
   uint64_t n = (uint64_t)c->u * c->v;
-  if (n <= max_transitions && n < STP_GRAPH_MAX_NODES)
+  if (n <= max_transitions && n < STP_DIGRAPH_MAX_NODES)
     return STP_OK;
   return stp__fail(err, STP_ELIMIT,
                    "%s: the transfer pattern after stage \"%s\" has %zu x %zu = %llu "
@@ -135,7 +135,7 @@ stp_status stp__component_det_throughput(const stp_mapping *m, const stp_compone
   }
   STP_CHECK(stp__pattern_check_size(m, c, o->max_transitions, err));
   double *times;
-  stp_graph *g = NULL;
+  stp_digraph *g = NULL;
   STP_CHECK(stp__pattern_times(m, c, &times, err));
   stp_status s = stp__pattern_graph(c, times, &g, err);
   stp_mcr_result r = {0};
@@ -144,7 +144,7 @@ stp_status stp__component_det_throughput(const stp_mapping *m, const stp_compone
   if (s == STP_OK)
     *rho = (double)c->g * (double)(c->u * c->v) / r.ratio;
   stp__mcr_result_clear(&r);
-  stp__graph_free(g);
+  stp__digraph_free(g);
   free(times);
   return s;
 }

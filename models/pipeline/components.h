@@ -7,7 +7,7 @@
 #define STP_COMPONENTS_H
 
 #include "models/pipeline/mapping.h"
-#include "solvers/graph.h"
+#include "solvers/digraph.h"
 
 typedef struct stp_component {
   stp_component_kind kind;
@@ -42,7 +42,7 @@ stp_status stp__pattern_times(const stp_mapping *m, const stp_component *c, doub
 /* The folded pattern as an event graph: each sender cycles over its v
  * transitions in increasing k, each receiver over its u transitions; the
  * closing places hold one token. */
-stp_status stp__pattern_graph(const stp_component *c, const double *times, stp_graph **out,
+stp_status stp__pattern_graph(const stp_component *c, const double *times, stp_digraph **out,
                               stp_error *err);
 
 /* Deterministic bound on the data-set rate from one component:

@@ -28,7 +28,7 @@ typedef struct net {
   size_t words;        /* 64-bit words per marking */
   uint64_t *in_off;    /* ntrans + 1 */
   uint64_t *in_place;  /* input places, transition by transition */
-  const stp_graph *g;  /* output places of t: edges g->off[t] .. g->off[t+1]-1 */
+  const stp_digraph *g;  /* output places of t: edges g->off[t] .. g->off[t+1]-1 */
   double *rate;        /* 1 / mean firing time */
 } net;
 
@@ -39,7 +39,7 @@ static void net_free(net *n) {
 }
 
 static stp_status net_init(const stp_teg *t, net *n, stp_error *err) {
-  const stp_graph *g = t->g;
+  const stp_digraph *g = t->g;
   memset(n, 0, sizeof *n);
   n->ntrans = g->n;
   n->g = g;

@@ -26,7 +26,7 @@ void stp__teg_free(stp_teg *t) {
   if (!t)
     return;
   free(t->time);
-  stp__graph_free(t->g);
+  stp__digraph_free(t->g);
   free(t);
 }
 
@@ -72,7 +72,7 @@ stp_status stp__teg_build(const stp_mapping *m, stp_model model, uint64_t max_tr
     return stp__fail(err, STP_ELIMIT,
                      "%s: the event graph has more than 2^64 transitions (lcm of the team sizes "
                      "overflows)", m->file);
-  if (n > max_transitions || n >= STP_GRAPH_MAX_NODES)
+  if (n > max_transitions || n >= STP_DIGRAPH_MAX_NODES)
     return stp__fail(err, STP_ELIMIT,
                      "%s: the %s event graph would have %llu transitions (%llu paths x %u "
                      "columns), above the limit of %llu (--max-transitions)",
@@ -116,7 +116,7 @@ stp_status stp__teg_build(const stp_mapping *m, stp_model model, uint64_t max_tr
         add_port_cycle(t, &el, ri, k, comp - 1);
     }
   }
-  s = stp__graph_from_edges((uint32_t)n, &el, &t->g, err);
+  s = stp__digraph_from_edges((uint32_t)n, &el, &t->g, err);
   if (s != STP_OK) {
     stp__teg_free(t);
     return s;

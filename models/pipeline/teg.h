@@ -6,7 +6,7 @@
 #define STP_TEG_H
 
 #include "models/pipeline/mapping.h"
-#include "solvers/graph.h"
+#include "solvers/digraph.h"
 
 typedef struct stp_teg {
   const stp_mapping *map; /* borrowed */
@@ -14,7 +14,7 @@ typedef struct stp_teg {
   uint64_t nrows;  /* R */
   uint32_t ncols;  /* 2N - 1 */
   double *time;    /* firing time per transition */
-  stp_graph *g;    /* places */
+  stp_digraph *g;    /* places */
 } stp_teg;
 
 /* Build the full event graph; STP_ELIMIT when it would exceed

@@ -37,7 +37,7 @@ static void push_move(ref_chain *c, size_t *cap, ref_move mv) {
   c->moves[c->nmoves++] = mv;
 }
 
-ref_chain ref_enumerate(const stp_graph *g, const double *time, size_t max_states) {
+ref_chain ref_enumerate(const stp_digraph *g, const double *time, size_t max_states) {
   ref_chain c = {.nevents = g->n};
   ref_store st = {.places = (size_t)g->m};
   uint8_t *m = malloc(g->m + 1), *next = malloc(g->m + 1);

@@ -7,7 +7,7 @@
 #define STP_CHAINREF_H
 
 #include "engine/chain.h"
-#include "solvers/graph.h"
+#include "solvers/digraph.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -27,7 +27,7 @@ typedef struct ref_chain {
 
 /* Markings reachable from g's initial marking (tok), transition t firing at
  * rate 1/time[t]; asserts at most max_states markings. */
-ref_chain ref_enumerate(const stp_graph *g, const double *time, size_t max_states);
+ref_chain ref_enumerate(const stp_digraph *g, const double *time, size_t max_states);
 void ref_chain_free(ref_chain *c);
 
 /* pi of the chain by dense Gaussian elimination (partial pivoting) on

@@ -10,7 +10,7 @@
 /* ---- brute force: DFS over simple paths from each start s through nodes
  * greater than s, closing back at s (each elementary cycle once). */
 typedef struct bf {
-  const stp_graph *g;
+  const stp_digraph *g;
   uint32_t start;
   bool *on_path;
   double best;
@@ -18,7 +18,7 @@ typedef struct bf {
 } bf;
 
 static void bf_dfs(bf *b, uint32_t u, double w, uint64_t tok) {
-  const stp_graph *g = b->g;
+  const stp_digraph *g = b->g;
   for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++) {
     uint32_t v = g->dst[e];
     double w2 = w + g->w[e];
@@ -36,7 +36,7 @@ static void bf_dfs(bf *b, uint32_t u, double w, uint64_t tok) {
   }
 }
 
-bool mcr_brute_force(const stp_graph *g, double *ratio) {
+bool mcr_brute_force(const stp_digraph *g, double *ratio) {
   bf b = {.g = g, .best = -INFINITY};
   b.on_path = calloc(g->n, sizeof *b.on_path);
   for (uint32_t s = 0; s < g->n; s++) {
@@ -51,7 +51,7 @@ bool mcr_brute_force(const stp_graph *g, double *ratio) {
 }
 
 /* ---- Karp: D_k(v) = max weight of a k-edge walk ending at v (from anywhere). */
-double mcr_karp(const stp_graph *g) {
+double mcr_karp(const stp_digraph *g) {
   size_t n = g->n;
   double *d = malloc((n + 1) * n * sizeof *d);
   for (size_t v = 0; v < n; v++)
@@ -85,7 +85,7 @@ double mcr_karp(const stp_graph *g) {
 }
 
 /* ---- Lawler: lambda < lambda* iff some cycle has w - lambda*tok > 0. */
-static bool positive_cycle(const stp_graph *g, double lambda, double *dist) {
+static bool positive_cycle(const stp_digraph *g, double lambda, double *dist) {
   for (uint32_t v = 0; v < g->n; v++)
     dist[v] = 0;
   for (uint32_t it = 0; it <= g->n; it++) {
@@ -104,7 +104,7 @@ static bool positive_cycle(const stp_graph *g, double lambda, double *dist) {
   return true;
 }
 
-double mcr_lawler(const stp_graph *g, double rtol) {
+double mcr_lawler(const stp_digraph *g, double rtol) {
   double wsum = 0;
   for (uint64_t e = 0; e < g->m; e++)
     wsum += g->w[e];
@@ -121,7 +121,7 @@ double mcr_lawler(const stp_graph *g, double rtol) {
   return 0.5 * (lo + hi);
 }
 
-stp_graph *random_graph(struct trng *r, uint32_t n, uint64_t m, double p_token,
+stp_digraph *random_graph(struct trng *r, uint32_t n, uint64_t m, double p_token,
                         uint32_t max_tokens) {
   uint32_t *order = malloc(n * sizeof *order); /* a random topological order */
   for (uint32_t i = 0; i < n; i++)
@@ -144,7 +144,7 @@ stp_graph *random_graph(struct trng *r, uint32_t n, uint64_t m, double p_token,
     stp__edges_push(&el, u, v, trng_uniform(r, 1, 10), tok);
   }
   free(order);
-  stp_graph *g;
-  cr_assert_eq(stp__graph_from_edges(n, &el, &g, &err), STP_OK);
+  stp_digraph *g;
+  cr_assert_eq(stp__digraph_from_edges(n, &el, &g, &err), STP_OK);
   return g;
 }

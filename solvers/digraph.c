@@ -1,5 +1,5 @@
-/* graph.c: edge lists compressed into CSR by a counting sort (stable, O(n+m)). */
-#include "solvers/graph.h"
+/* digraph.c: edge lists compressed into CSR by a counting sort (stable, O(n+m)). */
+#include "solvers/digraph.h"
 
 #include "base/core.h"
 
@@ -40,7 +40,7 @@ void stp__edges_free(stp_edge_list *el) {
   memset(el, 0, sizeof *el);
 }
 
-void stp__graph_free(stp_graph *g) {
+void stp__digraph_free(stp_digraph *g) {
   if (!g)
     return;
   free(g->off);
@@ -51,9 +51,9 @@ void stp__graph_free(stp_graph *g) {
   free(g);
 }
 
-static stp_status graph_alloc(uint32_t n, uint64_t m, stp_graph **out, stp_error *err) {
+static stp_status graph_alloc(uint32_t n, uint64_t m, stp_digraph **out, stp_error *err) {
   *out = NULL;
-  stp_graph *g = calloc(1, sizeof *g);
+  stp_digraph *g = calloc(1, sizeof *g);
   if (!g)
     return stp__oom(err, "allocating a graph");
   g->n = n;
@@ -64,7 +64,7 @@ static stp_status graph_alloc(uint32_t n, uint64_t m, stp_graph **out, stp_error
   g->w = stp__malloc_array(m, sizeof *g->w);
   g->tok = stp__malloc_array(m, sizeof *g->tok);
   if (!g->off || !g->src || !g->dst || !g->w || !g->tok) {
-    stp__graph_free(g);
+    stp__digraph_free(g);
     return stp__oom(err, "allocating a graph");
   }
   *out = g;
@@ -72,7 +72,7 @@ static stp_status graph_alloc(uint32_t n, uint64_t m, stp_graph **out, stp_error
 }
 
 /* Scatter edges (by key[e]) into g, whose offsets are not yet computed. */
-static void scatter(stp_graph *g, const uint32_t *key, const uint32_t *other, const uint32_t *tok,
+static void scatter(stp_digraph *g, const uint32_t *key, const uint32_t *other, const uint32_t *tok,
                     const double *w, uint64_t m) {
   for (uint64_t e = 0; e < m; e++)
     g->off[key[e] + 1]++;
@@ -91,9 +91,9 @@ static void scatter(stp_graph *g, const uint32_t *key, const uint32_t *other, co
   g->off[0] = 0;
 }
 
-stp_status stp__graph_from_edges(uint32_t n, stp_edge_list *el, stp_graph **out, stp_error *err) {
+stp_status stp__digraph_from_edges(uint32_t n, stp_edge_list *el, stp_digraph **out, stp_error *err) {
   *out = NULL;
-  stp_graph *g;
+  stp_digraph *g;
   stp_status s = graph_alloc(n, el->m, &g, err);
   if (s == STP_OK) {
     scatter(g, el->src, el->dst, el->tok, el->w, el->m);
@@ -103,8 +103,8 @@ stp_status stp__graph_from_edges(uint32_t n, stp_edge_list *el, stp_graph **out,
   return s;
 }
 
-stp_status stp__graph_transpose(const stp_graph *g, stp_graph **out, stp_error *err) {
-  stp_graph *t;
+stp_status stp__digraph_transpose(const stp_digraph *g, stp_digraph **out, stp_error *err) {
+  stp_digraph *t;
   STP_CHECK(graph_alloc(g->n, g->m, &t, err));
   scatter(t, g->dst, g->src, g->tok, g->w, g->m);
   *out = t;

@@ -1,16 +1,16 @@
-/* graph.h: a directed multigraph in compressed sparse row form, with two
+/* digraph.h: a directed multigraph in compressed sparse row form, with two
  * weights per edge (a duration and a token count).  Event graphs, folded
  * component patterns and benchmark graphs all reach the cycle-ratio solver
  * through this one type. */
-#ifndef STP_GRAPH_H
-#define STP_GRAPH_H
+#ifndef STP_DIGRAPH_H
+#define STP_DIGRAPH_H
 
 #include "streamtp.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct stp_graph {
+typedef struct stp_digraph {
   uint32_t n;    /* nodes */
   uint64_t m;    /* edges */
   uint64_t *off; /* n + 1: out-edges of u are off[u] .. off[u+1]-1 */
@@ -18,9 +18,9 @@ typedef struct stp_graph {
   uint32_t *dst; /* m */
   double *w;     /* m: duration, the firing time of the source transition */
   uint32_t *tok; /* m: tokens (initial marking of the place) */
-} stp_graph;
+} stp_digraph;
 
-#define STP_GRAPH_MAX_NODES UINT32_C(4000000000)
+#define STP_DIGRAPH_MAX_NODES UINT32_C(4000000000)
 
 /* Edge list builder (triplet-like): append, then compress. */
 typedef struct stp_edge_list {
@@ -43,9 +43,9 @@ void stp__edges_free(stp_edge_list *el);
 
 /* Compress an edge list into CSR (edges keep their relative order per
  * source).  The list is consumed (freed) whether or not this succeeds. */
-stp_status stp__graph_from_edges(uint32_t n, stp_edge_list *el, stp_graph **out, stp_error *err);
+stp_status stp__digraph_from_edges(uint32_t n, stp_edge_list *el, stp_digraph **out, stp_error *err);
 /* The same graph with every edge reversed (in-adjacency); weights follow. */
-stp_status stp__graph_transpose(const stp_graph *g, stp_graph **out, stp_error *err);
-void stp__graph_free(stp_graph *g);
+stp_status stp__digraph_transpose(const stp_digraph *g, stp_digraph **out, stp_error *err);
+void stp__digraph_free(stp_digraph *g);
 
-#endif /* STP_GRAPH_H */
+#endif /* STP_DIGRAPH_H */
