@@ -70,7 +70,7 @@ stp_status stp__fail(stp_error *err, stp_status s, const char *fmt, ...) {
   return s;
 }
 
-void stp__error_prefix(stp_error *err, const char *fmt, ...) {
+void stp_error_prefix(stp_error *err, const char *fmt, ...) {
   if (!err)
     return;
   char old[STP_ERROR_MAX];

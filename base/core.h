@@ -22,8 +22,6 @@
  * return the status, so that callers can write `return stp__fail(...)`. */
 stp_status stp__fail(stp_error *err, stp_status s, const char *fmt, ...) STP_PRINTF(3, 4);
 stp_status stp__vfail(stp_error *err, stp_status s, const char *fmt, va_list ap);
-/* Prefix err's message with "prefix: " (keeps the status). */
-void stp__error_prefix(stp_error *err, const char *fmt, ...) STP_PRINTF(2, 3);
 void stp__error_clear(stp_error *err);
 
 /* Propagate a failing status to the caller (igraph's IGRAPH_CHECK). */

@@ -9,7 +9,7 @@
 #define STP_RNG_H
 
 #include "base/xoshiro.h"
-#include "streamtp.h"
+#include "streamtp_base.h"
 
 #include <stdint.h>
 

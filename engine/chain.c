@@ -1,6 +1,7 @@
-/* ctmc.c: what the two Markov chains (pattern_chain.c, strict_chain.c)
- * share: solving a chain for its rate of completed data sets, and writing
- * it for other tools (MatrixMarket generator, CSV of the states). */
+/* chain.c: what every Markov chain of an event graph shares, whoever built
+ * it: solving it for the rate of its counted firings, writing it for other
+ * tools (MatrixMarket generator, CSV of the states), and the public
+ * inspection interface of streamtp_chain.h. */
 #include "engine/chain.h"
 
 #include "base/core.h"
@@ -17,7 +18,16 @@ void stp__chain_free(stp_chain *c) {
   stp__csr_free(c->moves);
   free(c->event);
   free(c->counted);
+  free(c->description);
   free(c);
+}
+
+void stp_chain_free(stp_chain *c) { stp__chain_free(c); }
+int64_t stp_chain_states(const stp_chain *c) { return c ? c->moves->nrows : 0; }
+int64_t stp_chain_moves(const stp_chain *c) { return c ? stp__csr_nnz(c->moves) : 0; }
+double stp_chain_build_seconds(const stp_chain *c) { return c ? c->seconds_build : 0; }
+const char *stp_chain_description(const stp_chain *c) {
+  return c && c->description ? c->description : "a Markov chain";
 }
 
 /* Rate of the counted firings out of state s. */
@@ -124,4 +134,48 @@ stp_status stp__chain_write_states(const stp_chain *c, FILE *f, stp_error *err) 
   }
   free(level);
   return ferror(f) ? write_failed(err, "state file") : STP_OK;
+}
+
+static stp_stationary_method stationary_method(stp_solver s) {
+  switch (s) {
+  case STP_SOLVER_DIRECT:
+    return STP_STATIONARY_DIRECT;
+  case STP_SOLVER_ITERATIVE:
+    return STP_STATIONARY_ITERATIVE;
+  default:
+    return STP_STATIONARY_AUTO;
+  }
+}
+
+stp_status stp_chain_solve(const stp_chain *c, const stp_options *o, stp_solver method,
+                           stp_chain_solution *out, stp_error *err) {
+  if (!c || !out)
+    return stp__fail(err, STP_EINVAL, "stp_chain_solve: chain or out is NULL");
+  stp_options defaults;
+  if (!o) {
+    stp_options_init(&defaults);
+    o = &defaults;
+  }
+  double *pi = NULL, rate = 0;
+  stp_ctmc_info info = {0};
+  STP_CHECK(stp__chain_solve(c, o, stationary_method(method), &pi, &rate, &info, err));
+  free(pi);
+  *out = (stp_chain_solution){.rate = rate, .throughput = c->scale * rate,
+                              .residual = info.residual, .solver = info.solver,
+                              .iterations = info.iterations, .levels = info.period,
+                              .seconds = info.seconds_solve};
+  return STP_OK;
+}
+
+stp_status stp_chain_write_mtx(const stp_chain *c, FILE *f, const char *comment,
+                               stp_error *err) {
+  if (!c || !f)
+    return stp__fail(err, STP_EINVAL, "stp_chain_write_mtx: chain or file is NULL");
+  return stp__chain_write_mtx(c, f, comment, err);
+}
+
+stp_status stp_chain_write_states(const stp_chain *c, FILE *f, stp_error *err) {
+  if (!c || !f)
+    return stp__fail(err, STP_EINVAL, "stp_chain_write_states: chain or file is NULL");
+  return stp__chain_write_states(c, f, err);
 }

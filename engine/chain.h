@@ -7,7 +7,7 @@
 #ifndef STP_CHAIN_H
 #define STP_CHAIN_H
 
-#include "streamtp_base.h"
+#include "streamtp_chain.h"
 #include "solvers/sparse.h"
 #include "solvers/stationary.h"
 
@@ -39,6 +39,8 @@ typedef struct stp_chain {
   uint32_t nevents;    /* transitions of the event graph */
   uint8_t *counted;    /* per transition: 1 when its firing completes a data set */
   double seconds_build;
+  double scale;        /* what the chain bounds = scale x its data-set rate (builders set it) */
+  char *description;   /* for stp_chain_description; NULL: generic */
 } stp_chain;
 
 void stp__chain_free(stp_chain *c);

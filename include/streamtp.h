@@ -16,10 +16,12 @@
 #define STREAMTP_H
 
 #include "streamtp_base.h"
+#include "streamtp_chain.h"
 #include "streamtp_law.h"
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -106,6 +108,38 @@ typedef struct stp_result {
 STP_API stp_status stp_evaluate(const stp_mapping *m, stp_model model, const stp_options *opts,
                         stp_result **out, stp_error *err);
 STP_API void stp_result_free(stp_result *r);
+
+/* ---- looking inside: the event graph and its Markov chains ------------------ */
+/* Size of the full event graph of m under model (DESIGN: R rows of 2N-1
+ * transitions); STP_ELIMIT beyond max_transitions transitions. */
+typedef struct stp_teg_summary {
+  uint64_t rows, columns, transitions, places, tokens;
+} stp_teg_summary;
+STP_API stp_status stp_mapping_teg_summary(const stp_mapping *m, stp_model model,
+                                           uint64_t max_transitions, stp_teg_summary *out,
+                                           stp_error *err);
+/* The full event graph in Graphviz dot format: one rank per column, rows in
+ * order, one edge per place (red with its token count when marked). */
+STP_API stp_status stp_mapping_write_dot(const stp_mapping *m, stp_model model,
+                                         uint64_t max_transitions, FILE *f, stp_error *err);
+
+/* What stp_mapping_chain built. */
+typedef struct stp_chain_about {
+  stp_model model;
+  long component;      /* Overlap: the transfer component; Strict: -1 */
+  size_t stage;        /* Overlap: its sending stage */
+  size_t g, u, v;      /* Overlap: copies and pattern size */
+} stp_chain_about;
+
+/* One Markov chain of m with exponential times: under Overlap the folded
+ * pattern of transfer component `component` (its index among the
+ * components of stp_result, from 0), whose chain throughput is g x rate;
+ * under Strict (component -1) the chain of the whole event graph.  Errors
+ * name the transfer components when the index is missing or wrong; the
+ * limits of opts apply (STP_ELIMIT beyond them). */
+STP_API stp_status stp_mapping_chain(const stp_mapping *m, stp_model model, long component,
+                                     const stp_options *opts, stp_chain **out,
+                                     stp_chain_about *about, stp_error *err);
 
 /* ---- Monte Carlo simulation (any I.I.D. law) -------------------------------- */
 typedef struct stp_sim_options {

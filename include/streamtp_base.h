@@ -61,6 +61,15 @@ typedef struct stp_error {
   char message[STP_ERROR_MAX]; /* "file:line:col: what is wrong" */
 } stp_error;
 
+/* Prefix err's message with the formatted text and ": " (keeps the status);
+ * callers add context ("file.json: ...") as an error travels up. */
+#if defined(__GNUC__)
+STP_API void stp_error_prefix(stp_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+#else
+STP_API void stp_error_prefix(stp_error *err, const char *fmt, ...);
+#endif
+
 /* ---- analysis options ------------------------------------------------------ */
 typedef enum {
   STP_EXP_AUTO = 0,    /* closed form where it holds, Markov chain otherwise */

@@ -5,7 +5,7 @@
 #ifndef STP_DIGRAPH_H
 #define STP_DIGRAPH_H
 
-#include "streamtp.h"
+#include "streamtp_base.h"
 
 #include <stddef.h>
 #include <stdint.h>

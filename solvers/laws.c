@@ -410,7 +410,7 @@ static stp_status load_samples(stp_law *law, const char *file, const char *base_
   if (s == STP_OK)
     s = normalise_samples(law, path, err);
   if (s != STP_OK)
-    stp__error_prefix(err, "law \"%s\"", law->spec);
+    stp_error_prefix(err, "law \"%s\"", law->spec);
   free(text);
   free(path);
   return s;

@@ -6,7 +6,7 @@
 #ifndef STP_SPARSE_H
 #define STP_SPARSE_H
 
-#include "streamtp.h"
+#include "streamtp_base.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -71,7 +71,7 @@ static stp_status transfer_exp(const stp_mapping *m, const stp_component *c, con
       cr->residual = info.residual;
       note_ctmc(acc, &info);
     } else { /* a limit (reported as a reason) or a failed solve: say which component */
-      stp__error_prefix(err, "transfer component %zu after stage \"%s\"", c->index,
+      stp_error_prefix(err, "transfer component %zu after stage \"%s\"", c->index,
                         m->stages[c->stage].name);
     }
   }

@@ -203,6 +203,8 @@ stp_status stp__pattern_chain(size_t u, size_t v, const double *times, uint64_t 
   double t0 = stp__now();
   pattern_space ps = {0};
   stp_chain *c = calloc(1, sizeof *c);
+  if (c)
+    c->scale = 1;
   stp_status s = c ? space_init(&ps, u, v, err) : stp__oom(err, "building a pattern chain");
   int64_t nmoves = 0;
   if (s == STP_OK) {

@@ -333,6 +333,7 @@ static stp_status make_chain(bfs *b, stp_chain *c, stp_error *err) {
   b->row = NULL;
   b->mb = (move_buffer){0};
   c->nevents = b->net.ntrans;
+  c->scale = 1;
   for (uint32_t t = 0; t < b->net.ntrans; t++) /* the last column completes data sets */
     c->counted[t] = t % b->teg->ncols == b->teg->ncols - 1;
   return STP_OK;
@@ -385,7 +386,7 @@ stp_status stp__strict_exp_throughput(const stp_mapping *m, const stp_options *o
   double *pi = NULL;
   stp_status s = stp__chain_solve(c, o, STP_STATIONARY_AUTO, &pi, rho, info, err);
   if (s != STP_OK)
-    stp__error_prefix(err, "%s: the Strict Markov chain (%llu states)", m->file,
+    stp_error_prefix(err, "%s: the Strict Markov chain (%llu states)", m->file,
                       (unsigned long long)c->moves->nrows);
   free(pi);
   stp__chain_free(c);

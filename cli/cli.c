@@ -1,4 +1,4 @@
-/* args.c: option parsing for every subcommand (long options with a space or
+/* cli.c: option parsing for every subcommand (long options with a space or
  * "=", short aliases, "--" to end options), help text, and strict number
  * parsing of option values. */
 #include "cli/cli.h"

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""check.py: the floors of libstreamtp stay visible (docs/design.md, "Floors").
+
+Fails (exit 1, one line per breach) when
+  - a file includes a header of a higher floor, or of another domain of
+    models/ (a family compiles into the engine, never into a sibling);
+  - the command line (cli/) includes anything but the public headers and
+    its own;
+  - a public header includes a private one, or one of a higher floor;
+  - a header of the library has no source file of its own name;
+  - given the shared library: it exports a name that is not stp_, or an
+    internal stp__ name.
+Usage: check.py SOURCE_DIR [libstreamtp.so]
+       check.py --self-test   (a small tree with one breach of each kind)
+"""
+import os
+import re
+import subprocess
+import sys
+
+FLOORS = {"base": 0, "solvers": 1, "engine": 2, "models": 3, "cli": 4}
+# Public headers take the floor of what they declare.
+PUBLIC = {"streamtp_base.h": 0, "streamtp_law.h": 1, "streamtp_chain.h": 2,
+          "streamtp_graph.h": 2}
+PUBLIC_DEFAULT = 3
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def floor_of(path):
+    top = path.split("/")[0]
+    if top == "include":
+        return PUBLIC.get(os.path.basename(path), PUBLIC_DEFAULT)
+    return FLOORS.get(top)
+
+
+def domain_of(path):
+    parts = path.split("/")
+    return parts[1] if parts[0] == "models" and len(parts) > 2 else None
+
+
+def resolve(inc):
+    """Repository path of a quoted include, or None for a system one."""
+    if "/" in inc:
+        return inc
+    if inc.startswith("streamtp"):
+        return "include/" + inc
+    return None
+
+
+def sources(root):
+    for top in list(FLOORS) + ["include"]:
+        for dirpath, _, files in os.walk(os.path.join(root, top)):
+            for f in sorted(files):
+                if f.endswith((".c", ".h")):
+                    yield os.path.relpath(os.path.join(dirpath, f), root)
+
+
+def check_includes(root, path, breaches):
+    mine = floor_of(path)
+    text = open(os.path.join(root, path), encoding="utf-8").read()
+    for inc in INCLUDE.findall(text):
+        target = resolve(inc)
+        if target is None:
+            continue
+        if not os.path.exists(os.path.join(root, target)):
+            breaches.append(f"{path}: includes \"{inc}\", which is not in the tree")
+            continue
+        theirs = floor_of(target)
+        if path.startswith("include/") and not target.startswith("include/"):
+            breaches.append(f"{path}: a public header includes the private \"{inc}\"")
+        elif path.startswith("cli/") and not target.startswith(("include/", "cli/")):
+            breaches.append(f"{path}: the command line includes the private header \"{inc}\"")
+        elif theirs is None or theirs > mine:
+            breaches.append(f"{path} (floor {mine}) includes \"{inc}\" (floor {theirs})")
+        elif domain_of(path) and domain_of(target) and domain_of(path) != domain_of(target):
+            breaches.append(f"{path}: the {domain_of(path)} domain includes \"{inc}\" of the "
+                            f"{domain_of(target)} domain")
+
+
+def check_header_names(root, path, breaches):
+    if path.endswith(".h") and not path.startswith(("include/", "cli/")):
+        if not os.path.exists(os.path.join(root, path[:-2] + ".c")):
+            breaches.append(f"{path}: no source file {os.path.basename(path)[:-2]}.c beside it")
+
+
+def check_exports(lib, breaches):
+    out = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True,
+                         check=True).stdout
+    for line in out.splitlines():
+        name = line.split()[-1]
+        if not name.startswith("stp_") or name.startswith("stp__"):
+            breaches.append(f"{lib}: exports {name}")
+
+
+SELF_TEST = {
+    "base/a.h": '#include "streamtp_base.h"\n',
+    "base/a.c": '#include "base/a.h"\n#include "engine/g.h"\n',
+    "engine/g.h": '#include "base/a.h"\n',
+    "engine/g.c": '#include "engine/g.h"\n#include "streamtp.h"\n',
+    "engine/lonely.h": "",
+    "models/one/m.h": "",
+    "models/one/m.c": '#include "models/two/n.h"\n',
+    "models/two/n.h": "",
+    "models/two/n.c": "",
+    "cli/main.c": '#include "engine/g.h"\n#include "streamtp.h"\n',
+    "include/streamtp.h": '#include "base/a.h"\n',
+    "include/streamtp_base.h": "",
+}
+SELF_TEST_EXPECT = [
+    'base/a.c (floor 0) includes "engine/g.h" (floor 2)',
+    'engine/g.c (floor 2) includes "streamtp.h" (floor 3)',
+    "engine/lonely.h: no source file lonely.c beside it",
+    'models/one/m.c: the one domain includes "models/two/n.h" of the two domain',
+    'cli/main.c: the command line includes the private header "engine/g.h"',
+    'include/streamtp.h: a public header includes the private "base/a.h"',
+]
+
+
+def self_test():
+    import tempfile
+    with tempfile.TemporaryDirectory() as root:
+        for path, text in SELF_TEST.items():
+            os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+            with open(os.path.join(root, path), "w", encoding="utf-8") as f:
+                f.write(text)
+        breaches = []
+        for path in sources(root):
+            check_includes(root, path, breaches)
+            check_header_names(root, path, breaches)
+    if sorted(breaches) != sorted(SELF_TEST_EXPECT):
+        print("self-test: expected", *SELF_TEST_EXPECT, "got", *breaches, sep="\n  ")
+        return 1
+    print(f"self-test: the {len(breaches)} planted breaches are found, and nothing else")
+    return 0
+
+
+def main():
+    if sys.argv[1] == "--self-test":
+        return self_test()
+    root = sys.argv[1]
+    breaches = []
+    for path in sources(root):
+        check_includes(root, path, breaches)
+        check_header_names(root, path, breaches)
+    if len(sys.argv) > 2:
+        check_exports(sys.argv[2], breaches)
+    for b in breaches:
+        print(b)
+    print(f"layers: {len(breaches)} breach(es)")
+    return 1 if breaches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
