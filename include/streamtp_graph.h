@@ -1,0 +1,130 @@
+/* streamtp_graph.h: the generic event graph of libstreamtp, and every
+ * analysis of it.  A graph has transitions (a name, a mean time, an optional
+ * law) and places (from, to, tokens).  With no token anywhere it is an
+ * activity DAG (one run: a makespan); with tokens it is a timed event graph
+ * (a stream of runs: a throughput).  Every domain (pipeline mappings, graph
+ * files, reduction trees, redistributions, broadcasts) compiles into this
+ * one type; the analyses never know which domain they serve.  The model and
+ * the methods: docs/design.md; the file format and the `graph` command:
+ * docs/format.md.
+ */
+#ifndef STREAMTP_GRAPH_H
+#define STREAMTP_GRAPH_H
+
+#include <stdio.h>
+
+#include "streamtp_base.h"
+#include "streamtp_law.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Size limits of one graph (checked by the builder, stated in docs). */
+#define STP_GRAPH_MAX_TRANSITIONS UINT64_C(100000000)
+#define STP_GRAPH_MAX_TOKENS UINT64_C(1000000000)
+#define STP_GRAPH_DEFAULT_MAX_STATES UINT64_C(1000000)
+
+typedef struct stp_graph stp_graph;
+
+/* ---- building ------------------------------------------------------------- */
+
+/* An empty graph named `name` (copied; NULL = ""). */
+STP_API stp_status stp_graph_new(const char *name, stp_graph **out, stp_error *err);
+STP_API void stp_graph_free(stp_graph *g);
+
+/* Adds a transition; its index (0, 1, ... in order of addition) goes to
+ * *index when index is not NULL.  name: unique, non-empty (copied).
+ * time: finite, >= 0 (the mean of the law).  law: NULL = none (the
+ * analyses' default applies); the graph takes ownership of it, also on
+ * failure. */
+STP_API stp_status stp_graph_add_transition(stp_graph *g, const char *name, double time,
+                                            stp_law *law, size_t *index, stp_error *err);
+
+/* Adds a place from transition `from` to transition `to` holding `tokens`
+ * initial tokens (<= STP_GRAPH_MAX_TOKENS).  from == to is a self-loop. */
+STP_API stp_status stp_graph_add_place(stp_graph *g, size_t from, size_t to, uint64_t tokens,
+                                       stp_error *err);
+
+/* Checks what the analyses need: at least one transition; DAG mode (no
+ * token): acyclic, else STP_EDEADLOCK naming a cycle's transitions;
+ * TEG mode: every cycle holds a token (else STP_EDEADLOCK naming a
+ * token-free cycle) and every time > 0.  The analyses call it too. */
+STP_API stp_status stp_graph_check(const stp_graph *g, stp_error *err);
+
+/* ---- reading back ------------------------------------------------------------ */
+
+STP_API const char *stp_graph_name(const stp_graph *g);
+STP_API size_t stp_graph_transition_count(const stp_graph *g);
+STP_API size_t stp_graph_place_count(const stp_graph *g);
+STP_API const char *stp_graph_transition_name(const stp_graph *g, size_t t);
+STP_API double stp_graph_transition_time(const stp_graph *g, size_t t);
+STP_API const stp_law *stp_graph_transition_law(const stp_graph *g, size_t t); /* NULL: none */
+STP_API void stp_graph_place(const stp_graph *g, size_t p, size_t *from, size_t *to,
+                             uint64_t *tokens);
+/* 1 when no place holds a token (DAG mode), 0 otherwise. */
+STP_API int stp_graph_is_dag(const stp_graph *g);
+/* Index of the transition called `name`; STP_EINVAL when there is none. */
+STP_API stp_status stp_graph_find(const stp_graph *g, const char *name, size_t *t,
+                                  stp_error *err);
+
+/* ---- exact analyses ------------------------------------------------------------- */
+
+typedef struct stp_graph_options {
+  uint64_t max_states;      /* chain size cap; 0 = STP_GRAPH_DEFAULT_MAX_STATES */
+  int exponential;          /* 1 = compute the exponential value, 0 = skip it */
+  stp_cancel cancel;
+} stp_graph_options;
+STP_API void stp_graph_options_init(stp_graph_options *o);
+
+typedef struct stp_graph_result {
+  int is_dag;               /* 1: makespans; 0: throughputs */
+  /* deterministic (every time constant) */
+  double det_makespan;      /* DAG */
+  double det_period;        /* TEG: max cycle ratio */
+  double det_throughput;    /* TEG: 1 / period */
+  size_t *critical;         /* DAG: critical path, source to sink; TEG:
+                               critical cycle in firing order */
+  size_t critical_len;
+  /* exponential (every time exponential with its mean; 0 = instantaneous) */
+  int exp_computed;         /* 1: exp_value holds; 0: see exp_reason */
+  double exp_value;         /* DAG: E[makespan]; TEG: throughput */
+  uint64_t exp_states;      /* order ideals (DAG) or reachable markings (TEG,
+                               the largest component's chain) */
+  const char *exp_method;   /* "dag-ctmc" or "ctmc" */
+  char exp_reason[256];     /* why exp_value is missing ("" when present) */
+  /* N.B.U.E. interval: DAG [det, exp] on E[makespan]; TEG [exp, det] on
+   * the throughput.  upper (DAG) / lower (TEG) is NaN when exp is missing. */
+  double bound_lower, bound_upper;
+} stp_graph_result;
+
+STP_API stp_status stp_graph_analyze(const stp_graph *g, const stp_graph_options *o,
+                                     stp_graph_result *r, stp_error *err);
+STP_API void stp_graph_result_free(stp_graph_result *r);
+
+/* ---- Monte Carlo, any law -------------------------------------------------------- */
+
+typedef struct stp_graph_sim_options {
+  uint64_t runs;            /* independent runs, >= 1 */
+  uint64_t seed;            /* default 1 */
+  uint64_t firings;         /* TEG: firings of transition 0 counted per run
+                               (after a warm-up of firings/10); default 10000 */
+  const stp_law *law;       /* law of transitions without one; NULL = exp */
+  stp_cancel cancel;
+} stp_graph_sim_options;
+STP_API void stp_graph_sim_options_init(stp_graph_sim_options *o);
+
+typedef struct stp_graph_sim_result {
+  uint64_t runs;
+  double mean;              /* DAG: mean makespan; TEG: mean throughput */
+  double stddev;            /* sample standard deviation over the runs */
+  double ci95_lo, ci95_hi;  /* mean -+ 1.96 stddev / sqrt(runs) */
+} stp_graph_sim_result;
+
+STP_API stp_status stp_graph_simulate(const stp_graph *g, const stp_graph_sim_options *o,
+                                      stp_graph_sim_result *r, stp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* STREAMTP_GRAPH_H */
