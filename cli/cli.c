@@ -248,3 +248,38 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
   }
   return true;
 }
+
+bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_firings,
+                           bool *enabled, stp_graph_sim_options *o, stp_law **law) {
+  /* Defaults stated in docs/format.md ("graph"); set here rather than by a
+   * library call so the CLI's help and its behaviour are read in one place. */
+  memset(o, 0, sizeof *o);
+  o->runs = 0;
+  o->seed = 1;
+  o->firings = 10000;
+  *law = NULL;
+  const char *s = cli_get(cmd, a, "simulate");
+  *enabled = s != NULL;
+  if (s && !cli_parse_u64(cmd, "simulate", s, 1, UINT64_C(1000000000000), &o->runs))
+    return false;
+  if ((s = cli_get(cmd, a, "seed")) && !cli_parse_u64(cmd, "seed", s, 0, UINT64_MAX, &o->seed))
+    return false;
+  if (has_firings && (s = cli_get(cmd, a, "firings")) &&
+      !cli_parse_u64(cmd, "firings", s, 1, UINT64_C(1000000000000), &o->firings))
+    return false;
+  const char *spec = cli_get(cmd, a, "law");
+  if (!*enabled && (spec || cli_get(cmd, a, "seed") ||
+                    (has_firings && cli_get(cmd, a, "firings")))) {
+    cli_usage_error(cmd, "--law, --seed and --firings need --simulate R");
+    return false;
+  }
+  if (spec) {
+    stp_error err;
+    if (stp_law_parse(spec, NULL, law, &err) != STP_OK) {
+      cli_usage_error(cmd, "--law: %s", err.message);
+      return false;
+    }
+    o->law = *law;
+  }
+  return true;
+}

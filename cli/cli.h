@@ -7,6 +7,7 @@
 #define STP_CLI_H
 
 #include "streamtp.h"
+#include "streamtp_graph.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -67,6 +68,21 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
 #define CLI_MODEL_OVERLAP 1
 #define CLI_MODEL_STRICT 2
 #define CLI_MODEL_BOTH 3
+
+/* Monte Carlo options shared by graph, reduce, redistribute and bcast:
+ * --simulate R (required for the others to matter), --law SPEC, --seed S,
+ * --firings K (TEG only, declared by the command itself; pass has_firings =
+ * false where it has no sense).  CLI_SIM_OPTIONS declares the other three.
+ * On success *enabled says whether --simulate was given, o is filled
+ * (defaults: seed 1, firings 10000) and *law holds the parsed --law (NULL
+ * when absent; the caller frees it with stp_law_free after the run, and
+ * o->law points to it).  Returns false after printing a usage error. */
+bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_firings,
+                           bool *enabled, stp_graph_sim_options *o, stp_law **law);
+#define CLI_SIM_OPTIONS                                                   \
+  {"simulate", 0, "R", "Monte Carlo: R independent runs (any law, 95% interval)"},     \
+      {"law", 0, "SPEC", "law of times without their own (default exp; see docs/format.md)"}, \
+      {"seed", 0, "S", "seed of the Monte Carlo runs (default 1)"}
 
 /* Commands that take exactly one mapping file: load it and pick the model
  * (--model, else the file's).  Returns CLI_OK, or the exit status after
