@@ -7,7 +7,7 @@
 
 static const cli_option eval_options[] = {
     {"model", 0, "M", "overlap, strict or both (default: the file's \"model\", else overlap)"},
-    {"json", 0, NULL, "one JSON object per file and model, one per line (FORMAT.md)"},
+    {"json", 0, NULL, "one JSON object per file and model, one per line (docs/format.md)"},
     {"exp-method", 0, "M", "auto (default), closed-form, ctmc, or none"},
     {"max-transitions", 0, "N", "largest full event graph built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},

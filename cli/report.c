@@ -1,5 +1,5 @@
 /* report.c: the human report and the JSON object of an evaluation.  The JSON
- * keys are the contract of FORMAT.md: extend, never rename. */
+ * keys are the contract of docs/format.md: extend, never rename. */
 #include "cli/report.h"
 
 #include <math.h>

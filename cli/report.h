@@ -1,5 +1,5 @@
 /* report.h: how an evaluation result is shown: a human report, the JSON
- * object of FORMAT.md (one per file and model), and the flat rows of batch
+ * object of docs/format.md (one per file and model), and the flat rows of batch
  * (CSV or JSON lines). */
 #ifndef STP_REPORT_H
 #define STP_REPORT_H
@@ -14,15 +14,15 @@
 json_t *report_number(double x);
 /* Names of processors as a JSON array. */
 json_t *report_names(const stp_mapping *m, const size_t *procs, size_t n);
-/* file, name, model, replication and paths of the FORMAT.md object; m and
+/* file, name, model, replication and paths of the docs/format.md object; m and
  * model may be NULL (a file that could not be read). */
 json_t *report_head(const char *file, const stp_mapping *m, const char *model);
-/* The FORMAT.md object for one file and model (NULL when out of memory). */
+/* The docs/format.md object for one file and model (NULL when out of memory). */
 json_t *report_json(const stp_mapping *m, const stp_result *r);
 /* Write one JSON value on one line. */
 int report_json_line(FILE *f, json_t *v);
 void report_text(FILE *f, const stp_mapping *m, const stp_result *r);
-/* A batch row: the FORMAT.md object flattened to one level (README.md lists
+/* A batch row: the docs/format.md object flattened to one level (README.md lists
  * the columns), with the row's seconds, status and error. */
 json_t *report_row(const stp_batch_row *row);
 /* The same row as CSV (RFC 4180 quoting, empty fields for null, the

@@ -35,7 +35,7 @@ STP_API stp_status stp_model_parse(const char *s, stp_model *out); /* EINVAL if 
 /* ---- mappings ------------------------------------------------------------- */
 typedef struct stp_mapping stp_mapping;
 
-/* Read a mapping file (FORMAT.md).  Errors name the file, line and column. */
+/* Read a mapping file (docs/format.md).  Errors name the file, line and column. */
 STP_API stp_status stp_mapping_load_file(const char *path, stp_mapping **out, stp_error *err);
 /* Same from memory; label names the input in messages and is the default name. */
 STP_API stp_status stp_mapping_load_string(const char *text, size_t len, const char *label,
@@ -58,7 +58,7 @@ STP_API stp_status stp_mapping_paths(const stp_mapping *m, uint64_t *out, stp_er
 /* ---- results -------------------------------------------------------------- */
 typedef enum { STP_COMPONENT_COMPUTE = 0, STP_COMPONENT_TRANSFER = 1 } stp_component_kind;
 
-/* One independent component of the Overlap event graph (DESIGN.md 4). */
+/* One independent component of the Overlap event graph (docs/design.md 4). */
 typedef struct stp_component_result {
   stp_component_kind kind;
   size_t stage;       /* computed stage, or sending stage of the transfer */

@@ -6,7 +6,7 @@
  * uniformly in given ranges.  It is seeded and portable: the same parameters,
  * seed and index give the same mapping on every machine.  stp_mapping_to_json
  * and stp_mapping_save_file write any mapping back as a mapping file
- * (FORMAT.md) that reads back to the same mapping.
+ * (docs/format.md) that reads back to the same mapping.
  */
 #ifndef STREAMTP_GENERATE_H
 #define STREAMTP_GENERATE_H
@@ -82,7 +82,7 @@ STP_API void stp_generate_params_init(stp_generate_params *p);
  * has its own random stream, so instance k does not depend on how many are
  * generated.  Stage i has work 1 and output 1; processor p has speed 1 / c_p
  * with c_p its drawn computation time; each link that carries data
- * (DESIGN.md 4) gets bandwidth 1 / d with d its drawn communication time, or
+ * (docs/design.md 4) gets bandwidth 1 / d with d its drawn communication time, or
  * a single default bandwidth when comm_min = comm_max.  All M processors are
  * declared, also those that team_sizes leaves unused.  EINVAL for bad
  * parameters (team_sizes other than COMPOSITION with fixed teams), ELIMIT
@@ -90,7 +90,7 @@ STP_API void stp_generate_params_init(stp_generate_params *p);
 STP_API stp_status stp_generate(const stp_generate_params *p, uint64_t index, const char *name,
                         stp_mapping **out, stp_error *err);
 
-/* The mapping as mapping-file text (FORMAT.md), NUL-terminated, one stage,
+/* The mapping as mapping-file text (docs/format.md), NUL-terminated, one stage,
  * processor or link per line.  Numbers are written with the fewest digits
  * that read back to the same double. */
 STP_API stp_status stp_mapping_to_json(const stp_mapping *m, char **text, size_t *len, stp_error *err);

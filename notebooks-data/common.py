@@ -150,7 +150,7 @@ def uv_sweep(st, out, sizes):
 
 
 def check_sweep(pairs, checks):
-    """The exact values against the closed forms of DESIGN.md 4."""
+    """The exact values against the closed forms of docs/design.md 4."""
     for p in pairs:
         tag = "R1=%d R2=%d" % (p["R1"], p["R2"])
         checks.ok(close(p["det"], p["det_formula"], 1e-9),
@@ -231,12 +231,12 @@ def contains(lo_hi, x, rtol=0.0):
 
 
 # ---- an independent (max,+) recurrence of the event graph --------------------
-# Written from DESIGN.md 2 without streamtp's kernel (which works per processor
+# Written from docs/design.md 2 without streamtp's kernel (which works per processor
 # port, not on the graph): table1.py and figures 10 and 11 check streamtp's
 # numbers against it.
 
 def event_graph(path, model):
-    """The timed event graph of DESIGN.md 2, built here from the file:
+    """The timed event graph of docs/design.md 2, built here from the file:
     (times, inputs, R) with inputs[t] = [(source, tokens)], transitions
     numbered row by row so that every token-free place goes forward."""
     m = json.load(open(path))
@@ -338,7 +338,7 @@ def teg_completions(path, model, sizes, law="det", runs=1, seed=0):
 # ---- the 7-stage pipeline of figures 10 and 11 --------------------------------
 # Stages replicated 1, 3, 4, 5, 6, 7 and 1 times (the paper's), computation
 # times uniform in 5..15 per processor, every communication of time 5, so that
-# the exponential throughput has a closed form (DESIGN.md 4).  Seed 10 makes
+# the exponential throughput has a closed form (docs/design.md 4).  Seed 10 makes
 # one resource the clear bottleneck (P0, 0.111, against 0.143 for the next).
 
 PIPELINE = {"teams": "1,3,4,5,6,7,1", "comp": "5..15", "comm": "5", "seed": 10}
@@ -355,7 +355,7 @@ def pipeline(st, out):
 # The set-up of figures 13-15 (two stages, computations of time 0.001, one
 # communication of time 1 on every link) for the coprime team sizes R1 < R2 in
 # 2..9: one u x v pattern each (u = R1, v = R2), whose bounds have closed
-# forms (DESIGN.md 4): deterministic min(u, v), exponential uv / (u + v - 1).
+# forms (docs/design.md 4): deterministic min(u, v), exponential uv / (u + v - 1).
 # Coprime sizes keep one component: with g > 1 the g identical components
 # finish in order only up to the largest of g random lags, which grows like
 # sqrt(n) and biases finite runs of heavy-tailed laws.

@@ -11,7 +11,7 @@ constant and with exponential times (10^6 data sets after a warm-up of 10^5,
 the paper.
 
 Checks: deterministic = g min(u, v) and exponential = g uv / (u + v - 1)
-(DESIGN.md 4) within 1e-9, the Markov chain within 1e-6; each simulated
+(docs/design.md 4) within 1e-9, the Markov chain within 1e-6; each simulated
 throughput holds the exact one (Theorem 4, g min(u, v)) in its 99.9% interval
 (or within 1e-9 when the interval is narrower).
 Writes fig13.csv (one line per pair) and fig13.png.

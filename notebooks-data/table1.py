@@ -12,9 +12,9 @@ three readings of "chosen uniformly within the ranges" (streamtp generate
 --draw times | rates | integers); `times` is the reference.
 
 Also checks, on every instance: M_ct recomputed here from the mapping file
-(DESIGN.md 3) equals streamtp's, and the period is never below M_ct; and on a
+(docs/design.md 3) equals streamtp's, and the period is never below M_ct; and on a
 sample of the mappings without a critical resource, that a (max,+)
-simulation of the event graph, written here from DESIGN.md 2 independently
+simulation of the event graph, written here from docs/design.md 2 independently
 of streamtp, gives the same throughput (within 1e-3: the slope of a finite
 run converges like 1/rounds after a transient) and a period above M_ct.
 
@@ -47,7 +47,7 @@ CRITICAL_RTOL = 1e-9  # what streamtp uses to call a resource critical
 
 
 def cycle_times(path):
-    """Per-processor [C_in, C_comp, C_out] of DESIGN.md 3, from the file."""
+    """Per-processor [C_in, C_comp, C_out] of docs/design.md 3, from the file."""
     m = json.load(open(path))
     speed = {p["name"]: p["speed"] for p in m["processors"]}
     bw = {(l["from"], l["to"]): l["bandwidth"] for l in m.get("links", [])}

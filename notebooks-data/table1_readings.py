@@ -30,7 +30,7 @@ streamtp's and no period is below it (as table1.py); the team sizes follow the
 reading (the mean first team size within 4 standard deviations of the mean of
 its exact law, from the combinatorics of each reading; every processor used
 where the reading uses them all); with one time per transfer, Overlap always
-has a critical resource (homogeneous components, DESIGN.md 3-4); no row fails.
+has a critical resource (homogeneous components, docs/design.md 3-4); no row fails.
 Writes table1_readings.csv (one line per reading, family and model) and
 table1_readings.png.
 """

@@ -1,5 +1,5 @@
 /* laws.h: random laws of computation and communication times for the
- * simulation (DESIGN.md 5).  A law is a shape only: every law is sampled as
+ * simulation (docs/design.md 5).  A law is a shape only: every law is sampled as
  * a unit-mean factor that the caller multiplies by the mean time the mapping
  * gives (w_i / s_p or delta_i / b_pq), so that all laws share the means of
  * the exact methods.  Specs are text ("gamma:cv=0.5"); they come from the
@@ -47,7 +47,7 @@ void stp__law_fill(const stp_law *law, stp_rng *rng, double *buf, size_t n);
 
 static inline bool stp__law_is_det(const stp_law *law) { return law->kind == STP_LAW_DET; }
 
-/* 1 when the law is N.B.U.E. (so the bounds of DESIGN.md 5 hold), 0 when it
+/* 1 when the law is N.B.U.E. (so the bounds of docs/design.md 5 hold), 0 when it
  * is not, -1 when unknown (empirical samples, beta with a or b < 1). */
 int stp__law_nbue(const stp_law *law);
 

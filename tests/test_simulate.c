@@ -323,7 +323,7 @@ Test(simulate, det_error_vanishes_as_one_over_n) {
 
 /* ---- the reference chain itself ----------------------------------------------------- */
 Test(simulate, reference_chain_matches_theorem_4) {
-  /* homogeneous u x v pattern: u*v*lambda / (u+v-1) (DESIGN.md 4) */
+  /* homogeneous u x v pattern: u*v*lambda / (u+v-1) (docs/design.md 4) */
   const size_t teams[][2] = {{1, 1}, {2, 3}, {3, 2}, {3, 4}};
   for (size_t k = 0; k < 4; k++) {
     stp_mapping *m = mapping(k + 1, teams[k], 2, true, 1e-3);

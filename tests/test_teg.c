@@ -1,4 +1,4 @@
-/* test_teg.c: the event graph compiler (DESIGN.md section 2): sizes, token
+/* test_teg.c: the event graph compiler (docs/design.md section 2): sizes, token
  * counts, firing times, place rules, acyclicity of token-free places, and
  * size/overflow limits. */
 #include "models/pipeline/teg.h"

@@ -1,5 +1,5 @@
 /* sg_pipeline.cpp: the peer check of `streamtp simulate`: plays a streamtp
- * mapping file (FORMAT.md) in SimGrid S4U, the simulator of the paper, for
+ * mapping file (docs/format.md) in SimGrid S4U, the simulator of the paper, for
  * N data sets, and prints the throughput measured the same way as streamtp
  * (in-order completions after a warm-up) and the wall time.
  *
@@ -13,7 +13,7 @@
  * emission), each serving its data sets in round-robin order; a transfer
  * is a rendezvous on the link's mailbox, so it starts when the sender has
  * computed the data set and finished its previous emission and the
- * receiver has finished its previous reception (DESIGN.md 2).
+ * receiver has finished its previous reception (docs/design.md 2).
  * Strict: one actor per processor does receive -> compute -> send.
  * Times: det (the means) or exp (mean x Exp(1)), drawn by each actor from
  * its own std::mt19937_64. */

@@ -9,7 +9,7 @@ only states the mapping [[P0], [P1, P2], [P3, P4, P5], [P6]] (6 paths) and:
   Strict:  period 230.7, M_ct = 215.8 attained by P2, so no critical resource.
 
 This script finds round parameters that reproduce those numbers in the
-deterministic model of DESIGN.md section 3, computed exactly (fractions) by
+deterministic model of docs/design.md section 3, computed exactly (fractions) by
 tegmodel.py, an independent Python model of the event graphs. With R = 6,
 c_p = work_i / speed_p and d_pq = output_i / bandwidth(p, q):
 

@@ -1,12 +1,12 @@
-"""tegmodel.py: a small, independent Python model of DESIGN.md sections 2-3.
+"""tegmodel.py: a small, independent Python model of docs/design.md sections 2-3.
 
-Reads a mapping in the FORMAT.md JSON form (as a dict) and computes, for the
+Reads a mapping in the docs/format.md JSON form (as a dict) and computes, for the
 Overlap or Strict model:
 
   - the resource cycle-times (C_in, C_comp, C_out per processor), M_ct, the
     resource attaining it and the resources attaining the period;
   - the deterministic period, lambda* / R, where lambda* is the maximum cycle
-    ratio of the timed event graph of DESIGN.md section 2.
+    ratio of the timed event graph of docs/design.md section 2.
 
 It is used by fit_example_a.py to search parameters quickly (floats) and to
 check the result exactly (fractions.Fraction), and as a cross-check of the
@@ -77,7 +77,7 @@ class Mapping:
 
 
 def cycle_times(m):
-    """{proc: [C_in, C_comp, C_out]} per data set (DESIGN.md section 3)."""
+    """{proc: [C_in, C_comp, C_out]} per data set (docs/design.md section 3)."""
     zero = m.num(0)
     ct = {p: [zero, zero, zero] for team in m.teams for p in team}
     for i, team in enumerate(m.teams):

@@ -1,5 +1,5 @@
 /* components.h: the independent components of the Overlap event graph
- * (DESIGN.md section 4).  Every cycle of the Overlap graph stays in one
+ * (docs/design.md section 4).  Every cycle of the Overlap graph stays in one
  * column; a computation column splits into one cycle per processor, a
  * transfer column i -> i+1 into g = gcd(R_i, R_(i+1)) components, each the
  * repetition of a folded u x v pattern.  Nothing here depends on R. */

@@ -1,4 +1,4 @@
-/* deterministic.c: throughput with constant times (DESIGN.md 3) and the
+/* deterministic.c: throughput with constant times (docs/design.md 3) and the
  * resource cycle-times that give M_ct and the critical resource. */
 #include "base/core.h"
 #include "models/pipeline/deterministic.h"

@@ -8,7 +8,7 @@
 #include "models/pipeline/components.h"
 #include "models/pipeline/mapping.h"
 
-/* Per-processor cycle-times per data set (DESIGN.md 3). */
+/* Per-processor cycle-times per data set (docs/design.md 3). */
 typedef struct stp_cycle_times {
   double in, comp, out;
 } stp_cycle_times;

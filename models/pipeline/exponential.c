@@ -1,5 +1,5 @@
 /* exponential.c: throughput when every time is exponential with the mean the
- * mapping gives (DESIGN.md 4).  Overlap: min over components of closed forms
+ * mapping gives (docs/design.md 4).  Overlap: min over components of closed forms
  * (computations; homogeneous transfers, Theorem 4) or of the folded pattern's
  * Markov chain.  Strict: the chain of the full event graph.  A result beyond
  * the limits is reported as unavailable with a reason, not as an error. */

@@ -15,7 +15,7 @@
  *   (STP_DRAW_RATES makes speeds and bandwidths uniform instead, and
  *   STP_DRAW_INTEGER_TIMES draws integer times: the README compares the
  *   three readings on Table 1);
- * - one link entry per pair that carries data (DESIGN.md 4), each with its
+ * - one link entry per pair that carries data (docs/design.md 4), each with its
  *   own time; a single default bandwidth when the range is one value
  *   (STP_COMM_PER_TRANSFER gives the links of a transfer one shared time,
  *   STP_COMM_PER_PROCESSOR each processor a time, p -> q taking the larger

@@ -1,4 +1,4 @@
-/* mapping.h: the in-memory mapping (DESIGN.md section 1): stages, processors,
+/* mapping.h: the in-memory mapping (docs/design.md section 1): stages, processors,
  * links and teams, with the computation and communication times derived from
  * them.  Internal to libstreamtp; users see the opaque stp_mapping. */
 #ifndef STP_MAPPING_H

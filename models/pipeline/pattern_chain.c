@@ -1,5 +1,5 @@
 /* pattern_chain.c: the Markov chain of a folded u x v transfer pattern
- * (DESIGN.md 4, paper section 5.2, fig. 8-9), enumerated and ranked
+ * (docs/design.md 4, paper section 5.2, fig. 8-9), enumerated and ranked
  * directly, without a hash table.
  *
  * Unfold the pattern: data set t uses transition t mod uv and may go once

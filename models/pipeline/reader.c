@@ -1,4 +1,4 @@
-/* reader.c: mapping files (FORMAT.md) -> stp_mapping.
+/* reader.c: mapping files (docs/format.md) -> stp_mapping.
  *
  * Jansson parses the text (and reports syntax errors with line and column);
  * this file checks every key and value, and reports each problem with the
@@ -398,7 +398,7 @@ static stp_status read_teams(const reader *r, const json_t *arr, stp_mapping *m,
   return s;
 }
 
-/* Every link that carries data (DESIGN.md 4: sender team_i[j+g*a] talks to
+/* Every link that carries data (docs/design.md 4: sender team_i[j+g*a] talks to
  * every receiver team_(i+1)[j+g*b] of its component) needs a bandwidth, and
  * every time derived from the file must be a finite positive number. */
 static stp_status check_times(const reader *r, const stp_mapping *m) {

@@ -1,4 +1,4 @@
-/* simulate.h: the (max,+) recurrence of the event graph of DESIGN.md 2,
+/* simulate.h: the (max,+) recurrence of the event graph of docs/design.md 2,
  * D_t(n) = x_t(n) + max over input places (s -> t, k tokens) of D_s(n - k),
  * evaluated data set by data set (one row of the unrolled graph at a time,
  * columns in order, which respects the 0-token places).  Every place with a

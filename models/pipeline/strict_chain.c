@@ -1,4 +1,4 @@
-/* strict_chain.c: the Markov chain of the Strict model (DESIGN.md 4, paper
+/* strict_chain.c: the Markov chain of the Strict model (docs/design.md 4, paper
  * section 5.1): breadth-first enumeration of the reachable markings of the
  * full event graph, and the exponential throughput from its stationary
  * distribution (the rate of firings of the last column).

@@ -1,5 +1,5 @@
 /* teg.c: mapping -> timed event graph, for the Overlap and Strict models
- * (DESIGN.md section 2).  The graph is linear in R*(2N-1); building it is
+ * (docs/design.md section 2).  The graph is linear in R*(2N-1); building it is
  * refused above a size limit rather than attempted. */
 #include "models/pipeline/teg.h"
 

@@ -1,4 +1,4 @@
-/* teg.h: the timed event graph of a mapping (DESIGN.md section 2, paper
+/* teg.h: the timed event graph of a mapping (docs/design.md section 2, paper
  * section 3): R = lcm(R_i) rows, 2N-1 columns; transition (j, c) is node
  * j*(2N-1)+c; places are edges whose duration is the firing time of their
  * input transition and whose token count is the initial marking. */

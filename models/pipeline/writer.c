@@ -1,4 +1,4 @@
-/* writer.c: stp_mapping -> mapping-file text (FORMAT.md), the inverse of
+/* writer.c: stp_mapping -> mapping-file text (docs/format.md), the inverse of
  * reader.c.  The layout puts one stage, processor or link per line so that
  * generated files stay readable and diffable; every number is written with
  * the fewest significant digits that read back to the same double, so a

@@ -1,5 +1,5 @@
 /* maxplus_ref.h: a plain replay of a mapping with deterministic times, data
- * set after data set, written from the semantics of DESIGN.md section 1-2
+ * set after data set, written from the semantics of docs/design.md section 1-2
  * (not from the event graph code), to check the event-graph throughputs. */
 #ifndef STP_MAXPLUS_REF_H
 #define STP_MAXPLUS_REF_H
