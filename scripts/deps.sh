@@ -4,7 +4,7 @@
 set -euo pipefail
 group=${1:-core}
 core=(build-essential cmake pkg-config libgsl-dev libsuitesparse-dev libcriterion-dev
-      libjansson-dev python3 python3-matplotlib)
+      libjansson-dev python3 python3-matplotlib python3-pytest graphviz man-db)
 bench=(libboost-graph-dev liblemon-dev libsimgrid-dev python3-scipy libopenblas-dev hyperfine)
 case "$group" in
   core) want=("${core[@]}") ;;

@@ -1,0 +1,69 @@
+# Install.cmake: what `cmake --install` puts in place (README "Installing"):
+#   lib/      libstreamtp.so.X.Y.Z (SONAME libstreamtp.so.MAJOR), libstreamtp.a,
+#             pkgconfig/streamtp.pc, cmake/streamtp/ (find_package(streamtp))
+#   include/streamtp/   the public headers (#include <streamtp/streamtp.h>)
+#   bin/streamtp        with a RUNPATH to ../lib, so it runs from any prefix
+#   share/man/man1/streamtp.1, share/bash-completion/completions/streamtp:
+#             both generated at build time from the command's --help texts
+#             (scripts/cli-docs.py), the one source of the options
+#   share/doc/streamtp/ README.md and docs/*.md
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set_target_properties(streamtp_shared PROPERTIES EXPORT_NAME streamtp)
+set_target_properties(streamtp_lib PROPERTIES EXPORT_NAME streamtp_static)
+# $ORIGIN: the binary finds its library wherever the prefix is moved.
+set_target_properties(streamtp PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
+
+install(TARGETS streamtp_shared streamtp_lib EXPORT streamtpTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS streamtp RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+file(GLOB STP_PUBLIC_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/streamtp*.h)
+install(FILES ${STP_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/streamtp)
+
+install(EXPORT streamtpTargets NAMESPACE streamtp::
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/streamtp)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/streamtpConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/streamtpConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/streamtp)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/streamtpConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/streamtpConfig.cmake
+              ${PROJECT_BINARY_DIR}/streamtpConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/streamtp)
+
+# pkg-config: the prefix is substituted at install time, so that
+# `cmake --install build --prefix P` writes P into the file.
+set(CMAKE_DL_LIBS_FLAG "")
+if(CMAKE_DL_LIBS)
+  set(CMAKE_DL_LIBS_FLAG "-l${CMAKE_DL_LIBS}")
+endif()
+set(STP_PREFIX "@STP_PREFIX@") # kept for the install step below
+configure_file(${PROJECT_SOURCE_DIR}/cmake/streamtp.pc.in ${PROJECT_BINARY_DIR}/streamtp.pc.in2 @ONLY)
+install(CODE "
+  file(READ \"${PROJECT_BINARY_DIR}/streamtp.pc.in2\" pc)
+  string(REPLACE \"@STP_PREFIX@\" \"\${CMAKE_INSTALL_PREFIX}\" pc \"\${pc}\")
+  file(WRITE \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig/streamtp.pc\" \"\${pc}\")
+  message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig/streamtp.pc\")
+")
+
+# Man page and bash completion from the help texts of the built command.
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+set(STP_CLI_DOCS ${PROJECT_SOURCE_DIR}/scripts/cli-docs.py)
+add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/streamtp.1
+  COMMAND ${Python3_EXECUTABLE} ${STP_CLI_DOCS} man $<TARGET_FILE:streamtp> ${PROJECT_BINARY_DIR}/streamtp.1
+  DEPENDS streamtp ${STP_CLI_DOCS} COMMENT "Generating the man page streamtp.1" VERBATIM)
+add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/streamtp.bash-completion
+  COMMAND ${Python3_EXECUTABLE} ${STP_CLI_DOCS} bash $<TARGET_FILE:streamtp>
+          ${PROJECT_BINARY_DIR}/streamtp.bash-completion
+  DEPENDS streamtp ${STP_CLI_DOCS} COMMENT "Generating the bash completion of streamtp" VERBATIM)
+add_custom_target(streamtp_cli_docs ALL DEPENDS ${PROJECT_BINARY_DIR}/streamtp.1
+                  ${PROJECT_BINARY_DIR}/streamtp.bash-completion)
+install(FILES ${PROJECT_BINARY_DIR}/streamtp.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${PROJECT_BINARY_DIR}/streamtp.bash-completion
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME streamtp)
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/format.md
+              ${PROJECT_SOURCE_DIR}/docs/design.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
