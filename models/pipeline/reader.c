@@ -1,14 +1,17 @@
 /* reader.c: mapping files (docs/format.md) -> stp_mapping.
  *
  * Jansson parses the text (and reports syntax errors with line and column);
- * this file checks every key and value, and reports each problem with the
- * file, the line and column of the offending value (found again by jsonpos.c)
- * and what is wrong.  Anything not accepted here never reaches the engine. */
+ * this file checks every key and type, fills the mapping, and leaves the
+ * rules of the values to validate.c (shared with the C builder, build.c).
+ * Each problem is reported with the file, the line and column of the
+ * offending value (found again by jsonpos.c) and what is wrong.  Anything
+ * not accepted here never reaches the engine. */
 #include "base/core.h"
 #include "base/jsonpos.h"
 #include "solvers/laws.h"
 #include "models/pipeline/mapping.h"
 #include "models/pipeline/reader.h"
+#include "models/pipeline/validate.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -22,12 +25,13 @@ typedef struct reader {
   const char *text;
   size_t len;
   stp_error *err;
+  stp_check_sink sink; /* ctx: this reader */
 } reader;
 
-static stp_status vreport(const reader *r, const stp_jpath *path, bool at_key, const char *fmt,
-                          va_list ap) {
-  char what[STP_ERROR_MAX];
-  vsnprintf(what, sizeof what, fmt, ap);
+/* The sink of validate.c: the path becomes the file's line and column. */
+static stp_status locate_and_fail(const stp_check_sink *s, const stp_jpath *path, bool at_key,
+                                  const char *what) {
+  const reader *r = s->ctx;
   int line, col;
   if (path && stp__json_locate(r->text, r->len, path, at_key, &line, &col))
     return stp__fail(r->err, STP_EINVAL, "%s:%d:%d: %s", r->label, line, col, what);
@@ -35,14 +39,7 @@ static stp_status vreport(const reader *r, const stp_jpath *path, bool at_key, c
 }
 
 /* Report a problem with the value at `path` (or its key when at_key). */
-static stp_status STP_PRINTF(4, 5)
-    report(const reader *r, stp_jpath path, bool at_key, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  stp_status s = vreport(r, &path, at_key, fmt, ap);
-  va_end(ap);
-  return s;
-}
+#define report(r, ...) stp__check_fail(&(r)->sink, __VA_ARGS__)
 
 static const char *json_type_name(const json_t *v) {
   switch (json_typeof(v)) {
@@ -145,78 +142,18 @@ static stp_status get_positive(const reader *r, const json_t *v, stp_jpath path,
                                const char *what, bool allow_zero, double *out) {
   STP_CHECK(want_type(r, v, path, JSON_REAL, what));
   double x = json_number_value(v);
-  char p[256];
-  stp__jpath_format(&path, p, sizeof p);
-  if (!isfinite(x))
-    return report(r, path, false, "%s (%s) must be finite", what, p);
-  if (x < 0 || (x == 0 && !allow_zero))
-    return report(r, path, false, "%s (%s) must be %s, got %g", what, p,
-                  allow_zero ? ">= 0" : "> 0", x);
+  STP_CHECK(stp__check_positive(&r->sink, x, path, what, allow_zero));
   *out = x;
   return STP_OK;
 }
-
-#define STP_MAX_NAME 256
 
 static stp_status get_name(const reader *r, const json_t *v, stp_jpath path, const char *what,
                            char **out) {
   STP_CHECK(want_type(r, v, path, JSON_STRING, what));
   const char *s = json_string_value(v);
-  size_t n = json_string_length(v);
-  if (n == 0)
-    return report(r, path, false, "%s must not be empty", what);
-  if (n > STP_MAX_NAME)
-    return report(r, path, false, "%s is longer than %d bytes", what, STP_MAX_NAME);
-  for (size_t i = 0; i < n; i++)
-    if ((unsigned char)s[i] < 0x20)
-      return report(r, path, false, "%s must not contain control characters", what);
+  STP_CHECK(stp__check_name(&r->sink, s, json_string_length(v), path, what));
   *out = stp__strdup(s);
   return *out ? STP_OK : stp__oom(r->err, "reading a name");
-}
-
-/* ---- name lookup: processor names sorted once, then binary search --------
- * Records carry their own keys so that qsort needs no context (the reader
- * runs in several threads at once under `batch --jobs`). */
-typedef struct name_rec {
-  const char *name;
-  size_t index;
-} name_rec;
-
-typedef struct name_index {
-  size_t n;
-  name_rec *rec;
-} name_index;
-
-static int name_rec_cmp(const void *a, const void *b) {
-  const name_rec *x = a, *y = b;
-  int c = strcmp(x->name, y->name);
-  return c ? c : (x->index > y->index) - (x->index < y->index);
-}
-
-static size_t name_lookup(const name_index *ix, const char *name) {
-  name_rec key = {.name = name, .index = 0};
-  size_t lo = 0, hi = ix->n;
-  while (lo < hi) { /* first record whose name is >= name */
-    size_t mid = lo + (hi - lo) / 2;
-    if (strcmp(ix->rec[mid].name, key.name) < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < ix->n && strcmp(ix->rec[lo].name, name) == 0 ? ix->rec[lo].index : SIZE_MAX;
-}
-
-typedef struct link_rec {
-  size_t from, to, index;
-} link_rec;
-
-static int link_rec_cmp(const void *a, const void *b) {
-  const link_rec *x = a, *y = b;
-  if (x->from != y->from)
-    return x->from < y->from ? -1 : 1;
-  if (x->to != y->to)
-    return x->to < y->to ? -1 : 1;
-  return (x->index > y->index) - (x->index < y->index);
 }
 
 /* ---- sections -------------------------------------------------------------- */
@@ -245,17 +182,11 @@ static stp_status read_stages(const reader *r, const json_t *arr, stp_mapping *m
       STP_CHECK(get_positive(r, v, stp__jpath_key(p, "output"), "output", last,
                              &m->stages[i].output));
   }
-  for (size_t i = 0; i < n; i++)
-    for (size_t k = 0; k < i; k++)
-      if (strcmp(m->stages[i].name, m->stages[k].name) == 0)
-        return report(r, stp__jpath_index(base, i), false,
-                      "stage name \"%s\" is used twice (stages[%zu] and stages[%zu])",
-                      m->stages[i].name, k, i);
-  return STP_OK;
+  return stp__check_stage_names(&r->sink, m);
 }
 
 static stp_status read_processors(const reader *r, const json_t *arr, stp_mapping *m,
-                                  name_index *ix) {
+                                  stp_name_index *ix) {
   static const char *const keys[] = {"name", "speed", NULL};
   stp_jpath base = stp__jpath_key((stp_jpath){0}, "processors");
   for (size_t p = 0; p < m->nprocs; p++) {
@@ -270,27 +201,14 @@ static stp_status read_processors(const reader *r, const json_t *arr, stp_mappin
     STP_CHECK(get_positive(r, v, stp__jpath_key(path, "speed"), "speed", false,
                            &m->procs[p].speed));
   }
-  ix->n = m->nprocs;
-  ix->rec = stp__malloc_array(m->nprocs, sizeof *ix->rec);
-  if (!ix->rec)
-    return stp__oom(r->err, "indexing processor names");
-  for (size_t p = 0; p < m->nprocs; p++)
-    ix->rec[p] = (name_rec){.name = m->procs[p].name, .index = p};
-  qsort(ix->rec, m->nprocs, sizeof *ix->rec, name_rec_cmp);
-  for (size_t k = 1; k < m->nprocs; k++) {
-    const name_rec *a = &ix->rec[k - 1], *b = &ix->rec[k];
-    if (strcmp(a->name, b->name) == 0) /* sorted by index among equals */
-      return report(r, stp__jpath_key(stp__jpath_index(base, b->index), "name"), false,
-                    "processor name \"%s\" is declared twice (processors[%zu] and processors[%zu])",
-                    a->name, a->index, b->index);
-  }
-  return STP_OK;
+  STP_CHECK(stp__name_index_build_procs(ix, m, r->err));
+  return stp__check_processor_names(&r->sink, m, ix);
 }
 
-static stp_status lookup_proc(const reader *r, const name_index *ix, const json_t *v,
+static stp_status lookup_proc(const reader *r, const stp_name_index *ix, const json_t *v,
                               stp_jpath path, const char *what, size_t *out) {
   STP_CHECK(want_type(r, v, path, JSON_STRING, what));
-  *out = name_lookup(ix, json_string_value(v));
+  *out = stp__name_index_find(ix, json_string_value(v));
   if (*out != SIZE_MAX)
     return STP_OK;
   char p[256];
@@ -299,7 +217,7 @@ static stp_status lookup_proc(const reader *r, const name_index *ix, const json_
 }
 
 static stp_status read_links(const reader *r, const json_t *arr, stp_mapping *m,
-                             const name_index *ix) {
+                             const stp_name_index *ix) {
   static const char *const keys[] = {"from", "to", "bandwidth", NULL};
   stp_jpath base = stp__jpath_key((stp_jpath){0}, "links");
   for (size_t k = 0; k < m->nlinks; k++) {
@@ -312,27 +230,12 @@ static stp_status read_links(const reader *r, const json_t *arr, stp_mapping *m,
     STP_CHECK(lookup_proc(r, ix, v, stp__jpath_key(p, "from"), "a link's \"from\"", &lk->from));
     STP_CHECK(get_member(r, l, p, "to", "a link", &v));
     STP_CHECK(lookup_proc(r, ix, v, stp__jpath_key(p, "to"), "a link's \"to\"", &lk->to));
-    if (lk->from == lk->to)
-      return report(r, p, false, "link from \"%s\" to itself", m->procs[lk->from].name);
+    STP_CHECK(stp__check_link(&r->sink, m, k));
     STP_CHECK(get_member(r, l, p, "bandwidth", "a link", &v));
     STP_CHECK(get_positive(r, v, stp__jpath_key(p, "bandwidth"), "bandwidth", false,
                            &lk->bandwidth));
   }
-  link_rec *rec = stp__malloc_array(m->nlinks, sizeof *rec);
-  if (!rec)
-    return stp__oom(r->err, "checking links");
-  for (size_t k = 0; k < m->nlinks; k++)
-    rec[k] = (link_rec){.from = m->links[k].from, .to = m->links[k].to, .index = k};
-  qsort(rec, m->nlinks, sizeof *rec, link_rec_cmp);
-  stp_status s = STP_OK;
-  for (size_t k = 1; k < m->nlinks && s == STP_OK; k++)
-    if (rec[k].from == rec[k - 1].from && rec[k].to == rec[k - 1].to)
-      s = report(r, stp__jpath_index(base, rec[k].index), false,
-                 "the link \"%s\" -> \"%s\" is declared twice (links[%zu] and links[%zu])",
-                 m->procs[rec[k].from].name, m->procs[rec[k].to].name, rec[k - 1].index,
-                 rec[k].index);
-  free(rec);
-  return s;
+  return stp__check_links_unique(&r->sink, m);
 }
 
 /* Team sizes, to allocate the mapping before the members are checked
@@ -348,93 +251,30 @@ static stp_status check_team_shapes(const reader *r, const json_t *arr, size_t n
   stp_jpath base = stp__jpath_key((stp_jpath){0}, "mapping");
   STP_CHECK(want_type(r, arr, base, JSON_ARRAY, "\"mapping\""));
   size_t n = json_array_size(arr);
-  if (n != nstages)
-    return report(r, base, false, "\"mapping\" has %zu team%s but the pipeline has %zu stage%s", n,
-                  n == 1 ? "" : "s", nstages, nstages == 1 ? "" : "s");
+  STP_CHECK(stp__check_team_count(&r->sink, n, nstages));
   for (size_t i = 0; i < n; i++) {
     json_t *team = json_array_get(arr, i);
-    stp_jpath p = stp__jpath_index(base, i);
-    STP_CHECK(want_type(r, team, p, JSON_ARRAY, "a team"));
-    if (json_array_size(team) == 0)
-      return report(r, p, false, "the team of stage %zu (mapping[%zu]) is empty", i + 1, i);
+    STP_CHECK(want_type(r, team, stp__jpath_index(base, i), JSON_ARRAY, "a team"));
+    STP_CHECK(stp__check_team_size(&r->sink, i, json_array_size(team)));
   }
   return STP_OK;
 }
 
 static stp_status read_teams(const reader *r, const json_t *arr, stp_mapping *m,
-                             const name_index *ix) {
+                             const stp_name_index *ix) {
   stp_jpath base = stp__jpath_key((stp_jpath){0}, "mapping");
   STP_CHECK(check_team_shapes(r, arr, m->nstages));
-  size_t *where = stp__malloc_array(m->nprocs, sizeof *where); /* team index of each proc */
-  if (!where)
-    return stp__oom(r->err, "reading the mapping");
-  for (size_t p = 0; p < m->nprocs; p++)
-    where[p] = SIZE_MAX;
-  stp_status s = STP_OK;
   size_t at = 0;
-  for (size_t i = 0; i < m->nstages && s == STP_OK; i++) {
+  for (size_t i = 0; i < m->nstages; i++) {
     json_t *team = json_array_get(arr, i);
     m->team_off[i] = at;
-    for (size_t k = 0; k < json_array_size(team) && s == STP_OK; k++) {
+    for (size_t k = 0; k < json_array_size(team); k++) {
       stp_jpath p = stp__jpath_index(stp__jpath_index(base, i), k);
-      size_t q;
-      s = lookup_proc(r, ix, json_array_get(team, k), p, "a team member", &q);
-      if (s != STP_OK)
-        break;
-      if (where[q] == i)
-        s = report(r, p, false, "processor \"%s\" appears twice in mapping[%zu]",
-                   m->procs[q].name, i);
-      else if (where[q] != SIZE_MAX)
-        s = report(r, p, false,
-                   "processor \"%s\" is in two teams (mapping[%zu] and mapping[%zu]); a processor "
-                   "runs at most one stage",
-                   m->procs[q].name, where[q], i);
-      where[q] = i;
-      m->team[at++] = q;
+      STP_CHECK(lookup_proc(r, ix, json_array_get(team, k), p, "a team member", &m->team[at++]));
     }
   }
   m->team_off[m->nstages] = at;
-  free(where);
-  return s;
-}
-
-/* Every link that carries data (docs/design.md 4: sender team_i[j+g*a] talks to
- * every receiver team_(i+1)[j+g*b] of its component) needs a bandwidth, and
- * every time derived from the file must be a finite positive number. */
-static stp_status check_times(const reader *r, const stp_mapping *m) {
-  stp_jpath base = stp__jpath_key((stp_jpath){0}, "mapping");
-  for (size_t i = 0; i < m->nstages; i++)
-    for (size_t k = 0; k < stp__team_size(m, i); k++) {
-      size_t p = stp__team_member(m, i, k);
-      double c = stp__comp_time(m, p);
-      if (!(isfinite(c) && c > 0))
-        return report(r, stp__jpath_index(stp__jpath_index(base, i), k), false,
-                      "the computation time of stage \"%s\" on \"%s\" (work / speed = %g) is not "
-                      "a finite positive number",
-                      m->stages[i].name, m->procs[p].name, c);
-    }
-  for (size_t i = 0; i + 1 < m->nstages; i++) {
-    stp_transfer_shape sh = stp__transfer_shape(m, i);
-    for (size_t j = 0; j < sh.g; j++)
-      for (size_t a = 0; a < sh.u; a++)
-        for (size_t b = 0; b < sh.v; b++) {
-          size_t p = stp__transfer_sender(m, i, j, sh, a);
-          size_t q = stp__transfer_receiver(m, i, j, sh, b);
-          stp_jpath at = stp__jpath_index(stp__jpath_index(base, i + 1), j + sh.g * b);
-          if (stp__link_bandwidth(m, p, q) == 0)
-            return report(r, at, false,
-                          "no bandwidth for the link \"%s\" -> \"%s\", which carries the output of "
-                          "stage \"%s\": add it to \"links\" or set a default \"bandwidth\"",
-                          m->procs[p].name, m->procs[q].name, m->stages[i].name);
-          double d = stp__comm_time(m, p, q);
-          if (!(isfinite(d) && d > 0))
-            return report(r, at, false,
-                          "the transfer time from \"%s\" to \"%s\" (output / bandwidth = %g) is "
-                          "not a finite positive number",
-                          m->procs[p].name, m->procs[q].name, d);
-        }
-  }
-  return STP_OK;
+  return stp__check_teams(&r->sink, m);
 }
 
 /* ---- "laws": {"default": SPEC, "stages": {STAGE: SPEC}, "transfers": {STAGE: SPEC}}
@@ -481,7 +321,7 @@ static stp_status unknown_stage(const reader *r, const stp_mapping *m, stp_jpath
 
 /* One of "stages" / "transfers": stage name -> law, into slots[i]. */
 static stp_status read_law_map(const reader *r, const json_t *obj, stp_jpath path,
-                               const stp_mapping *m, const name_index *stages, bool transfers,
+                               const stp_mapping *m, const stp_name_index *stages, bool transfers,
                                const char *dir, stp_law **slots) {
   const char *where = transfers ? "\"laws\".\"transfers\"" : "\"laws\".\"stages\"";
   STP_CHECK(want_type(r, obj, path, JSON_OBJECT, where));
@@ -489,7 +329,7 @@ static stp_status read_law_map(const reader *r, const json_t *obj, stp_jpath pat
   json_t *val;
   json_object_foreach((json_t *)obj, key, val) {
     stp_jpath at = stp__jpath_key(path, key);
-    size_t i = name_lookup(stages, key);
+    size_t i = stp__name_index_find(stages, key);
     if (i == SIZE_MAX)
       return unknown_stage(r, m, at, key, where);
     if (transfers && i + 1 == m->nstages)
@@ -513,18 +353,14 @@ static stp_status read_laws_in(const reader *r, const json_t *laws, const stp_ma
   json_t *v;
   if ((v = json_object_get(laws, "default")))
     STP_CHECK(read_law(r, v, stp__jpath_key(p, "default"), "the default law", dir, &t->dflt));
-  name_index ix = {.n = m->nstages, .rec = stp__malloc_array(m->nstages, sizeof *ix.rec)};
-  if (!ix.rec)
-    return stp__oom(r->err, "indexing stage names");
-  for (size_t i = 0; i < m->nstages; i++)
-    ix.rec[i] = (name_rec){.name = m->stages[i].name, .index = i};
-  qsort(ix.rec, ix.n, sizeof *ix.rec, name_rec_cmp);
+  stp_name_index ix;
+  STP_CHECK(stp__name_index_build_stages(&ix, m, r->err));
   stp_status s = STP_OK;
   if ((v = json_object_get(laws, "stages")))
     s = read_law_map(r, v, stp__jpath_key(p, "stages"), m, &ix, false, dir, t->stage);
   if (s == STP_OK && (v = json_object_get(laws, "transfers")))
     s = read_law_map(r, v, stp__jpath_key(p, "transfers"), m, &ix, true, dir, t->transfer);
-  free(ix.rec);
+  stp__name_index_free(&ix);
   return s;
 }
 
@@ -592,11 +428,7 @@ static stp_status top_array(const reader *r, const json_t *root, const char *key
   snprintf(what, sizeof what, "\"%s\"", key);
   STP_CHECK(want_type(r, *arr, p, JSON_ARRAY, what));
   *n = json_array_size(*arr);
-  if (required && *n == 0)
-    return report(r, p, false, "\"%s\" must not be empty", key);
-  if (*n > max)
-    return report(r, p, false, "\"%s\" has %zu entries; the limit is %zu", key, *n, max);
-  return STP_OK;
+  return stp__check_count(&r->sink, key, *n, required, max);
 }
 
 static stp_status read_root(const reader *r, const json_t *root, stp_mapping **out) {
@@ -615,7 +447,7 @@ static stp_status read_root(const reader *r, const json_t *root, stp_mapping **o
     return report(r, top, false, "missing required key \"mapping\" in the top-level object");
   stp_mapping *m;
   STP_CHECK(stp__mapping_alloc(ns, np, nl, count_members(teams), &m, r->err));
-  name_index ix = {0};
+  stp_name_index ix = {0};
   stp_status s = read_header(r, root, m);
   if (s == STP_OK)
     s = read_stages(r, stages, m);
@@ -627,13 +459,13 @@ static stp_status read_root(const reader *r, const json_t *root, stp_mapping **o
     s = read_teams(r, teams, m, &ix);
   if (s == STP_OK) {
     stp__mapping_finalize(m);
-    s = check_times(r, m);
+    s = stp__check_times(&r->sink, m);
   }
   if (s == STP_OK)
     s = read_laws(r, root, m);
   if (s == STP_OK && !(m->file = stp__strdup(r->label)))
     s = stp__oom(r->err, "reading a mapping");
-  free(ix.rec);
+  stp__name_index_free(&ix);
   if (s != STP_OK) {
     stp_mapping_free(m);
     return s;
@@ -650,6 +482,7 @@ stp_status stp_mapping_load_string(const char *text, size_t len, const char *lab
   if (!text)
     return stp__fail(err, STP_EINVAL, "stp_mapping_load_string: text is NULL");
   reader r = {.label = label ? label : "<input>", .text = text, .len = len, .err = err};
+  r.sink = (stp_check_sink){.report = locate_and_fail, .ctx = &r, .err = err};
   if (len > STP_MAX_FILE_BYTES)
     return stp__fail(err, STP_EINVAL, "%s: the file is %zu bytes; the limit is %d MiB", r.label,
                      len, STP_MAX_FILE_BYTES >> 20);

@@ -1,0 +1,258 @@
+/* validate.c: the rules of a mapping (docs/format.md, "Mapping files"),
+ * shared by the file reader and the C builder; see validate.h. */
+#include "models/pipeline/validate.h"
+
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+stp_status stp__check_fail(const stp_check_sink *s, stp_jpath path, bool at_key,
+                           const char *fmt, ...) {
+  char what[STP_ERROR_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  return s->report(s, &path, at_key, what);
+}
+
+stp_status stp__check_positive(const stp_check_sink *s, double x, stp_jpath path,
+                               const char *what, bool allow_zero) {
+  char p[256];
+  stp__jpath_format(&path, p, sizeof p);
+  if (!isfinite(x))
+    return stp__check_fail(s, path, false, "%s (%s) must be finite", what, p);
+  if (x < 0 || (x == 0 && !allow_zero))
+    return stp__check_fail(s, path, false, "%s (%s) must be %s, got %g", what, p,
+                           allow_zero ? ">= 0" : "> 0", x);
+  return STP_OK;
+}
+
+stp_status stp__check_name(const stp_check_sink *s, const char *name, size_t n, stp_jpath path,
+                           const char *what) {
+  if (n == 0)
+    return stp__check_fail(s, path, false, "%s must not be empty", what);
+  if (n > STP_MAX_NAME)
+    return stp__check_fail(s, path, false, "%s is longer than %d bytes", what, STP_MAX_NAME);
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)name[i] < 0x20)
+      return stp__check_fail(s, path, false, "%s must not contain control characters", what);
+  return STP_OK;
+}
+
+stp_status stp__check_count(const stp_check_sink *s, const char *key, size_t n, bool required,
+                            size_t max) {
+  stp_jpath p = stp__jpath_key((stp_jpath){0}, key);
+  if (required && n == 0)
+    return stp__check_fail(s, p, false, "\"%s\" must not be empty", key);
+  if (n > max)
+    return stp__check_fail(s, p, false, "\"%s\" has %zu entries; the limit is %zu", key, n, max);
+  return STP_OK;
+}
+
+stp_status stp__check_team_count(const stp_check_sink *s, size_t nteams, size_t nstages) {
+  if (nteams == nstages)
+    return STP_OK;
+  return stp__check_fail(s, stp__jpath_key((stp_jpath){0}, "mapping"), false,
+                         "\"mapping\" has %zu team%s but the pipeline has %zu stage%s", nteams,
+                         nteams == 1 ? "" : "s", nstages, nstages == 1 ? "" : "s");
+}
+
+stp_status stp__check_team_size(const stp_check_sink *s, size_t i, size_t size) {
+  if (size > 0)
+    return STP_OK;
+  return stp__check_fail(s, stp__jpath_index(stp__jpath_key((stp_jpath){0}, "mapping"), i), false,
+                         "the team of stage %zu (mapping[%zu]) is empty", i + 1, i);
+}
+
+/* ---- names ------------------------------------------------------------------ */
+static int name_rec_cmp(const void *a, const void *b) {
+  const stp_name_rec *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+static stp_status index_alloc(stp_name_index *ix, size_t n, stp_error *err) {
+  ix->n = n;
+  ix->rec = stp__malloc_array(n ? n : 1, sizeof *ix->rec);
+  return ix->rec ? STP_OK : stp__oom(err, "indexing names");
+}
+
+static void index_sort(stp_name_index *ix) {
+  qsort(ix->rec, ix->n, sizeof *ix->rec, name_rec_cmp);
+}
+
+stp_status stp__name_index_build_procs(stp_name_index *ix, const stp_mapping *m, stp_error *err) {
+  STP_CHECK(index_alloc(ix, m->nprocs, err));
+  for (size_t p = 0; p < m->nprocs; p++)
+    ix->rec[p] = (stp_name_rec){.name = m->procs[p].name, .index = p};
+  index_sort(ix);
+  return STP_OK;
+}
+
+stp_status stp__name_index_build_stages(stp_name_index *ix, const stp_mapping *m, stp_error *err) {
+  STP_CHECK(index_alloc(ix, m->nstages, err));
+  for (size_t i = 0; i < m->nstages; i++)
+    ix->rec[i] = (stp_name_rec){.name = m->stages[i].name, .index = i};
+  index_sort(ix);
+  return STP_OK;
+}
+
+size_t stp__name_index_find(const stp_name_index *ix, const char *name) {
+  size_t lo = 0, hi = ix->n;
+  while (lo < hi) { /* first record whose name is >= name */
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(ix->rec[mid].name, name) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < ix->n && strcmp(ix->rec[lo].name, name) == 0 ? ix->rec[lo].index : SIZE_MAX;
+}
+
+void stp__name_index_free(stp_name_index *ix) {
+  free(ix->rec);
+  ix->rec = NULL;
+  ix->n = 0;
+}
+
+stp_status stp__check_stage_names(const stp_check_sink *s, const stp_mapping *m) {
+  stp_jpath base = stp__jpath_key((stp_jpath){0}, "stages");
+  for (size_t i = 0; i < m->nstages; i++)
+    for (size_t k = 0; k < i; k++)
+      if (strcmp(m->stages[i].name, m->stages[k].name) == 0)
+        return stp__check_fail(s, stp__jpath_index(base, i), false,
+                               "stage name \"%s\" is used twice (stages[%zu] and stages[%zu])",
+                               m->stages[i].name, k, i);
+  return STP_OK;
+}
+
+stp_status stp__check_processor_names(const stp_check_sink *s, const stp_mapping *m,
+                                      const stp_name_index *ix) {
+  stp_jpath base = stp__jpath_key((stp_jpath){0}, "processors");
+  (void)m;
+  for (size_t k = 1; k < ix->n; k++) {
+    const stp_name_rec *a = &ix->rec[k - 1], *b = &ix->rec[k];
+    if (strcmp(a->name, b->name) == 0) /* sorted by index among equals */
+      return stp__check_fail(
+          s, stp__jpath_key(stp__jpath_index(base, b->index), "name"), false,
+          "processor name \"%s\" is declared twice (processors[%zu] and processors[%zu])",
+          a->name, a->index, b->index);
+  }
+  return STP_OK;
+}
+
+/* ---- links ------------------------------------------------------------------ */
+stp_status stp__check_link(const stp_check_sink *s, const stp_mapping *m, size_t k) {
+  const stp_link *lk = &m->links[k];
+  if (lk->from == lk->to)
+    return stp__check_fail(s, stp__jpath_index(stp__jpath_key((stp_jpath){0}, "links"), k), false,
+                           "link from \"%s\" to itself", m->procs[lk->from].name);
+  return STP_OK;
+}
+
+typedef struct link_rec {
+  size_t from, to, index;
+} link_rec;
+
+static int link_rec_cmp(const void *a, const void *b) {
+  const link_rec *x = a, *y = b;
+  if (x->from != y->from)
+    return x->from < y->from ? -1 : 1;
+  if (x->to != y->to)
+    return x->to < y->to ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+stp_status stp__check_links_unique(const stp_check_sink *s, const stp_mapping *m) {
+  if (m->nlinks < 2)
+    return STP_OK;
+  link_rec *rec = stp__malloc_array(m->nlinks, sizeof *rec);
+  if (!rec)
+    return stp__oom(s->err, "checking links");
+  for (size_t k = 0; k < m->nlinks; k++)
+    rec[k] = (link_rec){.from = m->links[k].from, .to = m->links[k].to, .index = k};
+  qsort(rec, m->nlinks, sizeof *rec, link_rec_cmp);
+  stp_jpath base = stp__jpath_key((stp_jpath){0}, "links");
+  stp_status st = STP_OK;
+  for (size_t k = 1; k < m->nlinks && st == STP_OK; k++)
+    if (rec[k].from == rec[k - 1].from && rec[k].to == rec[k - 1].to)
+      st = stp__check_fail(s, stp__jpath_index(base, rec[k].index), false,
+                           "the link \"%s\" -> \"%s\" is declared twice (links[%zu] and links[%zu])",
+                           m->procs[rec[k].from].name, m->procs[rec[k].to].name,
+                           rec[k - 1].index, rec[k].index);
+  free(rec);
+  return st;
+}
+
+/* ---- teams and times ---------------------------------------------------------- */
+stp_status stp__check_teams(const stp_check_sink *s, const stp_mapping *m) {
+  stp_jpath base = stp__jpath_key((stp_jpath){0}, "mapping");
+  size_t *where = stp__malloc_array(m->nprocs, sizeof *where); /* team index of each proc */
+  if (!where)
+    return stp__oom(s->err, "checking the mapping");
+  for (size_t p = 0; p < m->nprocs; p++)
+    where[p] = SIZE_MAX;
+  stp_status st = STP_OK;
+  for (size_t i = 0; i < m->nstages && st == STP_OK; i++)
+    for (size_t k = 0; k < stp__team_size(m, i) && st == STP_OK; k++) {
+      size_t q = stp__team_member(m, i, k);
+      stp_jpath p = stp__jpath_index(stp__jpath_index(base, i), k);
+      if (where[q] == i)
+        st = stp__check_fail(s, p, false, "processor \"%s\" appears twice in mapping[%zu]",
+                             m->procs[q].name, i);
+      else if (where[q] != SIZE_MAX)
+        st = stp__check_fail(s, p, false,
+                             "processor \"%s\" is in two teams (mapping[%zu] and mapping[%zu]); "
+                             "a processor runs at most one stage",
+                             m->procs[q].name, where[q], i);
+      where[q] = i;
+    }
+  free(where);
+  return st;
+}
+
+/* Every link that carries data (docs/design.md 4: sender team_i[j+g*a] talks to
+ * every receiver team_(i+1)[j+g*b] of its component) needs a bandwidth, and
+ * every time derived from the mapping must be a finite positive number. */
+stp_status stp__check_times(const stp_check_sink *s, const stp_mapping *m) {
+  stp_jpath base = stp__jpath_key((stp_jpath){0}, "mapping");
+  for (size_t i = 0; i < m->nstages; i++)
+    for (size_t k = 0; k < stp__team_size(m, i); k++) {
+      size_t p = stp__team_member(m, i, k);
+      double c = stp__comp_time(m, p);
+      if (!(isfinite(c) && c > 0))
+        return stp__check_fail(
+            s, stp__jpath_index(stp__jpath_index(base, i), k), false,
+            "the computation time of stage \"%s\" on \"%s\" (work / speed = %g) is not "
+            "a finite positive number",
+            m->stages[i].name, m->procs[p].name, c);
+    }
+  for (size_t i = 0; i + 1 < m->nstages; i++) {
+    stp_transfer_shape sh = stp__transfer_shape(m, i);
+    for (size_t j = 0; j < sh.g; j++)
+      for (size_t a = 0; a < sh.u; a++)
+        for (size_t b = 0; b < sh.v; b++) {
+          size_t p = stp__transfer_sender(m, i, j, sh, a);
+          size_t q = stp__transfer_receiver(m, i, j, sh, b);
+          stp_jpath at = stp__jpath_index(stp__jpath_index(base, i + 1), j + sh.g * b);
+          if (stp__link_bandwidth(m, p, q) == 0)
+            return stp__check_fail(
+                s, at, false,
+                "no bandwidth for the link \"%s\" -> \"%s\", which carries the output of "
+                "stage \"%s\": add it to \"links\" or set a default \"bandwidth\"",
+                m->procs[p].name, m->procs[q].name, m->stages[i].name);
+          double d = stp__comm_time(m, p, q);
+          if (!(isfinite(d) && d > 0))
+            return stp__check_fail(
+                s, at, false,
+                "the transfer time from \"%s\" to \"%s\" (output / bandwidth = %g) is "
+                "not a finite positive number",
+                m->procs[p].name, m->procs[q].name, d);
+        }
+  }
+  return STP_OK;
+}
