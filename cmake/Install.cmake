@@ -7,6 +7,9 @@
 #             both generated at build time from the command's --help texts
 #             (scripts/cli-docs.py), the one source of the options
 #   share/doc/streamtp/ README.md and docs/*.md
+#   the Python module streamtp (python/streamtp, ctypes over the shared
+#             library) in STP_PYTHON_DIR, with the library's directory
+#             recorded in streamtp/_config.py
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -67,3 +70,26 @@ install(FILES ${PROJECT_BINARY_DIR}/streamtp.bash-completion
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/format.md
               ${PROJECT_SOURCE_DIR}/docs/design.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# The Python module, for Debian's python3: /usr/lib/python3/dist-packages
+# under /usr, lib/python3.X/dist-packages under any other prefix (both are
+# on its sys.path for /usr and /usr/local).
+find_program(STP_PYTHON3 NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(NOT STP_PYTHON3)
+  set(STP_PYTHON3 ${Python3_EXECUTABLE})
+endif()
+execute_process(COMMAND ${STP_PYTHON3} -c "import sys; print('%d.%d' % sys.version_info[:2])"
+                OUTPUT_VARIABLE STP_PYTHON3_VERSION OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+  set(STP_PYTHON_DIR_DEFAULT lib/python3/dist-packages)
+else()
+  set(STP_PYTHON_DIR_DEFAULT lib/python${STP_PYTHON3_VERSION}/dist-packages)
+endif()
+set(STP_PYTHON_DIR ${STP_PYTHON_DIR_DEFAULT} CACHE STRING "Where the Python module goes (relative to the prefix)")
+install(FILES ${PROJECT_SOURCE_DIR}/python/streamtp/__init__.py DESTINATION ${STP_PYTHON_DIR}/streamtp)
+install(CODE "
+  set(dir \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${STP_PYTHON_DIR}/streamtp\")
+  file(WRITE \"\${dir}/_config.py\"
+       \"# Written by cmake --install: where libstreamtp was installed.\\nLIBDIR = '\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}'\\n\")
+  message(STATUS \"Installing: \${dir}/_config.py\")
+")

@@ -67,6 +67,19 @@ check() { # NAME BINARY
   echo "ok   $1: $got"
 }
 
+# The Python module, from the prefix, loads the prefix's library.
+pydir=$(dirname "$(find "$prefix" -path '*/streamtp/__init__.py' | head -1)")
+[ -f "$pydir/_config.py" ] || fail "the Python module is not installed"
+got=$(cd "$tmp" && env -u LD_LIBRARY_PATH -u STREAMTP_LIBRARY PYTHONPATH="$(dirname "$pydir")" \
+      /usr/bin/python3 -c '
+import os, sys, streamtp
+r = streamtp.evaluate(sys.argv[1])
+print(os.path.realpath(streamtp.library_path).startswith(os.path.realpath(sys.argv[2])),
+      r["name"], repr(r["deterministic"]["throughput"]), repr(r["exponential"]["throughput"]))' \
+      "$map" "$prefix") || fail "python3 -c 'import streamtp' from the prefix"
+[ "$got" = "True $want" ] || fail "Python from the prefix printed '$got', streamtp eval gives '$want'"
+echo "ok   python3: import streamtp from the prefix"
+
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 cc -std=c11 $extra "$here/consumer/main.c" -o "$tmp/pc-shared" $(pkg-config --cflags --libs streamtp) \
   -Wl,-rpath,"$libdir" || fail "pkg-config build (shared)"

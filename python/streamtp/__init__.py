@@ -1,0 +1,389 @@
+"""streamtp: throughput of replicated streaming pipelines, from Python.
+
+A thin ctypes layer over the shared library libstreamtp (no compiler needed,
+nothing to build at install time).  Mappings are the dicts of a mapping file
+(docs/format.md), or the path of one; results are the dicts that
+`streamtp eval --json` and `streamtp simulate --json` print, with the same
+keys and values.
+
+    >>> import streamtp
+    >>> r = streamtp.evaluate("examples/example-a.json")
+    >>> r["deterministic"]["period"]
+    189.0
+
+Errors of the library (a bad mapping, a size limit, an unknown law) raise
+streamtp.Error with the library's message, e.g.
+`<mapping>:5:28: processor "P9" in mapping[1][1] is not declared`.
+
+The library is found, in this order: $STREAMTP_LIBRARY (a path), the
+directory recorded at install time (_config.py), the build/ directory of
+the source tree this package sits in, then the system's search path.
+"""
+import ctypes
+import ctypes.util
+import json
+import math
+import os
+
+__all__ = ["Error", "evaluate", "simulate", "library_path"]
+
+_c_size = ctypes.c_size_t
+_c_u64 = ctypes.c_uint64
+_c_double = ctypes.c_double
+_c_int = ctypes.c_int
+_c_str = ctypes.c_char_p
+
+
+class Error(Exception):
+    """A failure reported by libstreamtp: .status is its kind ("EINVAL",
+    "ELIMIT", ...), str(e) the library's message."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+    @property
+    def input_error(self):
+        """True when the input is at fault (the CLI's exit status 2)."""
+        return self.status not in ("ENOMEM", "ENUMERIC", "EINTERNAL", "EINTERRUPTED")
+
+
+# ---- the C structures (include/streamtp_base.h, streamtp.h) ----------------
+class _Error(ctypes.Structure):
+    _fields_ = [("status", _c_int), ("message", ctypes.c_char * 1024)]
+
+
+class _Cancel(ctypes.Structure):
+    _fields_ = [("fn", ctypes.c_void_p), ("data", ctypes.c_void_p)]
+
+
+class _Options(ctypes.Structure):
+    _fields_ = [("max_transitions", _c_u64), ("max_states", _c_u64), ("exp_method", _c_int),
+                ("solver_tolerance", _c_double), ("cancel", _Cancel)]
+
+
+class _Component(ctypes.Structure):
+    _fields_ = [("kind", _c_int), ("stage", _c_size), ("index", _c_size), ("g", _c_size),
+                ("u", _c_size), ("v", _c_size), ("senders", ctypes.POINTER(_c_size)),
+                ("receivers", ctypes.POINTER(_c_size)), ("det_throughput", _c_double),
+                ("exp_throughput", _c_double), ("exp_method", _c_str), ("states", _c_u64),
+                ("residual", _c_double), ("limits_det", _c_int), ("limits_exp", _c_int)]
+
+
+class _Result(ctypes.Structure):
+    _fields_ = [("model", _c_int), ("nstages", _c_size), ("replication", ctypes.POINTER(_c_size)),
+                ("paths", _c_u64), ("det_throughput", _c_double), ("det_period", _c_double),
+                ("max_cycle_time", _c_double), ("ncritical", _c_size),
+                ("critical", ctypes.POINTER(_c_str)), ("mct_resource", _c_str),
+                ("exp_available", _c_int), ("exp_throughput", _c_double),
+                ("exp_period", _c_double), ("exp_method", _c_str), ("exp_states", _c_u64),
+                ("exp_residual", _c_double), ("exp_reason", _c_str), ("lower", _c_double),
+                ("upper", _c_double), ("ncomponents", _c_size),
+                ("components", ctypes.POINTER(_Component)), ("seconds", _c_double)]
+
+
+class _SimOptions(ctypes.Structure):
+    _fields_ = [("law", ctypes.c_void_p), ("resource_law", ctypes.c_void_p),
+                ("associated", _c_int), ("datasets", _c_u64), ("warmup", _c_u64),
+                ("batches", ctypes.c_uint32), ("replications", ctypes.c_uint32),
+                ("seed", _c_u64), ("bounds", _c_int), ("eval", _Options), ("cancel", _Cancel)]
+
+
+class _SimResult(ctypes.Structure):
+    _fields_ = [("model", _c_int), ("throughput", _c_double), ("period", _c_double),
+                ("ci_low", _c_double), ("ci_high", _c_double), ("stddev", _c_double),
+                ("groups", ctypes.c_uint32), ("replicated", _c_int), ("datasets", _c_u64),
+                ("warmup", _c_u64), ("simulated", _c_u64), ("firings", _c_u64),
+                ("seed", _c_u64), ("associated", _c_int), ("law", _c_str),
+                ("resource_law", _c_str), ("ncolumns", _c_size),
+                ("column_law", ctypes.POINTER(_c_str)), ("nbue", _c_int), ("lower", _c_double),
+                ("upper", _c_double), ("bounds_reason", _c_str), ("position", _c_str),
+                ("relative", _c_double), ("seconds", _c_double), ("cpu_seconds", _c_double),
+                ("bounds_seconds", _c_double)]
+
+
+# ---- loading the library ------------------------------------------------------
+def _candidates():
+    env = os.environ.get("STREAMTP_LIBRARY")
+    if env:
+        yield env
+        return
+    try:
+        from . import _config
+        yield os.path.join(_config.LIBDIR, "libstreamtp.so.0")
+    except ImportError:
+        pass
+    here = os.path.dirname(os.path.abspath(__file__))
+    yield os.path.join(here, "..", "..", "build", "libstreamtp.so.0")
+    found = ctypes.util.find_library("streamtp")
+    if found:
+        yield found
+    yield "libstreamtp.so.0"
+
+
+def _load():
+    tried = []
+    for path in _candidates():
+        if os.sep in path and not os.path.exists(path):
+            tried.append(path)
+            continue
+        try:
+            return ctypes.CDLL(path), path
+        except OSError as e:
+            tried.append(f"{path} ({e})")
+    raise ImportError("streamtp: cannot find libstreamtp (set STREAMTP_LIBRARY); tried "
+                      + ", ".join(tried))
+
+
+_lib, library_path = _load()
+
+
+def _fn(name, restype, *argtypes):
+    f = getattr(_lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+_P = ctypes.c_void_p
+_PE = ctypes.POINTER(_Error)
+_status_name = _fn("stp_status_name", _c_str, _c_int)
+_load_string = _fn("stp_mapping_load_string", _c_int, _c_str, _c_size, _c_str,
+                   ctypes.POINTER(_P), _PE)
+_load_file = _fn("stp_mapping_load_file", _c_int, _c_str, ctypes.POINTER(_P), _PE)
+_mapping_free = _fn("stp_mapping_free", None, _P)
+_mapping_file = _fn("stp_mapping_file", _c_str, _P)
+_mapping_name = _fn("stp_mapping_name", _c_str, _P)
+_mapping_model = _fn("stp_mapping_model", _c_int, _P)
+_stage_count = _fn("stp_mapping_stage_count", _c_size, _P)
+_stage_name = _fn("stp_mapping_stage_name", _c_str, _P, _c_size)
+_proc_name = _fn("stp_mapping_processor_name", _c_str, _P, _c_size)
+_team_size = _fn("stp_mapping_team_size", _c_size, _P, _c_size)
+_paths = _fn("stp_mapping_paths", _c_int, _P, ctypes.POINTER(_c_u64), _PE)
+_model_parse = _fn("stp_model_parse", _c_int, _c_str, ctypes.POINTER(_c_int))
+_options_init = _fn("stp_options_init", None, ctypes.POINTER(_Options))
+_evaluate = _fn("stp_evaluate", _c_int, _P, _c_int, ctypes.POINTER(_Options),
+                ctypes.POINTER(ctypes.POINTER(_Result)), _PE)
+_result_free = _fn("stp_result_free", None, ctypes.POINTER(_Result))
+_law_parse = _fn("stp_law_parse", _c_int, _c_str, _c_str, ctypes.POINTER(_P), _PE)
+_law_free = _fn("stp_law_free", None, _P)
+_sim_options_init = _fn("stp_sim_options_init", None, ctypes.POINTER(_SimOptions))
+_simulate = _fn("stp_simulate", _c_int, _P, _c_int, ctypes.POINTER(_SimOptions),
+                ctypes.POINTER(ctypes.POINTER(_SimResult)), _PE)
+_sim_result_free = _fn("stp_sim_result_free", None, ctypes.POINTER(_SimResult))
+
+_EXP_METHODS = {"auto": 0, "closed-form": 1, "ctmc": 2, "none": 3}
+_SIM_AUTO = 2 ** 64 - 1
+
+
+def _raise(status, err):
+    raise Error(_status_name(status).decode(), err.message.decode("utf-8", "replace"))
+
+
+def _s(b):
+    return None if b is None else b.decode("utf-8", "replace")
+
+
+def _num(x):
+    """JSON numbers: non-finite values are null, as in the CLI."""
+    return x if math.isfinite(x) else None
+
+
+class _Mapping:
+    """A loaded mapping (freed on exit)."""
+
+    def __init__(self, mapping):
+        self.ptr = _P()
+        err = _Error()
+        if isinstance(mapping, (str, os.PathLike)):
+            st = _load_file(os.fsencode(mapping), ctypes.byref(self.ptr), ctypes.byref(err))
+        elif isinstance(mapping, dict):
+            # One key per line: the reader's line numbers then point at it.
+            text = json.dumps(mapping, indent=1).encode()
+            st = _load_string(text, len(text), b"<mapping>", ctypes.byref(self.ptr),
+                              ctypes.byref(err))
+        else:
+            raise TypeError("mapping must be a dict (a mapping file's content) or a path")
+        if st != 0:
+            _raise(st, err)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _mapping_free(self.ptr)
+        self.ptr = None
+
+    def model(self, model):
+        if model is None:
+            return _mapping_model(self.ptr)
+        m = _c_int()
+        if _model_parse(model.encode(), ctypes.byref(m)) != 0:
+            raise Error("EINVAL", f'model must be "overlap" or "strict", not "{model}"')
+        return m.value
+
+    def head(self, model):
+        p = self.ptr
+        paths = _c_u64()
+        ok = _paths(p, ctypes.byref(paths), None) == 0
+        return {"file": _s(_mapping_file(p)), "name": _s(_mapping_name(p)),
+                "model": "strict" if model == 1 else "overlap",
+                "replication": [_team_size(p, i) for i in range(_stage_count(p))],
+                "paths": paths.value if ok else None}
+
+
+def _options(max_transitions, max_states, exp_method):
+    o = _Options()
+    _options_init(ctypes.byref(o))
+    if max_transitions is not None:
+        o.max_transitions = max_transitions
+    if max_states is not None:
+        o.max_states = max_states
+    if exp_method not in _EXP_METHODS:
+        raise Error("EINVAL", f"exp_method must be one of {', '.join(_EXP_METHODS)}, "
+                              f"not {exp_method!r}")
+    o.exp_method = _EXP_METHODS[exp_method]
+    return o
+
+
+def _component(mp, c):
+    names = lambda arr, n: [_s(_proc_name(mp.ptr, arr[k])) for k in range(n)]
+    transfer = c.kind == 1
+    d = {"kind": "transfer" if transfer else "computation",
+         "stage": _s(_stage_name(mp.ptr, c.stage)), "index": c.index, "g": c.g, "u": c.u,
+         "v": c.v}
+    senders = names(c.senders, c.u)
+    if transfer:
+        receivers = names(c.receivers, c.v)
+        d["processors"] = senders + receivers
+        d["senders"], d["receivers"] = senders, receivers
+    else:
+        d["processors"] = senders
+    # Key order of `eval --json`: processors come before senders there.
+    order = ["kind", "stage", "index", "g", "u", "v", "senders", "receivers", "processors"]
+    d = {k: d[k] for k in order if k in d}
+    d.update({"states": c.states, "residual": _num(c.residual),
+              "deterministic": _num(c.det_throughput), "exponential": _num(c.exp_throughput),
+              "method": _s(c.exp_method),
+              "limits": {"deterministic": bool(c.limits_det), "exponential": bool(c.limits_exp)}})
+    return d
+
+
+def _result_dict(mp, r):
+    d = mp.head(r.model)
+    d["deterministic"] = {
+        "throughput": _num(r.det_throughput), "period": _num(r.det_period),
+        "max_cycle_time": _num(r.max_cycle_time),
+        "critical_resource": _s(r.critical[0]) if r.ncritical else None,
+        "critical_resources": [_s(r.critical[k]) for k in range(r.ncritical)],
+        "max_cycle_time_resource": _s(r.mct_resource)}
+    if r.exp_available:
+        d["exponential"] = {"throughput": _num(r.exp_throughput), "period": _num(r.exp_period),
+                            "method": _s(r.exp_method), "states": r.exp_states,
+                            "residual": _num(r.exp_residual)}
+    else:
+        d["exponential"] = {"throughput": None, "reason": _s(r.exp_reason) or "unknown"}
+    d["bounds"] = {"lower": _num(r.lower) if r.exp_available else None, "upper": _num(r.upper)}
+    if r.ncomponents:
+        d["components"] = [_component(mp, r.components[k]) for k in range(r.ncomponents)]
+    d["seconds"] = _num(r.seconds)
+    return d
+
+
+def evaluate(mapping, model=None, *, exp_method="auto", max_transitions=None, max_states=None):
+    """Evaluate a mapping (a dict in the mapping-file format, or a file path)
+    under `model` ("overlap", "strict", or "both"; default: the mapping's
+    "model").  Returns the dict `streamtp eval --json` prints (a list of two
+    for "both").  exp_method: "auto", "closed-form", "ctmc" or "none";
+    max_transitions, max_states: the limits of `eval` (None: defaults)."""
+    opts = _options(max_transitions, max_states, exp_method)
+    with _Mapping(mapping) as mp:
+        if model == "both":
+            return [_evaluate_one(mp, 0, opts), _evaluate_one(mp, 1, opts)]
+        return _evaluate_one(mp, mp.model(model), opts)
+
+
+def _evaluate_one(mp, model, opts):
+    res = ctypes.POINTER(_Result)()
+    err = _Error()
+    st = _evaluate(mp.ptr, model, ctypes.byref(opts), ctypes.byref(res), ctypes.byref(err))
+    if st != 0:
+        _raise(st, err)
+    try:
+        return _result_dict(mp, res.contents)
+    finally:
+        _result_free(res)
+
+
+class _Law:
+    def __init__(self, spec, what):
+        self.ptr = _P()
+        if spec is None:
+            return
+        err = _Error()
+        st = _law_parse(spec.encode(), None, ctypes.byref(self.ptr), ctypes.byref(err))
+        if st != 0:
+            raise Error(_status_name(st).decode(), f"{what}: {_s(err.message)}")
+
+    def free(self):
+        if self.ptr:
+            _law_free(self.ptr)
+
+
+def _sim_dict(mp, r):
+    stages, transfers = {}, {}
+    for c in range(r.ncolumns):
+        (transfers if c % 2 else stages)[_s(_stage_name(mp.ptr, c // 2))] = _s(r.column_law[c])
+    d = {"file": _s(_mapping_file(mp.ptr)), "name": _s(_mapping_name(mp.ptr)),
+         "model": "strict" if r.model == 1 else "overlap", "law": _s(r.law),
+         "laws": {"stages": stages, "transfers": transfers}, "associated": bool(r.associated),
+         "resource_law": _s(r.resource_law), "nbue": None if r.nbue < 0 else bool(r.nbue),
+         "throughput": _num(r.throughput), "period": _num(r.period),
+         "ci95": [_num(r.ci_low), _num(r.ci_high)], "stddev": _num(r.stddev),
+         "method": "replications" if r.replicated else "batch-means"}
+    d["replications" if r.replicated else "batches"] = r.groups
+    bounds = {"lower": _num(r.lower), "upper": _num(r.upper), "position": _s(r.position),
+              "relative": _num(r.relative)}
+    if r.bounds_reason:
+        bounds["reason"] = _s(r.bounds_reason)
+    d.update({"datasets": r.datasets, "warmup": r.warmup, "simulated": r.simulated,
+              "firings": r.firings, "seed": r.seed, "bounds": bounds, "seconds": _num(r.seconds),
+              "cpu_seconds": _num(r.cpu_seconds), "bounds_seconds": _num(r.bounds_seconds),
+              "firings_per_second": _num(r.firings / r.seconds) if r.seconds > 0 else None,
+              "firings_per_cpu_second":
+                  _num(r.firings / r.cpu_seconds) if r.cpu_seconds > 0 else None})
+    return d
+
+
+def simulate(mapping, model=None, *, law=None, datasets=1000000, seed=1, warmup=None,
+             batches=20, replications=None, associated=False, resource_law=None, bounds=True,
+             exp_method="auto", max_transitions=None, max_states=None):
+    """Monte Carlo simulation of a mapping (dict or path) with random times:
+    the dict `streamtp simulate --json` prints.  law: the default law spec
+    (None: the mapping's "laws" default, else exp); warmup None: a tenth of
+    a run; replications: K independent runs instead of `batches` batch
+    means; bounds: also compute the exact bounds of `eval`."""
+    o = _SimOptions()
+    _sim_options_init(ctypes.byref(o))
+    o.datasets, o.seed, o.batches = datasets, seed, batches
+    o.warmup = _SIM_AUTO if warmup is None else warmup
+    o.replications = replications or 0
+    o.associated, o.bounds = int(bool(associated)), int(bool(bounds))
+    o.eval = _options(max_transitions, max_states, exp_method)
+    laws = [_Law(law, "law"), _Law(resource_law, "resource_law")]
+    try:
+        o.law, o.resource_law = laws[0].ptr, laws[1].ptr
+        with _Mapping(mapping) as mp:
+            res = ctypes.POINTER(_SimResult)()
+            err = _Error()
+            st = _simulate(mp.ptr, mp.model(model), ctypes.byref(o), ctypes.byref(res),
+                           ctypes.byref(err))
+            if st != 0:
+                _raise(st, err)
+            try:
+                return _sim_dict(mp, res.contents)
+            finally:
+                _sim_result_free(res)
+    finally:
+        for lw in laws:
+            lw.free()

@@ -1,0 +1,156 @@
+"""Tests of the Python module streamtp (python/streamtp): every result must
+be the object the command prints for the same input (`streamtp eval --json`,
+`streamtp simulate --json`), key for key and bit for bit, and every error
+must carry the library's message.  Run by ctest (python) with
+STREAMTP = the command and STREAMTP_LIBRARY = the shared library; by hand:
+    STREAMTP=build/streamtp python3 -m pytest python/tests
+"""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import streamtp  # noqa: E402
+
+BIN = os.environ.get("STREAMTP", os.path.join(ROOT, "build", "streamtp"))
+EXAMPLES = os.path.join(ROOT, "examples")
+TIMES = ("seconds", "cpu_seconds", "bounds_seconds", "firings_per_second",
+         "firings_per_cpu_second")
+
+
+def cli_json(*args):
+    out = subprocess.run([BIN, *args, "--json"], check=True, capture_output=True, text=True)
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def without_times(d):
+    return {k: v for k, v in d.items() if k not in TIMES}
+
+
+def example(name):
+    return os.path.join(EXAMPLES, name)
+
+
+FILES = ["example-a.json", "homogeneous-2x3.json", "no-replication.json",
+         "strict-no-critical.json"]
+
+
+@pytest.mark.parametrize("name", FILES)
+@pytest.mark.parametrize("model", ["overlap", "strict"])
+def test_evaluate_is_eval_json(name, model):
+    want = cli_json("eval", example(name), "--model", model)[0]
+    got = streamtp.evaluate(example(name), model)
+    assert list(got) == list(want)  # same keys, same order
+    assert without_times(got) == without_times(want)
+    assert json.loads(json.dumps(got)) == got  # plain JSON types only
+
+
+def test_evaluate_default_model_and_both():
+    want = cli_json("eval", example("example-a.json"), "--model", "both")
+    got = streamtp.evaluate(example("example-a.json"), "both")
+    assert [without_times(g) for g in got] == [without_times(w) for w in want]
+    assert streamtp.evaluate(example("example-a.json"))["model"] == "overlap"
+
+
+def test_evaluate_dict_is_the_file():
+    with open(example("example-a.json")) as f:
+        mapping = json.load(f)
+    from_dict = streamtp.evaluate(mapping, "strict")
+    from_file = streamtp.evaluate(example("example-a.json"), "strict")
+    assert from_dict.pop("file") == "<mapping>"
+    from_file.pop("file")
+    assert without_times(from_dict) == without_times(from_file)
+    # The README's numbers: period 189 under Overlap, 230.72222 under Strict.
+    assert streamtp.evaluate(mapping)["deterministic"]["period"] == pytest.approx(189, rel=1e-12)
+    assert from_dict["deterministic"]["period"] == pytest.approx(230.72222, rel=1e-7)
+
+
+def test_evaluate_options():
+    r = streamtp.evaluate(example("example-a.json"), "strict", exp_method="none")
+    assert r["exponential"]["throughput"] is None and r["bounds"]["lower"] is None
+    want = cli_json("eval", example("example-a.json"), "--model", "strict", "--max-states", "100")
+    got = streamtp.evaluate(example("example-a.json"), "strict", max_states=100)
+    assert got["exponential"] == want[0]["exponential"]
+    assert "100" in got["exponential"]["reason"]
+
+
+def cli_error(path, *args):
+    out = subprocess.run([BIN, "eval", path, *args], capture_output=True, text=True)
+    assert out.returncode == 2
+    prefix = "streamtp: error: "
+    assert out.stderr.startswith(prefix)
+    return out.stderr[len(prefix):].strip()
+
+
+def test_errors_carry_the_library_message(tmp_path):
+    with open(example("example-a.json")) as f:
+        mapping = json.load(f)
+    mapping["mapping"][1][1] = "P9"
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.evaluate(mapping)
+    assert e.value.status == "EINVAL" and e.value.input_error
+    # The command, on a file holding the same text, says the same after the label.
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(mapping, indent=1))
+    assert str(e.value) == cli_error(str(path)).replace(str(path), "<mapping>")
+    assert 'processor "P9" in mapping[1][1] is not declared' in str(e.value)
+
+
+def test_other_errors(tmp_path):
+    with pytest.raises(streamtp.Error, match="cannot|No such file"):
+        streamtp.evaluate(str(tmp_path / "missing.json"))
+    with pytest.raises(streamtp.Error, match='model must be "overlap" or "strict"'):
+        streamtp.evaluate(example("example-a.json"), "fast")
+    with pytest.raises(streamtp.Error, match="exp_method"):
+        streamtp.evaluate(example("example-a.json"), exp_method="magic")
+    with pytest.raises(TypeError):
+        streamtp.evaluate(42)
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.simulate(example("example-a.json"), law="gamma:cv=-1")
+    assert str(e.value) == 'law: law "gamma:cv=-1": cv must be in [1e-06, 100], got -1'
+    big = {"stages": [{"work": 1, "output": 1}] * 2, "bandwidth": 1,
+           "processors": [{"name": f"P{k}", "speed": 1} for k in range(9)],
+           "mapping": [["P0", "P1", "P2", "P3"], ["P4", "P5", "P6", "P7", "P8"]]}
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.evaluate(big, "strict", max_transitions=10)
+    assert e.value.status == "ELIMIT"
+
+
+@pytest.mark.parametrize("args", [
+    {},
+    {"law": "gamma:cv=0.5", "model": "strict"},
+    {"law": "det", "replications": 4, "seed": 7},
+    {"law": "uniform:spread=1", "associated": True, "bounds": False},
+])
+def test_simulate_is_simulate_json(args):
+    cli = ["simulate", example("example-a.json"), "--datasets", "20000"]
+    for k, v in args.items():
+        if v is True:
+            cli.append("--" + k)
+        elif v is False:
+            cli.append("--no-" + k)
+        else:
+            cli += ["--" + k, str(v)]
+    want = cli_json(*cli)[0]
+    got = streamtp.simulate(example("example-a.json"), datasets=20000, **args)
+    assert list(got) == list(want)
+    assert without_times(got) == without_times(want)
+
+
+def test_notebook_example_runs(tmp_path):
+    """examples/python-sweep.py runs with Debian's matplotlib and writes its plot;
+    every simulated point is inside the bounds up to its interval."""
+    out = tmp_path / "sweep.png"
+    env = dict(os.environ, MPLCONFIGDIR=str(tmp_path))
+    run = subprocess.run([sys.executable, os.path.join(EXAMPLES, "python-sweep.py"), str(out)],
+                         capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    lines = [l for l in run.stdout.splitlines() if l.startswith("bandwidth")]
+    assert len(lines) == 11
+    assert "limited by T2 transfer" in lines[0] and "limited by T1 computation" in lines[-1]
