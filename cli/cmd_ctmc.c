@@ -1,8 +1,9 @@
 /* cmd_ctmc.c: `streamtp ctmc FILE`: one Markov chain of a mapping with
  * exponential times (a transfer component's folded pattern under Overlap,
  * the whole chain under Strict), solved and summarised, and optionally
- * written for other tools: the generator in MatrixMarket (PRISM, Storm,
- * scipy.io.mmread) and a CSV of the states. */
+ * written for other tools: PRISM's explicit files and Storm's DRN (the
+ * model checkers), the generator in MatrixMarket (scipy.io.mmread) and a
+ * CSV of the states (--format with -o, or the older --mtx and --states). */
 #include "cli/cli.h"
 #include "cli/report.h"
 
@@ -15,6 +16,8 @@
 static const cli_option ctmc_options[] = {
     {"component", 'c', "K", "transfer component K (index in the \"components\" of eval --json)"},
     {"model", 0, "M", "overlap or strict (default: the file's \"model\", else overlap)"},
+    {"format", 0, "F", "prism, storm, mtx or csv: what -o writes (docs/format.md)"},
+    {"output", 'o', "OUT", "write the chain to OUT in --format (prism: OUT.tra, .sta, .lab, .srew)"},
     {"mtx", 0, "OUT", "write the generator Q to OUT in MatrixMarket format (- for stdout)"},
     {"states", 0, "OUT", "write one CSV line per state to OUT (- for stdout)"},
     {"solver", 0, "S", "auto (default), direct (UMFPACK) or iterative (Gauss-Seidel)"},
@@ -31,6 +34,7 @@ typedef struct ctmc_run {
   stp_options opts;
   stp_solver method;
   bool solve, json;
+  int format; /* out_format of -o, -1 without it */
 } ctmc_run;
 
 static bool parse_solver(const cli_command *cmd, const char *s, stp_solver *out) {
@@ -47,6 +51,8 @@ static bool parse_solver(const cli_command *cmd, const char *s, stp_solver *out)
   return true;
 }
 
+static bool parse_format(const cli_command *cmd, const cli_args *a, int *format);
+
 static bool parse_run(const cli_command *cmd, const cli_args *a, ctmc_run *run, int *models) {
   *run = (ctmc_run){.cmd = cmd, .args = a};
   if (!cli_parse_eval_options(cmd, a, &run->opts, models, false) ||
@@ -54,6 +60,8 @@ static bool parse_run(const cli_command *cmd, const cli_args *a, ctmc_run *run, 
     return false;
   const char *tol = cli_get(cmd, a, "tolerance");
   if (tol && !cli_parse_double(cmd, "tolerance", tol, 1e-16, 1, &run->opts.solver_tolerance))
+    return false;
+  if (!parse_format(cmd, a, &run->format))
     return false;
   run->solve = !cli_flag(cmd, a, "no-solve");
   run->json = cli_flag(cmd, a, "json");
@@ -73,17 +81,83 @@ static bool parse_component(const ctmc_run *run, long *k) {
   return true;
 }
 
+typedef enum { OUT_MTX, OUT_CSV, OUT_STORM, OUT_PRISM } out_format;
+
+static bool parse_format(const cli_command *cmd, const cli_args *a, int *format) {
+  static const char *const names[] = {"mtx", "csv", "storm", "prism"};
+  const char *f = cli_get(cmd, a, "format"), *o = cli_get(cmd, a, "output");
+  *format = -1;
+  if (!f && !o)
+    return true;
+  if (!f || !o) {
+    cli_usage_error(cmd, f ? "--format needs -o OUT" : "-o needs --format prism|storm|mtx|csv");
+    return false;
+  }
+  for (int k = 0; k < 4; k++)
+    if (strcmp(f, names[k]) == 0)
+      *format = k;
+  if (*format < 0) {
+    cli_usage_error(cmd, "--format: '%s' is not one of prism, storm, mtx, csv", f);
+    return false;
+  }
+  if (*format == OUT_PRISM && strcmp(o, "-") == 0) {
+    cli_usage_error(cmd, "--format prism writes four files: -o needs a file name, not -");
+    return false;
+  }
+  return true;
+}
+
+static stp_status write_one(const stp_chain *c, out_format format, FILE *f, stp_error *err) {
+  switch (format) {
+  case OUT_MTX: return stp_chain_write_mtx(c, f, stp_chain_description(c), err);
+  case OUT_CSV: return stp_chain_write_states(c, f, err);
+  case OUT_STORM: return stp_chain_write_drn(c, f, stp_chain_description(c), err);
+  default: return stp_chain_write_prism(c, f, NULL, NULL, NULL, err);
+  }
+}
+
+static stp_status open_failed(const char *path, stp_error *err) {
+  snprintf(err->message, sizeof err->message, "cannot open '%s' for writing: %s", path,
+           strerror(errno));
+  return err->status = STP_EIO;
+}
+
+/* PRISM's four files BASE.tra, .sta, .lab, .srew (a .tra ending of OUT is
+ * taken as BASE.tra). */
+static stp_status write_prism(const char *out, const stp_chain *c, stp_error *err) {
+  static const char *const ext[] = {".tra", ".sta", ".lab", ".srew"};
+  size_t n = strlen(out);
+  if (n > 4 && strcmp(out + n - 4, ".tra") == 0)
+    n -= 4;
+  FILE *f[4] = {0};
+  char path[4][4096];
+  stp_status s = STP_OK;
+  for (int k = 0; k < 4 && s == STP_OK; k++) {
+    snprintf(path[k], sizeof path[k], "%.*s%s", (int)n, out, ext[k]);
+    if (!(f[k] = fopen(path[k], "w")))
+      s = open_failed(path[k], err);
+  }
+  if (s == STP_OK)
+    s = stp_chain_write_prism(c, f[0], f[1], f[2], f[3], err);
+  for (int k = 0; k < 4; k++)
+    if (f[k] && fclose(f[k]) != 0 && s == STP_OK) {
+      snprintf(err->message, sizeof err->message, "cannot write '%.900s': %s", path[k],
+               strerror(errno));
+      s = err->status = STP_EIO;
+    }
+  return s;
+}
+
 /* Write the chain to path ("-": standard output). */
-static stp_status write_file(const char *path, const stp_chain *c, bool mtx, const char *comment,
+static stp_status write_file(const char *path, const stp_chain *c, out_format format,
                              stp_error *err) {
+  if (format == OUT_PRISM)
+    return write_prism(path, c, err);
   bool std = strcmp(path, "-") == 0;
   FILE *f = std ? stdout : fopen(path, "w");
-  if (!f) {
-    snprintf(err->message, sizeof err->message, "cannot open '%s' for writing: %s", path,
-             strerror(errno));
-    return err->status = STP_EIO;
-  }
-  stp_status s = mtx ? stp_chain_write_mtx(c, f, comment, err) : stp_chain_write_states(c, f, err);
+  if (!f)
+    return open_failed(path, err);
+  stp_status s = write_one(c, format, f, err);
   if ((std ? fflush(f) : fclose(f)) != 0 && s == STP_OK) {
     snprintf(err->message, sizeof err->message, "cannot write '%s': %s", path, strerror(errno));
     return err->status = STP_EIO;
@@ -151,14 +225,18 @@ static int ctmc_one(const ctmc_run *run, const stp_mapping *m, stp_model model, 
   stp_status s = stp_mapping_chain(m, model, component, &run->opts, &c, &about, &err);
   const char *mtx = cli_get(run->cmd, run->args, "mtx");
   const char *states = cli_get(run->cmd, run->args, "states");
+  const char *out = cli_get(run->cmd, run->args, "output");
   if (s == STP_OK && mtx)
-    s = write_file(mtx, c, true, stp_chain_description(c), &err);
+    s = write_file(mtx, c, OUT_MTX, &err);
   if (s == STP_OK && states)
-    s = write_file(states, c, false, NULL, &err);
+    s = write_file(states, c, OUT_CSV, &err);
+  if (s == STP_OK && out)
+    s = write_file(out, c, (out_format)run->format, &err);
   if (s == STP_OK && run->solve)
     s = stp_chain_solve(c, &run->opts, run->method, &sol, &err);
   /* Standard output holds the chain when "-" is given: no summary then. */
-  bool quiet = (mtx && strcmp(mtx, "-") == 0) || (states && strcmp(states, "-") == 0);
+  bool quiet = (mtx && strcmp(mtx, "-") == 0) || (states && strcmp(states, "-") == 0) ||
+               (out && strcmp(out, "-") == 0);
   int rc = CLI_OK;
   if (s != STP_OK)
     rc = cli_report_error(&err);
@@ -198,7 +276,7 @@ out:
 
 const cli_command cli_ctmc_command = {
     .name = "ctmc",
-    .synopsis = "ctmc FILE [--component K] [--model overlap|strict] [--mtx OUT] [--states OUT]",
+    .synopsis = "ctmc FILE [--component K] [--model overlap|strict] [--format prism|storm|mtx|csv -o OUT]",
     .summary = "Build one Markov chain of a mapping with exponential times, solve it, and write\n"
                "it for other tools (PRISM, Storm, scipy): the folded pattern of an Overlap\n"
                "transfer component, or the whole Strict chain.",
@@ -210,7 +288,11 @@ const cli_command cli_ctmc_command = {
         "(firings since the start, modulo the chain's period), the rate at which it completes\n"
         "data sets, and the event-graph transitions it enables; with OUT = - they go to the\n"
         "standard output instead of the summary.  For a connected event graph the throughput\n"
-        "is pi . throughput_rate (times g for a component).",
+        "is pi . throughput_rate (times g for a component).\n"
+        "--format prism -o BASE writes PRISM's explicit files BASE.tra, BASE.sta, BASE.lab and\n"
+        "BASE.srew (prism -importmodel BASE.all -ctmc); --format storm -o F.drn Storm's DRN\n"
+        "(storm --explicit-drn F.drn); mtx and csv are --mtx and --states.  Both model\n"
+        "checkers get the state reward \"throughput\", whose long-run average is the rate.",
     .options = ctmc_options,
     .run = run_ctmc,
 };

@@ -31,7 +31,7 @@ const char *stp_chain_description(const stp_chain *c) {
 }
 
 /* Rate of the counted firings out of state s. */
-static double counted_rate(const stp_chain *c, int64_t s) {
+double stp__chain_counted_rate(const stp_chain *c, int64_t s) {
   double r = 0;
   for (int64_t e = c->moves->p[s]; e < c->moves->p[s + 1]; e++)
     if (c->counted[c->event[e]])
@@ -127,7 +127,7 @@ stp_status stp__chain_write_states(const stp_chain *c, FILE *f, stp_error *err) 
   STP_CHECK(stp__generator_levels(q, &level, &period, err));
   fputs("state,level,throughput_rate,enabled\n", f);
   for (int64_t s = 0; s < q->nrows; s++) {
-    fprintf(f, "%lld,%u,%.17g,", (long long)s, level[s], counted_rate(c, s));
+    fprintf(f, "%lld,%u,%.17g,", (long long)s, level[s], stp__chain_counted_rate(c, s));
     for (int64_t e = q->p[s]; e < q->p[s + 1]; e++)
       fprintf(f, "%s%u", e > q->p[s] ? " " : "", c->event[e]);
     fputc('\n', f);

@@ -45,6 +45,10 @@ typedef struct stp_chain {
 
 void stp__chain_free(stp_chain *c);
 
+/* Rate at which state s completes data sets: the sum of the rates of its
+ * moves that fire a counted transition (a state reward for other tools). */
+double stp__chain_counted_rate(const stp_chain *c, int64_t s);
+
 /* Stationary distribution of the chain (allocated into *pi) and the rate of
  * completed data sets under it (see stp_chain), by the given solver
  * (STP_STATIONARY_AUTO normally).

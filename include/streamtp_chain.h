@@ -58,6 +58,20 @@ STP_API stp_status stp_chain_write_mtx(const stp_chain *c, FILE *f, const char *
  * firings, and the event-graph transitions it enables. */
 STP_API stp_status stp_chain_write_states(const stp_chain *c, FILE *f, stp_error *err);
 
+/* For probabilistic model checkers (docs/format.md, "ctmc exports"): the
+ * chain as a CTMC of rates between distinct states (moves back to the same
+ * state left out, parallel moves summed: the generator of
+ * stp_chain_write_mtx), state 0 labelled "init", and the state reward
+ * "throughput" (the rate of completed data sets in that state, whose
+ * long-run average is the chain's rate).  STP_EIO on a write error. */
+/* PRISM's explicit files: transitions (.tra), states (.sta: variables s and
+ * level), labels (.lab) and state rewards (.srew); a NULL file is skipped. */
+STP_API stp_status stp_chain_write_prism(const stp_chain *c, FILE *tra, FILE *sta, FILE *lab,
+                                         FILE *srew, stp_error *err);
+/* Storm's explicit DRN format, after `comment` as // lines (may be NULL). */
+STP_API stp_status stp_chain_write_drn(const stp_chain *c, FILE *f, const char *comment,
+                                       stp_error *err);
+
 #ifdef __cplusplus
 }
 #endif
