@@ -58,8 +58,10 @@ const cli_command cli_teg_command = {
     .synopsis = "teg FILE [--model overlap|strict] [--dot]",
     .summary = "Build the timed event graph of a mapping (paper section 3) and print a summary,\n"
                "or the whole graph in Graphviz dot format: streamtp teg FILE --dot | dot -Tpng.",
-    .details = "Transitions are boxes (processor and stage, or link, with the firing time);\n"
-               "places are arrows; red arrows hold a token; dashed arrows join rows.",
+    .details = "Transitions are boxes (processor and stage, or link, with the firing time) on a\n"
+               "grid, one column per computation or transfer, rows in order; places are arrows,\n"
+               "one each; red arrows hold tokens; dashed arrows join rows; blue arrows are a\n"
+               "critical cycle.  The graph asks for Graphviz's neato layout (positions pinned).",
     .options = teg_options,
     .run = run_teg,
 };
