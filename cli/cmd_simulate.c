@@ -5,7 +5,9 @@
 #include "cli/cli.h"
 #include "cli/report.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +23,7 @@ static const cli_option simulate_options[] = {
     {"seed", 0, "S", "seed of the random generator (default 1)"},
     {"json", 0, NULL, "one JSON object per file, one per line"},
     {"no-bounds", 0, NULL, "do not compute the exact bounds"},
+    {"histogram", 0, "FILE.csv", "histogram of the intervals between data-set completions"},
     {"exp-method", 0, "M", "exponential bound: auto (default), closed-form, ctmc, or none"},
     {"max-transitions", 0, "N", "largest full event graph built for the bounds (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved for the bounds (default 2000000)"},
@@ -178,9 +181,64 @@ static void sim_text(FILE *f, const stp_mapping *m, const stp_sim_result *r) {
           r->seconds > 0 ? 1e-6 * (double)r->firings / r->seconds : 0.0, r->bounds_seconds);
 }
 
+/* ---- --histogram: the law of the period ------------------------------------------------- */
+#define HIST_BINS 50
+#define HIST_MAX_DATASETS UINT64_C(1000000)
+
+/* One run of min(--datasets, 10^6) data sets (same seed and laws), the
+ * interval between consecutive in-order completions of each, in HIST_BINS
+ * equal bins from the smallest to the largest, as CSV. */
+static stp_status write_histogram(const char *path, const stp_mapping *m, stp_model model,
+                                  const stp_sim_options *o, stp_error *err) {
+  uint64_t n = o->datasets < HIST_MAX_DATASETS ? o->datasets : HIST_MAX_DATASETS;
+  double *x = malloc((size_t)n * sizeof *x);
+  if (!x) {
+    snprintf(err->message, sizeof err->message, "out of memory for %llu intervals",
+             (unsigned long long)n);
+    return err->status = STP_ENOMEM;
+  }
+  stp_status s = stp_simulate_intervals(m, model, o, n, x, err);
+  FILE *f = NULL;
+  if (s == STP_OK && !(f = fopen(path, "w"))) {
+    snprintf(err->message, sizeof err->message, "--histogram: cannot open '%.900s': %s", path,
+             strerror(errno));
+    s = err->status = STP_EIO;
+  }
+  if (s == STP_OK) {
+    double lo = x[0], hi = x[0], sum = 0;
+    for (uint64_t k = 0; k < n; k++) {
+      lo = x[k] < lo ? x[k] : lo;
+      hi = x[k] > hi ? x[k] : hi;
+      sum += x[k];
+    }
+    uint64_t count[HIST_BINS] = {0};
+    double w = (hi - lo) / HIST_BINS;
+    for (uint64_t k = 0; k < n; k++) {
+      int b = w > 0 ? (int)((x[k] - lo) / w) : 0;
+      count[b < HIST_BINS ? b : HIST_BINS - 1]++;
+    }
+    fprintf(f, "# %s (%s), %s model, law %s: intervals between the completions of %llu "
+               "consecutive data sets (mean %.10g), seed %llu\n",
+            stp_mapping_file(m), stp_mapping_name(m), stp_model_name(model),
+            o->law ? stp_law_spec(o->law) : "(the file's)", (unsigned long long)n,
+            sum / (double)n, (unsigned long long)o->seed);
+    fputs("bin_low,bin_high,count,fraction\n", f);
+    for (int b = 0; b < (w > 0 ? HIST_BINS : 1); b++)
+      fprintf(f, "%.10g,%.10g,%llu,%.10g\n", lo + b * w, w > 0 ? lo + (b + 1) * w : hi,
+              (unsigned long long)count[b], (double)count[b] / (double)n);
+    if (fclose(f) != 0) {
+      snprintf(err->message, sizeof err->message, "--histogram: cannot write '%.900s': %s",
+               path, strerror(errno));
+      s = err->status = STP_EIO;
+    }
+  }
+  free(x);
+  return s;
+}
+
 /* ---- the command -------------------------------------------------------------------- */
 static int simulate_one(const char *path, stp_model *model, const stp_sim_options *o,
-                        bool json) {
+                        bool json, const char *histogram) {
   stp_error err = {0};
   stp_mapping *m;
   if (stp_mapping_load_file(path, &m, &err) != STP_OK)
@@ -189,6 +247,9 @@ static int simulate_one(const char *path, stp_model *model, const stp_sim_option
   int status = CLI_OK;
   stp_model mo = model ? *model : stp_mapping_model(m);
   if (stp_simulate(m, mo, o, &r, &err) != STP_OK) {
+    status = cli_report_error(&err);
+    r = NULL;
+  } else if (histogram && write_histogram(histogram, m, mo, o, &err) != STP_OK) {
     status = cli_report_error(&err);
   } else if (json) {
     json_t *j = sim_json(m, r);
@@ -230,6 +291,17 @@ static int run_simulate(int argc, char **argv) {
     cli_usage_error(cmd, "--batches and --replications exclude each other");
     ok = false;
   }
+  const char *histogram = cli_get(cmd, &a, "histogram");
+  if (ok && histogram && a.npos > 1) {
+    cli_usage_error(cmd, "--histogram takes one mapping file");
+    ok = false;
+  }
+  size_t hl = histogram ? strlen(histogram) : 0;
+  if (ok && histogram && hl > 4 && strcmp(histogram + hl - 4, ".png") == 0) {
+    cli_usage_error(cmd, "--histogram writes CSV; draw it with scripts/plot-histogram.py "
+                         "FILE.csv FILE.png");
+    ok = false;
+  }
   if (ok && a.npos == 0) {
     cli_usage_error(cmd, "no mapping file given");
     ok = false;
@@ -244,7 +316,8 @@ static int run_simulate(int argc, char **argv) {
   for (int k = 0; ok && k < a.npos; k++) {
     if (!json && k)
       fputc('\n', stdout);
-    int st = simulate_one(a.pos[k], models == CLI_MODEL_FILE ? NULL : &model, &o, json);
+    int st = simulate_one(a.pos[k], models == CLI_MODEL_FILE ? NULL : &model, &o, json,
+                          histogram);
     status = st > status ? st : status;
   }
   stp_law_free(law);
@@ -268,6 +341,9 @@ const cli_command cli_simulate_command = {
         "per stage and per transfer; --law replaces the file's default only.\n"
         "The confidence interval comes from batch means over one run, or from\n"
         "--replications K independent runs.  Same seed, same output.\n"
+        "--histogram FILE.csv adds one run of min(--datasets, 10^6) data sets and writes the\n"
+        "histogram of the intervals between consecutive data-set completions (the law of\n"
+        "the period; scripts/plot-histogram.py draws it).\n"
         "Exit status: 0 success, 1 internal failure, 2 bad input or usage.",
     .options = simulate_options,
     .run = run_simulate,

@@ -198,6 +198,16 @@ STP_API stp_status stp_simulate(const stp_mapping *m, stp_model model, const stp
                         stp_sim_result **out, stp_error *err);
 STP_API void stp_sim_result_free(stp_sim_result *r);
 
+/* The law of the period, not only its mean: one run of m under `model`
+ * with the laws, associated case and seed of opts (the rest of opts is not
+ * used; opts->warmup STP_SIM_AUTO: n/10 data sets discarded first), and
+ * out[k] = C(w+k+1) - C(w+k), the time between the in-order completions of
+ * consecutive data sets (>= 0; its mean over a long run is the period).
+ * out holds n doubles.  Errors as stp_simulate. */
+STP_API stp_status stp_simulate_intervals(const stp_mapping *m, stp_model model,
+                                          const stp_sim_options *opts, uint64_t n, double *out,
+                                          stp_error *err);
+
 #ifdef __cplusplus
 }
 #endif

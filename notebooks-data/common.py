@@ -417,6 +417,17 @@ def check_law_bounds(rows, checks):
                       % (tag, r["ci999_low"], r["ci999_high"], exact))
 
 
+# Distinct colours for up to 14 series: matplotlib's ten (tab10) and four
+# more, so that no two laws of a figure share a colour.
+SERIES_COLORS = ["C%d" % k for k in range(10)] + ["black", "darkgoldenrod", "lime", "navy"]
+
+
+def series_colors(n):
+    if n > len(SERIES_COLORS):
+        raise ValueError("%d series, only %d distinct colours" % (n, len(SERIES_COLORS)))
+    return SERIES_COLORS[:n]
+
+
 def plot_laws(rows, laws, title, path):
     """Left: throughput / deterministic against exponential / deterministic
     (the bounds are y = 1 and y = x); right: position within the bounds,
@@ -428,6 +439,7 @@ def plot_laws(rows, laws, title, path):
     ax.plot(x, [1, 1], "k-", lw=1, label="deterministic (upper bound)")
     ax.plot(x, x, "k--", lw=1, label="exponential, Theorem 4 (lower bound)")
     markers = "osD^v<>pPX*h"
+    colors = series_colors(len(laws))
     for k, law in enumerate(laws):
         rs = [r for r in rows if r["law"] == law]
         shift = (k - len(laws) / 2) * 0.0012
@@ -435,10 +447,10 @@ def plot_laws(rows, laws, title, path):
                     [r["throughput"] / r["det"] for r in rs],
                     yerr=[[(r["throughput"] - r["ci95_low"]) / r["det"] for r in rs],
                           [(r["ci95_high"] - r["throughput"]) / r["det"] for r in rs]],
-                    fmt=markers[k % len(markers)], ms=4, capsize=1.5, color="C%d" % (k % 10),
+                    fmt=markers[k % len(markers)], ms=4, capsize=1.5, color=colors[k],
                     mfc="none", label=law)
         bx.plot([k + (i % 5 - 2) * 0.06 for i in range(len(rs))], [r["relative"] for r in rs],
-                markers[k % len(markers)], color="C%d" % (k % 10), mfc="none", ms=5)
+                markers[k % len(markers)], color=colors[k], mfc="none", ms=5)
     ax.set_xlabel("exponential / deterministic throughput of the pattern, "
                   "max(u,v)/(u+v-1)")
     ax.set_ylabel("simulated throughput / deterministic throughput")
