@@ -161,11 +161,14 @@ def read_drn(path):
 
 
 def long_run(q, reward):
+    # pi Q = 0 with sum(pi) = 1: one balance equation (they are dependent)
+    # replaced by the normalisation, then a dense LU solve.
     n = len(q)
-    a = np.vstack([q.T, np.ones(n)])
-    b = np.zeros(n + 1)
+    a = q.T.copy()
+    a[-1, :] = 1
+    b = np.zeros(n)
     b[-1] = 1
-    pi = np.linalg.lstsq(a, b, rcond=None)[0]
+    pi = np.linalg.solve(a, b)
     return float(pi @ reward)
 
 

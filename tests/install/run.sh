@@ -70,8 +70,11 @@ check() { # NAME BINARY
 # The Python module, from the prefix, loads the prefix's library.
 pydir=$(dirname "$(find "$prefix" -path '*/streamtp/__init__.py' | head -1)")
 [ -f "$pydir/_config.py" ] || fail "the Python module is not installed"
-got=$(cd "$tmp" && env -u LD_LIBRARY_PATH -u STREAMTP_LIBRARY PYTHONPATH="$(dirname "$pydir")" \
-      /usr/bin/python3 -c '
+preload=()  # a sanitized library loads into python3 only after the sanitizer runtimes
+[ -n "$extra" ] && preload=(LD_PRELOAD="$(cc -print-file-name=libasan.so):$(cc -print-file-name=libubsan.so)"
+                            ASAN_OPTIONS=detect_leaks=0)
+got=$(cd "$tmp" && env -u LD_LIBRARY_PATH -u STREAMTP_LIBRARY "${preload[@]}" \
+      PYTHONPATH="$(dirname "$pydir")" /usr/bin/python3 -c '
 import os, sys, streamtp
 r = streamtp.evaluate(sys.argv[1])
 print(os.path.realpath(streamtp.library_path).startswith(os.path.realpath(sys.argv[2])),
