@@ -181,17 +181,18 @@ stp_status stp_bcast_schedule_compute(const stp_bcast_platform *p, const stp_bca
   size_t n = p->n;
   state st = {.t = &t, .h = h, .inA = stp__calloc(n, sizeof(bool)),
               .RT = stp__calloc(n, sizeof(double)), .F = stp__calloc(n, sizeof(double))};
-  *out = (stp_bcast_schedule){.heuristic = h, .root = t.root, .nclusters = n, .T = t.T,
-                              .ready = st.RT, .sends = stp__calloc(n, sizeof *out->sends)};
-  t.T = NULL; /* now the schedule's */
+  *out = (stp_bcast_schedule){.heuristic = h, .root = t.root, .nclusters = n, .ready = st.RT,
+                              .sends = stp__calloc(n, sizeof *out->sends)};
   stp_status s = STP_OK;
-  if (!st.inA || !st.RT || !st.F || !out->sends || !out->T) {
+  if (!st.inA || !st.RT || !st.F || !out->sends) {
     s = stp__oom(err, "scheduling a broadcast");
   } else {
     st.inA[t.root] = true;
     run_rounds(&st, out);
     for (size_t j = 0; j < n; j++)
-      out->makespan = fmax(out->makespan, st.RT[j] + out->T[j]);
+      out->makespan = fmax(out->makespan, st.RT[j] + t.T[j]);
+    out->T = t.T; /* now the schedule's */
+    t.T = NULL;
   }
   free(st.inA);
   free(st.F);
