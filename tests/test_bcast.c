@@ -453,7 +453,7 @@ static const bad_case bad_cases[] = {
     {"{\"clusters\": [" CL1 ", " CL2 "], \"inter\": {\"L\": [[0,1],[1]], \"g\": [[0,1],[1,0]]}}",
      "row 1 of inter.L has 1 entries; it must have 2"},
     {"{\"clusters\": [" CL1 ", " CL2 "],\n \"inter\": {\"L\": [[0,1],[2,0]], \"g\": [[0,1],[1,0]]}}",
-     "grid.json:2:28: inter.L[1][0] differs from inter.L[0][1]: the matrix must be symmetric"},
+     "grid.json:2:25: inter.L[1][0] differs from inter.L[0][1]: the matrix must be symmetric"},
     {"{\"clusters\": [" CL1 ", " CL2 "], \"inter\": {\"L\": [[0,1],[1,0]], \"g\": [[0,1],"
      "[{\"g0\": 1, \"per_byte\": 1},0]]}}",
      "inter.g[1][0] differs from inter.g[0][1]"},
