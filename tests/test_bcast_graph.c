@@ -1,0 +1,293 @@
+/* test_bcast_graph.c: broadcast schedules compiled into the generic event
+ * graph: the DAG's shape, its longest path against the heuristic's
+ * makespan, the exact exponential makespan against a closed form (two
+ * clusters) and against a numerical integration of the makespan's law on
+ * the tree (a method that shares nothing with the order-ideal chain), and
+ * Monte Carlo against the exact value. */
+#include "streamtp_bcast.h"
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static stp_bcast_platform *platform(const char *json) {
+  stp_error err = {0};
+  stp_bcast_platform *p = NULL;
+  cr_assert_eq(stp_bcast_platform_load_string(json, strlen(json), "grid.json", &p, &err),
+               STP_OK, "%s", err.message);
+  return p;
+}
+
+/* The 4-cluster platform of test_bcast.c (P4), worked out there by hand. */
+static const char *P4 =
+    "{\"clusters\": [{\"name\": \"A\", \"size\": 1, \"L\": 0, \"g\": 0},"
+    " {\"name\": \"B\", \"size\": 2, \"L\": 0, \"g\": 10},"
+    " {\"name\": \"C\", \"size\": 2, \"L\": 0, \"g\": 1},"
+    " {\"name\": \"D\", \"size\": 2, \"L\": 0, \"g\": 5}],"
+    " \"inter\": {\"L\": [[0,1,2,4],[1,0,1,3],[2,1,0,1],[4,3,1,0]],"
+    "            \"g\": [[0,4,1,2],[4,0,2,1],[1,2,0,3],[2,1,3,0]]}}";
+
+static stp_bcast_schedule schedule(const stp_bcast_platform *p, stp_bcast_heuristic h,
+                                   const stp_bcast_options *o) {
+  stp_bcast_schedule s;
+  stp_error err = {0};
+  cr_assert_eq(stp_bcast_schedule_compute(p, o, h, &s, &err), STP_OK, "%s", err.message);
+  return s;
+}
+
+static stp_graph *dag_of(const stp_bcast_platform *p, const stp_bcast_options *o,
+                         const stp_bcast_schedule *s) {
+  stp_graph *g;
+  stp_error err = {0};
+  cr_assert_eq(stp_bcast_schedule_graph(p, o, s, &g, &err), STP_OK, "%s", err.message);
+  return g;
+}
+
+static stp_graph_result analyze(const stp_graph *g) {
+  stp_graph_options go;
+  stp_graph_options_init(&go);
+  go.exponential = 1;
+  stp_graph_result r;
+  stp_error err = {0};
+  cr_assert_eq(stp_graph_analyze(g, &go, &r, &err), STP_OK, "%s", err.message);
+  return r;
+}
+
+Test(bcast_graph, shape_of_the_ecef_schedule) {
+  /* ECEF on P4: A->C, A->B, C->D (test_bcast.c).  Tasks: three sends (1, 4,
+   * 3), three delays (2, 1, 1), three inside broadcasts (B 10, C 1, D 5; A's
+   * is 0 and omitted): 9 transitions in a tree, 8 places. */
+  stp_bcast_platform *p = platform(P4);
+  stp_bcast_options o;
+  stp_bcast_options_init(&o);
+  stp_bcast_schedule s = schedule(p, STP_BCAST_ECEF, &o);
+  stp_graph *g = dag_of(p, &o, &s);
+  cr_assert_eq(stp_graph_transition_count(g), 9);
+  cr_assert_eq(stp_graph_place_count(g), 8);
+  cr_assert(stp_graph_is_dag(g));
+  size_t t, u;
+  stp_error err = {0};
+  cr_assert_eq(stp_graph_find(g, "send A->B", &t, &err), STP_OK);
+  assert_close(stp_graph_transition_time(g, t), 4, TOL_EXACT);
+  cr_assert_eq(stp_graph_find(g, "bcast A", &t, &err), STP_EINVAL); /* T_A = 0 */
+  /* A's second send waits for its first: a place send A->C -> send A->B. */
+  cr_assert_eq(stp_graph_find(g, "send A->C", &t, &err), STP_OK);
+  cr_assert_eq(stp_graph_find(g, "send A->B", &u, &err), STP_OK);
+  bool chained = false;
+  for (size_t k = 0; k < stp_graph_place_count(g); k++) {
+    size_t from, to;
+    uint64_t tok;
+    stp_graph_place(g, k, &from, &to, &tok);
+    chained |= from == t && to == u && tok == 0;
+  }
+  cr_assert(chained);
+  stp_graph_result r = analyze(g);
+  assert_close(r.det_makespan, s.makespan, TOL_EXACT); /* 16 */
+  stp_graph_result_free(&r);
+  stp_graph_free(g);
+  stp_bcast_schedule_free(&s);
+  stp_bcast_platform_free(p);
+}
+
+Test(bcast_graph, longest_path_is_the_makespan_for_every_heuristic) {
+  trng rng = {.s = 42};
+  for (int trial = 0; trial < 20; trial++) {
+    size_t c = 2 + trial % 5;
+    char *json = malloc(8192);
+    size_t at = (size_t)sprintf(json, "{\"clusters\": [");
+    for (size_t j = 0; j < c; j++)
+      at += (size_t)sprintf(json + at, "%s{\"name\": \"c%zu\", \"size\": %zu, \"L\": %.3f, "
+                            "\"g\": %.3f}", j ? "," : "", j, trng_int(&rng, 1, 40),
+                            trng_uniform(&rng, 0, 3), trng_uniform(&rng, 1, 9));
+    double L[8][8], G[8][8];
+    for (size_t i = 0; i < c; i++)
+      for (size_t j = 0; j <= i; j++) {
+        L[i][j] = L[j][i] = i == j ? 0 : trng_uniform(&rng, 1, 15);
+        G[i][j] = G[j][i] = i == j ? 0 : trng_uniform(&rng, 10, 60);
+      }
+    for (int m = 0; m < 2; m++) {
+      at += (size_t)sprintf(json + at, m ? "], \"g\": [" : "], \"inter\": {\"L\": [");
+      for (size_t i = 0; i < c; i++) {
+        at += (size_t)sprintf(json + at, "%s[", i ? "," : "");
+        for (size_t j = 0; j < c; j++)
+          at += (size_t)sprintf(json + at, "%s%.3f", j ? "," : "", m ? G[i][j] : L[i][j]);
+        at += (size_t)sprintf(json + at, "]");
+      }
+    }
+    sprintf(json + at, "]}}");
+    stp_bcast_platform *p = platform(json);
+    free(json);
+    stp_bcast_options o;
+    stp_bcast_options_init(&o);
+    o.intra = (stp_bcast_intra)(trial % 3);
+    for (int h = 0; h < STP_BCAST_HEURISTIC_COUNT; h++) {
+      stp_bcast_schedule s = schedule(p, h, &o);
+      stp_graph *g = dag_of(p, &o, &s);
+      stp_graph_result r = analyze(g);
+      assert_close(r.det_makespan, s.makespan, TOL_EXACT);
+      assert_close(r.bound_lower, s.makespan, TOL_EXACT);
+      cr_assert(r.exp_computed);
+      cr_assert(r.exp_value >= s.makespan * (1 - TOL_EXACT));
+      stp_graph_result_free(&r);
+      stp_graph_free(g);
+      stp_bcast_schedule_free(&s);
+    }
+    stp_bcast_platform_free(p);
+  }
+}
+
+Test(bcast_graph, two_clusters_closed_form) {
+  /* Root A (inside time a = 3), B (inside time c = 2), one send of gap
+   * s = 4 and latency l = 1.5: send -> delay -> bcast B, and send -> bcast A.
+   * With exponential times, E = s + E[max(U, Z)], U = delay + bcast B
+   * (rates al = 1/l, be = 1/c), Z = bcast A (rate ga = 1/a);
+   * E[max(U, Z)] = E[U] + E[Z] - E[min(U, Z)] and, with
+   * P(U > t) = (be e^{-al t} - al e^{-be t}) / (be - al),
+   * E[min] = int P(U > t) e^{-ga t} dt = (be / (al + ga) - al / (be + ga)) / (be - al).
+   * Order ideals: {}, then {send} times 3 prefixes of (delay, bcast B)
+   * times 2 for bcast A: 1 + 6 = 7 states. */
+  stp_bcast_platform *p = platform(
+      "{\"clusters\": [{\"name\": \"A\", \"size\": 2, \"L\": 0, \"g\": 3},"
+      " {\"name\": \"B\", \"size\": 2, \"L\": 0, \"g\": 2}],"
+      " \"inter\": {\"L\": [[0, 1.5], [1.5, 0]], \"g\": [[0, 4], [4, 0]]}}");
+  stp_bcast_options o;
+  stp_bcast_options_init(&o);
+  stp_bcast_schedule s = schedule(p, STP_BCAST_ECEF, &o);
+  assert_close(s.makespan, 4 + 1.5 + 2, TOL_EXACT);
+  stp_graph_options go;
+  stp_graph_options_init(&go);
+  go.exponential = 1;
+  stp_graph_result r;
+  stp_error err = {0};
+  cr_assert_eq(stp_bcast_schedule_analyze(p, &o, &s, &go, &r, &err), STP_OK, "%s", err.message);
+  double al = 1 / 1.5, be = 1 / 2.0, ga = 1 / 3.0;
+  double emin = (be / (al + ga) - al / (be + ga)) / (be - al);
+  double want = 4 + (1.5 + 2) + 3 - emin;
+  assert_close(r.exp_value, want, TOL_SOLVE);
+  cr_assert_eq(r.exp_states, 7);
+  assert_close(r.bound_upper, want, TOL_SOLVE);
+  stp_graph_result_free(&r);
+  stp_bcast_schedule_free(&s);
+  stp_bcast_platform_free(p);
+}
+
+/* ---- E[makespan] by integrating the law of the tree ---------------------------
+ * Every task of the DAG has one predecessor, so the DAG is a forest.  With
+ * G_v(t) = P(v and everything after it are done within t of v's start),
+ * G_v(t) = int_0^t f_v(x) prod_children G_c(t - x) dx (f_v the exponential
+ * density of v's time), P(makespan <= t) = prod_roots G_r(t), and
+ * E[makespan] = int_0^inf (1 - P(makespan <= t)) dt.  Trapezoids on a grid
+ * of step h; the error is O(h^2). */
+#define GRID 6000
+
+static void subtree_cdf(const stp_graph *g, size_t v, double h, double *out) {
+  size_t n = stp_graph_transition_count(g);
+  double *prod = malloc(GRID * sizeof *prod), *child = malloc(GRID * sizeof *child);
+  for (size_t k = 0; k < GRID; k++)
+    prod[k] = 1;
+  for (size_t p = 0; p < stp_graph_place_count(g); p++) {
+    size_t from, to;
+    uint64_t tok;
+    stp_graph_place(g, p, &from, &to, &tok);
+    if (from != v)
+      continue;
+    subtree_cdf(g, to, h, child);
+    for (size_t k = 0; k < GRID; k++)
+      prod[k] *= child[k];
+  }
+  double rate = 1 / stp_graph_transition_time(g, v);
+  for (size_t k = 0; k < GRID; k++) { /* out[k] = int_0^{kh} rate e^{-rate x} prod(kh - x) dx */
+    double sum = 0;
+    for (size_t i = 0; i <= k; i++) {
+      double w = (i == 0 || i == k) ? 0.5 : 1;
+      sum += w * rate * exp(-rate * (double)i * h) * prod[k - i];
+    }
+    out[k] = k ? sum * h : 0;
+  }
+  (void)n;
+  free(prod);
+  free(child);
+}
+
+static double integrate_makespan(const stp_graph *g, double horizon) {
+  size_t n = stp_graph_transition_count(g);
+  bool *has_pred = calloc(n, sizeof *has_pred);
+  for (size_t p = 0; p < stp_graph_place_count(g); p++) {
+    size_t from, to;
+    uint64_t tok;
+    stp_graph_place(g, p, &from, &to, &tok);
+    has_pred[to] = true;
+  }
+  double h = horizon / (GRID - 1);
+  double *F = malloc(GRID * sizeof *F), *G = malloc(GRID * sizeof *G);
+  for (size_t k = 0; k < GRID; k++)
+    F[k] = 1;
+  for (size_t v = 0; v < n; v++)
+    if (!has_pred[v]) {
+      subtree_cdf(g, v, h, G);
+      for (size_t k = 0; k < GRID; k++)
+        F[k] *= G[k];
+    }
+  double e = 0;
+  for (size_t k = 0; k + 1 < GRID; k++)
+    e += h * ((1 - F[k]) + (1 - F[k + 1])) / 2;
+  free(has_pred);
+  free(F);
+  free(G);
+  return e;
+}
+
+Test(bcast_graph, exact_exponential_against_integration_and_monte_carlo) {
+  stp_bcast_platform *p = platform(P4);
+  stp_bcast_options o;
+  stp_bcast_options_init(&o);
+  const stp_bcast_heuristic hs[] = {STP_BCAST_FLAT, STP_BCAST_FEF, STP_BCAST_ECEF};
+  for (size_t k = 0; k < 3; k++) {
+    stp_bcast_schedule s = schedule(p, hs[k], &o);
+    stp_graph *g = dag_of(p, &o, &s);
+    stp_graph_result r = analyze(g);
+    cr_assert(r.exp_computed);
+    /* The tail beyond 12 times the sum of the means is below e^-12 of it. */
+    double sum = 0;
+    for (size_t t = 0; t < stp_graph_transition_count(g); t++)
+      sum += stp_graph_transition_time(g, t);
+    assert_close(integrate_makespan(g, 12 * sum), r.exp_value, 2e-3);
+    stp_graph_sim_options so;
+    stp_graph_sim_options_init(&so);
+    so.runs = 40000;
+    so.seed = 11;
+    stp_graph_sim_result m;
+    stp_error err = {0};
+    cr_assert_eq(stp_graph_simulate(g, &so, &m, &err), STP_OK, "%s", err.message);
+    double sigma = m.stddev / sqrt((double)m.runs);
+    cr_assert(fabs(m.mean - r.exp_value) <= 4.4 * sigma, "%s: Monte Carlo %.6g +- %.3g, exact "
+              "%.6g", stp_bcast_heuristic_name(hs[k]), m.mean, sigma, r.exp_value);
+    stp_graph_result_free(&r);
+    stp_graph_free(g);
+    stp_bcast_schedule_free(&s);
+  }
+  stp_bcast_platform_free(p);
+}
+
+Test(bcast_graph, zero_times_make_no_graph) {
+  stp_bcast_platform *p = platform("{\"clusters\": [{\"name\": \"solo\", \"size\": 1, \"L\": 1, "
+                                   "\"g\": 1}], \"inter\": {\"L\": [[0]], \"g\": [[0]]}}");
+  stp_bcast_options o;
+  stp_bcast_options_init(&o);
+  stp_bcast_schedule s = schedule(p, STP_BCAST_ECEF, &o);
+  stp_graph *g = (stp_graph *)1;
+  stp_error err = {0};
+  cr_assert_eq(stp_bcast_schedule_graph(p, &o, &s, &g, &err), STP_OK);
+  cr_assert_null(g);
+  stp_graph_options go;
+  stp_graph_options_init(&go);
+  go.exponential = 1;
+  stp_graph_result r;
+  cr_assert_eq(stp_bcast_schedule_analyze(p, &o, &s, &go, &r, &err), STP_OK);
+  assert_close(r.det_makespan + 1, 1, TOL_EXACT);
+  assert_close(r.exp_value + 1, 1, TOL_EXACT);
+  cr_assert_eq(r.exp_states, 1);
+  stp_graph_result_free(&r);
+  stp_bcast_schedule_free(&s);
+  stp_bcast_platform_free(p);
+}
