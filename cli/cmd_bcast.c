@@ -261,7 +261,7 @@ static void print_text(const platform_run *run, const outcome *x, const stp_law 
            (unsigned long long)run->sim.seed, x->sim.mean, x->sim.ci95_lo, x->sim.ci95_hi);
   for (size_t k = 0; k + 1 < x->s.nclusters; k++) {
     const stp_bcast_send *e = &x->s.sends[k];
-    printf("  %-12s -> %-12s start %-12.6g arrival %.10g\n", stp_bcast_cluster_name(p, e->from),
+    printf("  %-12s -> %-12s start %-14.10g arrival %.10g\n", stp_bcast_cluster_name(p, e->from),
            stp_bcast_cluster_name(p, e->to), e->start, e->arrival);
   }
 }

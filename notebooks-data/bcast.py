@@ -137,7 +137,6 @@ def plot(rows, interval, path):
     ax.set_xlabel("number of clusters")
     ax.set_ylabel("makespan / best heuristic's makespan (mean over grids)")
     ax.set_title("Steffenel 2006, figures 7-8: heuristics on random grids (Table 3)")
-    ax.set_yscale("log")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=8)
     for k, h in enumerate(HEURISTICS):
