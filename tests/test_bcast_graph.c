@@ -293,3 +293,109 @@ Test(bcast_graph, zero_times_make_no_graph) {
   stp_bcast_schedule_free(&s);
   stp_bcast_platform_free(p);
 }
+
+/* ---- Table 1's trees as event graphs ------------------------------------------------
+ * The (max,+) values of --model (model.c's recurrence) against the longest
+ * path of the same trees built as DAGs here: each send of a segment is a task
+ * of time gs chained on its sender, after the sender received that segment;
+ * each landing is a delay L after its send.  Binomial children are built
+ * recursively (a binomial tree on [lo, lo + m) sends first to the upper
+ * half [lo + h, lo + m), h = 2^(ceil(log2 m) - 1), then recurses on the
+ * lower half), not with model.c's bit masks. */
+typedef struct tree {
+  size_t P, *nchild, **child; /* child lists in send order */
+} tree;
+
+static void add_child(tree *t, size_t v, size_t c) {
+  t->child[v] = realloc(t->child[v], (t->nchild[v] + 1) * sizeof **t->child);
+  t->child[v][t->nchild[v]++] = c;
+}
+
+static void binomial_children(tree *t, size_t lo, size_t m) {
+  while (m > 1) {
+    size_t h = 1;
+    while (2 * h < m)
+      h *= 2;
+    add_child(t, lo, lo + h);
+    binomial_children(t, lo + h, m - h);
+    m = h;
+  }
+}
+
+static tree make_tree(stp_bcast_alg a, size_t P) {
+  tree t = {.P = P, .nchild = calloc(P, sizeof(size_t)), .child = calloc(P, sizeof(size_t *))};
+  if (a == STP_BCAST_ALG_FLAT || a == STP_BCAST_ALG_SEG_FLAT)
+    for (size_t c = 1; c < P; c++)
+      add_child(&t, 0, c);
+  else if (a == STP_BCAST_ALG_CHAIN || a == STP_BCAST_ALG_SEG_CHAIN)
+    for (size_t c = 1; c < P; c++)
+      add_child(&t, c - 1, c);
+  else
+    binomial_children(&t, 0, P);
+  return t;
+}
+
+static double tree_longest_path(const tree *t, size_t k, double gap, double L) {
+  stp_graph *g;
+  stp_error err = {0};
+  cr_assert_eq(stp_graph_new("tree", &g, &err), STP_OK);
+  size_t *recv = malloc(t->P * k * sizeof *recv); /* landing task of segment s at v */
+  for (size_t s = 0; s < k; s++)
+    recv[s] = SIZE_MAX; /* the root has everything at time 0 */
+  /* Parents before children: visit in breadth-first order. */
+  size_t *queue = malloc(t->P * sizeof *queue), head = 0, tail = 0;
+  queue[tail++] = 0;
+  while (head < tail) {
+    size_t v = queue[head++], prev = SIZE_MAX;
+    for (size_t i = 0; i < t->nchild[v]; i++) {
+      size_t c = t->child[v][i];
+      queue[tail++] = c;
+      for (size_t s = 0; s < k; s++) {
+        char name[64];
+        size_t x, d;
+        snprintf(name, sizeof name, "x %zu %zu %zu", v, c, s);
+        cr_assert_eq(stp_graph_add_transition(g, name, gap, NULL, &x, &err), STP_OK);
+        if (prev != SIZE_MAX)
+          stp_graph_add_place(g, prev, x, 0, &err);
+        if (recv[v * k + s] != SIZE_MAX)
+          stp_graph_add_place(g, recv[v * k + s], x, 0, &err);
+        snprintf(name, sizeof name, "d %zu %zu %zu", v, c, s);
+        cr_assert_eq(stp_graph_add_transition(g, name, L, NULL, &d, &err), STP_OK);
+        stp_graph_add_place(g, x, d, 0, &err);
+        recv[c * k + s] = d;
+        prev = x;
+      }
+    }
+  }
+  stp_graph_options go;
+  stp_graph_options_init(&go);
+  go.exponential = 0;
+  stp_graph_result r;
+  cr_assert_eq(stp_graph_analyze(g, &go, &r, &err), STP_OK, "%s", err.message);
+  double v = r.det_makespan;
+  stp_graph_result_free(&r);
+  stp_graph_free(g);
+  free(queue);
+  free(recv);
+  for (size_t i = 0; i < t->P; i++)
+    free(t->child[i]);
+  free(t->child);
+  free(t->nchild);
+  return v;
+}
+
+Test(bcast_graph, table1_trees_longest_paths) {
+  const stp_bcast_alg algs[] = {STP_BCAST_ALG_FLAT, STP_BCAST_ALG_SEG_FLAT, STP_BCAST_ALG_CHAIN,
+                                STP_BCAST_ALG_SEG_CHAIN, STP_BCAST_ALG_BINOMIAL};
+  for (size_t P = 2; P <= 40; P++)
+    for (size_t a = 0; a < 5; a++) {
+      bool seg = algs[a] == STP_BCAST_ALG_SEG_FLAT || algs[a] == STP_BCAST_ALG_SEG_CHAIN;
+      stp_bcast_model_params q = {.P = P, .L = 7, .g = 30, .k = seg ? 3 : 1, .gs = 11};
+      double want, got;
+      stp_error err = {0};
+      cr_assert_eq(stp_bcast_model_dag(algs[a], &q, &want, &err), STP_OK);
+      tree t = make_tree(algs[a], P);
+      got = tree_longest_path(&t, q.k, seg ? q.gs : q.g, q.L);
+      assert_close(got, want, TOL_EXACT);
+    }
+}
