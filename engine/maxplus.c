@@ -1,6 +1,6 @@
 /* maxplus.c: the (max,+) simulation kernel of maxplus.h: building a compact
  * event graph (means, samplers, places), compiling it to flat arrays in
- * evaluation order (inputs as lags and columns of a row-major history), and
+ * evaluation order (inputs as offsets into a row-major history), and
  * playing runs of it a block of rows at a time.  The row loop is the hot
  * path of every simulation in streamtp: no allocation, no division, no call. */
 #include "engine/maxplus.h"
@@ -152,13 +152,6 @@ static stp_status eval_order(stp_mp_graph *g, stp_error *err) {
   return st;
 }
 
-static size_t pow2_above(uint64_t m) {
-  size_t s = 1;
-  while (s <= m)
-    s <<= 1;
-  return s;
-}
-
 /* Row by row, a token-free place from the position just before is read from
  * a register (the chain input). */
 static bool chain_place(const stp_mp_graph *g, size_t p) {
@@ -202,42 +195,24 @@ static size_t pick_degree(const size_t *nin, size_t n) {
   return best;
 }
 
-/* The table of distinct token counts read (lags[0] = 0, the current row) and
- * the number of rows kept. */
-static stp_status lag_table(stp_mp_graph *g, const bool *kept, stp_error *err) {
-  g->nlags = 1;
-  g->lags[0] = 0;
-  uint64_t top = 0;
-  for (size_t p = 0; p < g->nplaces; p++) {
-    if (!kept[p])
-      continue;
-    size_t l = 0;
-    while (l < g->nlags && g->lags[l] != g->ptok[p])
-      l++;
-    if (l == g->nlags)
-      g->lags[g->nlags++] = g->ptok[p];
-    top = g->ptok[p] > top ? g->ptok[p] : top;
-  }
-  g->slots = pow2_above(top);
+/* The window of the history: S = largest token count read + 1 rows back,
+ * and as many again (at least a block) to fill before moving them. */
+static stp_status history_size(stp_mp_graph *g, const bool *kept, stp_error *err) {
+  uint64_t top = 0, cells;
+  for (size_t p = 0; p < g->nplaces; p++)
+    if (kept[p] && g->ptok[p] > top)
+      top = g->ptok[p];
+  g->keep = (size_t)top + 1;
+  g->window = g->keep + (g->keep > g->block ? g->keep : g->block);
   g->stride = g->n + 1;
-  uint64_t cells;
-  if (!stp__mul_u64(g->slots, g->stride, &cells) || cells > MP_HIST_MAX)
-    return stp__fail(err, STP_ELIMIT, "the simulation history would keep %llu rows of %zu "
+  if (!stp__mul_u64(g->window, g->stride, &cells) || cells > MP_HIST_MAX)
+    return stp__fail(err, STP_ELIMIT, "the simulation history would keep %zu rows of %zu "
                      "firing dates (a place holds %llu tokens; limit %llu dates)",
-                     (unsigned long long)g->slots, g->stride, (unsigned long long)top,
+                     g->window, g->stride, (unsigned long long)top,
                      (unsigned long long)MP_HIST_MAX);
   return STP_OK;
 }
 
-static uint32_t lag_index(const stp_mp_graph *g, uint64_t tokens) {
-  uint32_t l = 0;
-  while (g->lags[l] != tokens)
-    l++;
-  return l;
-}
-
-/* Inputs of each position in place order: the first `degree` in `in`, padded
- * with reads of the origin column, the rest in the overflow list. */
 /* Means cycled over period + block - 1 entries: a block starting anywhere in
  * the cycle reads them in a row. */
 static stp_status extend_means(stp_mp_graph *g, stp_error *err) {
@@ -273,13 +248,14 @@ static stp_status inputs(stp_mp_graph *g, const bool *kept, const size_t *nin, s
   for (size_t i = 0; i < n; i++) {
     g->over_off[i + 1] = g->over_off[i] + (nin[i] > d ? nin[i] - d : 0);
     for (size_t q = 0; q < d; q++)
-      g->in[i * d + q] = (stp_mp_input){.lag = 0, .pos = (uint32_t)n};
+      g->in[i * d + q] = (stp_mp_input){.off = (ptrdiff_t)n}; /* the origin column */
   }
   for (size_t p = 0; p < g->nplaces; p++) {
     if (!kept[p])
       continue;
     size_t i = g->pos[g->pto[p]], q = fill[i]++;
-    stp_mp_input e = {.lag = lag_index(g, g->ptok[p]), .pos = (uint32_t)g->pos[g->pfrom[p]]};
+    stp_mp_input e = {.off = (ptrdiff_t)g->pos[g->pfrom[p]] -
+                             (ptrdiff_t)g->ptok[p] * (ptrdiff_t)g->stride};
     if (q < d)
       g->in[i * d + q] = e;
     else
@@ -296,7 +272,6 @@ static void compiled_clear(stp_mp_graph *g) {
   free(g->in);
   free(g->over_off);
   free(g->over);
-  free(g->lags);
   free(g->ext_off);
   free(g->ext);
   g->ext_off = NULL;
@@ -304,7 +279,6 @@ static void compiled_clear(stp_mp_graph *g) {
   g->order = g->pos = g->over_off = NULL;
   g->chain = NULL;
   g->in = g->over = NULL;
-  g->lags = NULL;
   g->compiled = false;
 }
 
@@ -327,11 +301,10 @@ stp_status stp__mp_graph_compile(stp_mp_graph *g, uint64_t rows_max, size_t watc
   g->order = stp__malloc_array(n, sizeof *g->order);
   g->pos = stp__malloc_array(n, sizeof *g->pos);
   g->chain = stp__calloc(n, sizeof *g->chain);
-  g->lags = stp__malloc_array(g->nplaces + 1, sizeof *g->lags);
   g->ext_off = stp__malloc_array(n, sizeof *g->ext_off);
   bool *kept = stp__calloc(g->nplaces ? g->nplaces : 1, sizeof *kept);
   size_t *nin = stp__calloc(n, sizeof *nin);
-  stp_status st = g->order && g->pos && g->chain && g->lags && g->ext_off && kept && nin
+  stp_status st = g->order && g->pos && g->chain && g->ext_off && kept && nin
                       ? eval_order(g, err)
                       : stp__oom(err, "compiling a simulation graph");
   if (st == STP_OK) {
@@ -339,7 +312,7 @@ stp_status stp__mp_graph_compile(stp_mp_graph *g, uint64_t rows_max, size_t watc
       g->pos[g->order[i]] = i;
     classify(g, rows_max, kept, nin);
     g->degree = pick_degree(nin, n);
-    st = lag_table(g, kept, err);
+    st = history_size(g, kept, err);
   }
   if (st == STP_OK)
     st = inputs(g, kept, nin, err);
@@ -367,7 +340,6 @@ void stp__mp_run_clear(stp_mp_run *r) {
     return;
   stp__rng_free(r->rng);
   free(r->hist);
-  free(r->back);
   free(r->cyc);
   free(r->xi);
   free(r->draws);
@@ -382,7 +354,8 @@ void stp__mp_run_reset(stp_mp_run *r, uint64_t seed, uint64_t stream) {
   r->k = 0;
   r->origin = 0;
   r->done = 0;
-  memset(r->hist, 0, g->slots * g->stride * sizeof *r->hist);
+  memset(r->hist, 0, g->window * g->stride * sizeof *r->hist);
+  r->row = g->keep; /* rows before it: the initial marking, at the origin */
   memset(r->cyc, 0, g->n * sizeof *r->cyc);
   memset(r->rpos, 0, g->n * sizeof *r->rpos);
   memset(r->rsize, 0, g->n * sizeof *r->rsize);
@@ -398,14 +371,13 @@ stp_status stp__mp_run_init(stp_mp_run *r, const stp_mp_graph *g, uint64_t seed,
   if (!g->compiled)
     return stp__fail(err, STP_EINVAL, "stp__mp_run_init: the graph is not compiled");
   r->rng = stp__rng_alloc(seed, stream);
-  r->hist = stp__malloc_array(g->slots * g->stride, sizeof *r->hist);
-  r->back = stp__malloc_array(g->nlags, sizeof *r->back);
+  r->hist = stp__malloc_array(g->window * g->stride, sizeof *r->hist);
   r->cyc = stp__malloc_array(g->n, sizeof *r->cyc);
   r->xi = stp__malloc_array(g->n * g->block, sizeof *r->xi);
   r->draws = stp__malloc_array(g->block, sizeof *r->draws);
   r->rpos = stp__malloc_array(g->n, sizeof *r->rpos);
   r->rsize = stp__malloc_array(g->n, sizeof *r->rsize);
-  if (!r->rng || !r->hist || !r->back || !r->cyc || !r->xi || !r->draws || !r->rpos ||
+  if (!r->rng || !r->hist || !r->cyc || !r->xi || !r->draws || !r->rpos ||
       !r->rsize) {
     stp__mp_run_clear(r);
     return stp__oom(err, "allocating a simulation run");
@@ -473,41 +445,45 @@ static void fill_block(stp_mp_run *r, size_t n) {
 
 static inline double max2(double a, double b) { return a > b ? a : b; }
 
+/* The window is full: its last S rows move to its start. */
+static void slide(stp_mp_run *r) {
+  const stp_mp_graph *g = r->g;
+  memmove(r->hist, r->hist + (g->window - g->keep) * g->stride,
+          g->keep * g->stride * sizeof *r->hist);
+  r->row = g->keep;
+}
+
 /* The recurrence of maxplus.h over n rows whose firing times are in r->xi,
  * for a padded degree D and overflow lists or not, both known at compile
  * time (play_rows picks the instance): the row loop tests nothing per input. */
 static inline __attribute__((always_inline)) void play(stp_mp_run *r, size_t n, const size_t D,
                                                        const bool overflow) {
   const stp_mp_graph *g = r->g;
-  const size_t nt = g->n, ld = g->block, stride = g->stride, mask = g->slots - 1;
-  const size_t nlags = g->nlags, wpos = g->pos[g->watch];
-  const uint64_t *lags = g->lags;
+  const size_t nt = g->n, ld = g->block, stride = g->stride, wpos = g->pos[g->watch];
   const uint8_t *chain = g->chain;
   const stp_mp_input *in0 = g->in, *over = g->over;
   const size_t *over_off = g->over_off;
-  const double **back = r->back;
-  double *hist = r->hist, origin = r->origin, done = r->done;
-  uint64_t k = r->k;
-  for (size_t j = 0; j < n; j++, k++) {
-    double *row = hist + ((size_t)k & mask) * stride;
-    for (size_t l = 0; l < nlags; l++)
-      back[l] = hist + ((size_t)(k - lags[l]) & mask) * stride;
+  double origin = r->origin, done = r->done;
+  for (size_t j = 0; j < n; j++) {
+    if (r->row == g->window)
+      slide(r);
+    double *row = r->hist + r->row++ * stride;
     const double *tp = r->xi + j;
     const stp_mp_input *in = in0;
     double x = origin;
     for (size_t i = 0; i < nt; i++, tp += ld, in += D) {
       double start = chain[i] ? x : origin;
       for (size_t q = 0; q < D; q++)
-        start = max2(start, back[in[q].lag][in[q].pos]);
+        start = max2(start, row[in[q].off]);
       if (overflow)
         for (size_t e = over_off[i]; e < over_off[i + 1]; e++)
-          start = max2(start, back[over[e].lag][over[e].pos]);
+          start = max2(start, row[over[e].off]);
       x = start + *tp;
       row[i] = x;
     }
     done = max2(done, row[wpos]);
   }
-  r->k = k;
+  r->k += n;
   r->done = done;
 }
 
@@ -530,7 +506,7 @@ static void play_rows(stp_mp_run *r, size_t n) {
 /* Move the time origin to `done` (the origin column moves with the rest). */
 static void rebase(stp_mp_run *r) {
   double t0 = r->done;
-  size_t cells = r->g->slots * r->g->stride;
+  size_t cells = r->g->window * r->g->stride;
   for (size_t e = 0; e < cells; e++)
     r->hist[e] -= t0;
   r->origin -= t0;

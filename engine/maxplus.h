@@ -13,13 +13,14 @@
  * computation, a transfer) with means that cycle through the team members
  * (models/pipeline/simulation.c).
  *
- * History: the last S rows of firing dates, S the smallest power of two
- * above the largest token count of a place (places holding at least as many
- * tokens as a run has rows never bind and are dropped), stored row by row:
- * memory S x (transitions + 1) doubles.  Reading x_u(k - m) costs a table
- * lookup of row k - m (computed once per row for each distinct m) and a
- * load.  Each transition's inputs are padded to a common small degree (the
- * extra ones read the origin), so the row loop has no test per input; the
+ * History: firing dates row by row (transitions + 1 columns, the last one
+ * holding the origin) in a window of W = S + max(S, block) rows, S the
+ * largest token count of a place plus one (places holding at least as many
+ * tokens as a run has rows never bind and are dropped).  x_u(k - m) is at a
+ * fixed offset from row k, so an input is one load; when the window is full
+ * its last S rows move to its start (a copy of S rows every W - S rows).
+ * Each transition's inputs are padded to a common small degree (the extra
+ * ones read the origin column), so the row loop has no test per input; the
  * rest of a large in-degree goes to an overflow list.
  *
  * Firing factors come from a sampler per transition: a per-firing law and,
@@ -46,10 +47,10 @@ typedef struct stp_mp_sampler {
   uint64_t round;           /* >= 1 when round_law is set */
 } stp_mp_sampler;
 
-/* An input as the row loop reads it: column `pos` of the row `lag` rows
- * back (lag: an index into the graph's table of token counts). */
+/* An input as the row loop reads it: x_u(k - m) is at row_k[off],
+ * off = pos(u) - m * stride. */
 typedef struct stp_mp_input {
-  uint32_t lag, pos;
+  ptrdiff_t off;
 } stp_mp_input;
 
 typedef struct stp_mp_graph {
@@ -73,9 +74,8 @@ typedef struct stp_mp_graph {
   stp_mp_input *in;         /* n x degree */
   size_t *over_off;         /* n + 1: inputs beyond `degree` at over[over_off[i] ..) */
   stp_mp_input *over;
-  size_t nlags;
-  uint64_t *lags;           /* distinct token counts read; lags[0] = 0 */
-  size_t slots;             /* rows kept: a power of two above every lag */
+  size_t keep;              /* S: rows an input reaches back to, plus one */
+  size_t window;            /* W: rows of the history */
   size_t stride;            /* n + 1 columns: the last one holds the origin */
   size_t *ext_off;          /* by transition: means cycled over period + block - 1 */
   double *ext;              /* entries (period > 1), so a block reads them in a row */
@@ -111,8 +111,8 @@ typedef struct stp_mp_run {
   uint64_t k;               /* rows fired so far */
   double origin;            /* the start, in the current time frame */
   double done;              /* max completion date of `watch` so far */
-  double *hist;             /* slots x stride */
-  const double **back;      /* nlags: row k - lags[l] during row k */
+  double *hist;             /* window x stride */
+  size_t row;               /* row of the window that row k goes to */
   size_t *cyc;              /* by position: k mod period */
   double *xi;               /* n x block firing times, position-major */
   double *draws;            /* block: round draws */
