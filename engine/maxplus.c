@@ -15,6 +15,7 @@
 #define MP_BLOCK_MAX 512
 #define MP_HIST_MAX (UINT64_C(1) << 27) /* firing dates kept by one run: 1 GiB */
 #define MP_DEGREE_MAX 4                  /* inputs unrolled in the row loop */
+#define MP_CHAIN_ONLY 2                  /* g->chain: the chain is the only input */
 
 static void compiled_clear(stp_mp_graph *g);
 
@@ -312,6 +313,9 @@ stp_status stp__mp_graph_compile(stp_mp_graph *g, uint64_t rows_max, size_t watc
       g->pos[g->order[i]] = i;
     classify(g, rows_max, kept, nin);
     g->degree = pick_degree(nin, n);
+    for (size_t i = 0; i < n; i++) /* no other input: no max on the critical path */
+      if (g->chain[i] && nin[i] == 0)
+        g->chain[i] = MP_CHAIN_ONLY;
     st = history_size(g, kept, err);
   }
   if (st == STP_OK)
@@ -472,13 +476,14 @@ static inline __attribute__((always_inline)) void play(stp_mp_run *r, size_t n, 
     const stp_mp_input *in = in0;
     double x = origin;
     for (size_t i = 0; i < nt; i++, tp += ld, in += D) {
-      double start = chain[i] ? x : origin;
-      for (size_t q = 0; q < D; q++)
-        start = max2(start, row[in[q].off]);
+      /* the inputs first, the chain last: one max on the row's critical path */
+      double m = D > 0 ? row[in[0].off] : origin;
+      for (size_t q = 1; q < D; q++)
+        m = max2(m, row[in[q].off]);
       if (overflow)
         for (size_t e = over_off[i]; e < over_off[i + 1]; e++)
-          start = max2(start, row[over[e].off]);
-      x = start + *tp;
+          m = max2(m, row[over[e].off]);
+      x = (chain[i] == MP_CHAIN_ONLY ? x : chain[i] ? max2(x, m) : m) + *tp;
       row[i] = x;
     }
     done = max2(done, row[wpos]);

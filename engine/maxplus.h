@@ -69,7 +69,8 @@ typedef struct stp_mp_graph {
   size_t *order;            /* position -> transition */
   size_t *pos;              /* transition -> position */
   uint8_t *chain;           /* 1: the first input is the token-free place from the
-                               position just before, read from a register */
+                               position just before, read from a register; 2: and
+                               there is no other input */
   size_t degree;            /* inputs per position in `in` (padded) */
   stp_mp_input *in;         /* n x degree */
   size_t *over_off;         /* n + 1: inputs beyond `degree` at over[over_off[i] ..) */
