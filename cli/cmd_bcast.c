@@ -357,34 +357,40 @@ static int run_platform(const cli_args *a, bool json) {
   return rc;
 }
 
+/* The mode: --model, --partition, or a platform file; options of another
+ * mode are usage errors. */
+static int dispatch(const cli_args *a) {
+  bool json = cli_flag(CMD, a, "json"), model = cli_flag(CMD, a, "model");
+  const char *part = cli_get(CMD, a, "partition");
+  const char *const rho[] = {"rho", NULL};
+  if (model && part) {
+    cli_usage_error(CMD, "--model and --partition are two different modes");
+    return CLI_USAGE;
+  }
+  if ((model || part) && a->npos) {
+    cli_usage_error(CMD, "--%s takes no platform file", model ? "model" : "partition");
+    return CLI_USAGE;
+  }
+  if (model)
+    return refuse(a, platform_only, "with --model") && refuse(a, rho, "with --model")
+               ? run_model(a, json)
+               : CLI_USAGE;
+  if (part)
+    return refuse(a, platform_only, "with --partition") &&
+                   refuse(a, model_only, "with --partition")
+               ? run_partition(a, part, json)
+               : CLI_USAGE;
+  return refuse(a, model_only, "without --model") && refuse(a, rho, "without --partition")
+             ? run_platform(a, json)
+             : CLI_USAGE;
+}
+
 static int run_bcast(int argc, char **argv) {
   cli_args a;
   int rc = cli_parse(CMD, argc, argv, &a);
   if (rc != CLI_OK)
     return rc == CLI_HELP ? CLI_OK : rc;
-  bool json = cli_flag(CMD, &a, "json"), model = cli_flag(CMD, &a, "model");
-  const char *part = cli_get(CMD, &a, "partition");
-  rc = CLI_USAGE;
-  if (model && part)
-    cli_usage_error(CMD, "--model and --partition are two different modes");
-  else if ((model || part) && a.npos)
-    cli_usage_error(CMD, "--%s takes no platform file", model ? "model" : "partition");
-  else if (model)
-    rc = refuse(&a, platform_only, "with --model") && (!cli_get(CMD, &a, "rho") ||
-                                                       (cli_usage_error(CMD, "--rho: not used "
-                                                                             "with --model"),
-                                                        false))
-             ? run_model(&a, json)
-             : CLI_USAGE;
-  else if (part)
-    rc = refuse(&a, platform_only, "with --partition") &&
-                 refuse(&a, model_only, "with --partition")
-             ? run_partition(&a, part, json)
-             : CLI_USAGE;
-  else if (refuse(&a, model_only, "without --model") &&
-           (!cli_get(CMD, &a, "rho") ||
-            (cli_usage_error(CMD, "--rho: not used without --partition"), false)))
-    rc = run_platform(&a, json);
+  rc = dispatch(&a);
   cli_args_free(&a);
   return rc;
 }

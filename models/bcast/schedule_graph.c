@@ -81,6 +81,8 @@ stp_status stp_bcast_schedule_graph(const stp_bcast_platform *p, const stp_bcast
 stp_status stp_bcast_schedule_analyze(const stp_bcast_platform *p, const stp_bcast_options *o,
                                       const stp_bcast_schedule *s, const stp_graph_options *go,
                                       stp_graph_result *r, stp_error *err) {
+  if (!go || !r)
+    return stp__fail(err, STP_EINVAL, "stp_bcast_schedule_analyze: bad arguments");
   stp_graph *g;
   STP_CHECK(stp_bcast_schedule_graph(p, o, s, &g, err));
   if (!g) { /* every time is zero: nothing to wait for */
@@ -99,6 +101,8 @@ stp_status stp_bcast_schedule_simulate(const stp_bcast_platform *p, const stp_bc
                                        const stp_bcast_schedule *s,
                                        const stp_graph_sim_options *so,
                                        stp_graph_sim_result *r, stp_error *err) {
+  if (!so || !r)
+    return stp__fail(err, STP_EINVAL, "stp_bcast_schedule_simulate: bad arguments");
   stp_graph *g;
   STP_CHECK(stp_bcast_schedule_graph(p, o, s, &g, err));
   if (!g) {
