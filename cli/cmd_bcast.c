@@ -1,0 +1,415 @@
+/* cmd_bcast.c: `streamtp bcast`: broadcast on a grid of clusters (Steffenel
+ * 2006) in three modes: a platform file (each heuristic's send order, its
+ * makespan, the exact exponential makespan of its DAG, the N.B.U.E.
+ * interval, Monte Carlo), --model (Table 1's formulas against the (max,+)
+ * value of each tree) and --partition (Lowekamp's clusters of a latency
+ * matrix).  docs/format.md, "bcast", is the contract. */
+#include "cli/cli.h"
+#include "cli/report.h"
+#include "streamtp_bcast.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const cli_option bcast_options[] = {
+    {"size", 0, "BYTES", "message size (needed when a gap is {\"g0\", \"per_byte\"})"},
+    {"root", 0, "NAME", "root cluster (default: the file's \"root\", else the first cluster)"},
+    {"inter", 0, "H", "flat, fef, ecef, ecef-la, ecef-lat, ecef-lat-max, bottomup or all "
+                      "(default all)"},
+    {"intra", 0, "A", "binomial (default), flat or chain: the broadcast inside clusters"},
+    {"max-states", 0, "N", "largest order-ideal chain of the exact exponential makespan "
+                           "(default 1000000)"},
+    CLI_SIM_OPTIONS,
+    {"json", 0, NULL, "one JSON object per line"},
+    {"model", 0, NULL, "Table 1 mode: printed formula and (max,+) value of each algorithm"},
+    {"P", 0, "P", "--model: number of processes (>= 2)"},
+    {"L", 0, "L", "--model: latency"},
+    {"g", 0, "G", "--model: gap of the message g(m)"},
+    {"k", 0, "K", "--model: segments (default 1)"},
+    {"gs", 0, "GS", "--model: gap of a segment g(s) (default G)"},
+    {"g1", 0, "G1", "--model: gap of a 1-byte message g(1) (default 0)"},
+    {"partition", 0, "CSV", "Lowekamp mode: cluster the machines of a latency matrix"},
+    {"rho", 0, "R", "--partition: tolerance (edges within 1 + R of the smallest)"},
+    {0}};
+
+static const char *const platform_only[] = {"size", "root", "inter", "intra", "max-states",
+                                            "simulate", "law", "seed", NULL};
+static const char *const model_only[] = {"P", "L", "g", "k", "gs", "g1", NULL};
+
+#define CMD (&cli_bcast_command)
+
+/* Options of another mode are usage errors. */
+static bool refuse(const cli_args *a, const char *const *names, const char *mode) {
+  for (const char *const *n = names; *n; n++)
+    if (cli_get(CMD, a, *n)) {
+      cli_usage_error(CMD, "--%s: not used %s", *n, mode);
+      return false;
+    }
+  return true;
+}
+
+/* ---- --model ------------------------------------------------------------------- */
+
+static bool model_params(const cli_args *a, stp_bcast_model_params *q) {
+  const char *P = cli_get(CMD, a, "P"), *L = cli_get(CMD, a, "L"), *g = cli_get(CMD, a, "g");
+  if (!P || !L || !g) {
+    cli_usage_error(CMD, "--model needs --P, --L and --g");
+    return false;
+  }
+  *q = (stp_bcast_model_params){.k = 1};
+  if (!cli_parse_u64(CMD, "P", P, 2, UINT64_C(1) << 40, &q->P) ||
+      !cli_parse_double(CMD, "L", L, 0, DBL_MAX, &q->L) ||
+      !cli_parse_double(CMD, "g", g, 0, DBL_MAX, &q->g))
+    return false;
+  const char *s;
+  q->gs = q->g;
+  if ((s = cli_get(CMD, a, "k")) && !cli_parse_u64(CMD, "k", s, 1, UINT64_C(1) << 40, &q->k))
+    return false;
+  if ((s = cli_get(CMD, a, "gs")) && !cli_parse_double(CMD, "gs", s, 0, DBL_MAX, &q->gs))
+    return false;
+  if ((s = cli_get(CMD, a, "g1")) && !cli_parse_double(CMD, "g1", s, 0, DBL_MAX, &q->g1))
+    return false;
+  return true;
+}
+
+static int run_model(const cli_args *a, bool json) {
+  stp_bcast_model_params q;
+  if (!model_params(a, &q))
+    return CLI_USAGE;
+  double formula[STP_BCAST_ALG_COUNT], dag[STP_BCAST_ALG_COUNT];
+  for (int k = 0; k < STP_BCAST_ALG_COUNT; k++) {
+    stp_error err = {0};
+    formula[k] = stp_bcast_model_formula((stp_bcast_alg)k, &q);
+    if (stp_bcast_model_dag((stp_bcast_alg)k, &q, &dag[k], &err) != STP_OK)
+      return cli_report_error(&err);
+  }
+  if (json) {
+    json_t *o = json_object(), *algs = json_object();
+    json_object_set_new(o, "P", json_integer((json_int_t)q.P));
+    json_object_set_new(o, "L", report_number(q.L));
+    json_object_set_new(o, "g", report_number(q.g));
+    json_object_set_new(o, "k", json_integer((json_int_t)q.k));
+    json_object_set_new(o, "gs", report_number(q.gs));
+    json_object_set_new(o, "g1", report_number(q.g1));
+    for (int k = 0; k < STP_BCAST_ALG_COUNT; k++)
+      json_object_set_new(algs, stp_bcast_alg_name((stp_bcast_alg)k),
+                          json_pack("{s:o,s:o}", "formula", report_number(formula[k]), "dag",
+                                    report_number(dag[k])));
+    json_object_set_new(o, "algorithms", algs);
+    int rc = report_json_line(stdout, o);
+    json_decref(o);
+    return rc ? CLI_FAILURE : CLI_OK;
+  }
+  printf("Table 1, P = %llu, L = %g, g = %g, k = %llu, gs = %g, g1 = %g\n",
+         (unsigned long long)q.P, q.L, q.g, (unsigned long long)q.k, q.gs, q.g1);
+  printf("  %-16s %16s %16s\n", "algorithm", "formula", "dag");
+  for (int k = 0; k < STP_BCAST_ALG_COUNT; k++) {
+    char d[32] = "-";
+    if (!isnan(dag[k]))
+      snprintf(d, sizeof d, "%.10g", dag[k]);
+    bool differs = !isnan(dag[k]) && fabs(dag[k] - formula[k]) > 1e-9 * fmax(1, fabs(dag[k]));
+    printf("  %-16s %16.10g %16s%s\n", stp_bcast_alg_name((stp_bcast_alg)k), formula[k], d,
+           differs ? "  (differs: see docs/design.md)" : "");
+  }
+  return CLI_OK;
+}
+
+/* ---- --partition ------------------------------------------------------------------ */
+
+static void print_ranges(const size_t *x, size_t n) {
+  for (size_t k = 0; k < n;) {
+    size_t e = k;
+    while (e + 1 < n && x[e + 1] == x[e] + 1)
+      e++;
+    printf("%s%zu", k ? " " : "", x[k]);
+    if (e > k)
+      printf("-%zu", x[e]);
+    k = e + 1;
+  }
+}
+
+static int print_partition(const char *file, double rho, const stp_bcast_partition *p,
+                           bool json) {
+  if (!json) {
+    printf("%s: %zu machines, %zu clusters (rho %g)\n", file, p->n, p->nclusters, rho);
+    for (size_t c = 0; c < p->nclusters; c++) {
+      printf("  cluster %zu (%zu): ", c, p->sizes[c]);
+      print_ranges(p->nodes + p->offsets[c], p->sizes[c]);
+      putchar('\n');
+    }
+    return CLI_OK;
+  }
+  json_t *o = json_object(), *sizes = json_array(), *cl = json_array();
+  json_object_set_new(o, "file", json_string(file));
+  json_object_set_new(o, "rho", report_number(rho));
+  for (size_t c = 0; c < p->nclusters; c++) {
+    json_t *m = json_array();
+    for (size_t k = p->offsets[c]; k < p->offsets[c + 1]; k++)
+      json_array_append_new(m, json_integer((json_int_t)p->nodes[k]));
+    json_array_append_new(sizes, json_integer((json_int_t)p->sizes[c]));
+    json_array_append_new(cl, m);
+  }
+  json_object_set_new(o, "sizes", sizes);
+  json_object_set_new(o, "clusters", cl);
+  int rc = report_json_line(stdout, o);
+  json_decref(o);
+  return rc ? CLI_FAILURE : CLI_OK;
+}
+
+static int run_partition(const cli_args *a, const char *file, bool json) {
+  const char *r = cli_get(CMD, a, "rho");
+  double rho;
+  if (!r) {
+    cli_usage_error(CMD, "--partition needs --rho R");
+    return CLI_USAGE;
+  }
+  if (!cli_parse_double(CMD, "rho", r, 0, DBL_MAX, &rho))
+    return CLI_USAGE;
+  stp_error err = {0};
+  double *w;
+  size_t n;
+  if (stp_bcast_latency_load_file(file, &w, &n, &err) != STP_OK)
+    return cli_report_error(&err);
+  stp_bcast_partition p;
+  int rc;
+  if (stp_bcast_partition_compute(w, n, rho, &p, &err) != STP_OK)
+    rc = cli_report_error(&err);
+  else
+    rc = print_partition(file, rho, &p, json);
+  stp_bcast_partition_free(&p);
+  free(w);
+  return rc;
+}
+
+/* ---- a platform file ----------------------------------------------------------------- */
+
+typedef struct platform_run {
+  const stp_bcast_platform *p;
+  stp_bcast_options opts;
+  stp_graph_options gopts;
+  bool simulate, json;
+  stp_graph_sim_options sim;
+  int first, last; /* heuristics to run */
+} platform_run;
+
+typedef struct outcome {
+  stp_bcast_schedule s;
+  stp_graph_result r;
+  stp_graph_sim_result sim;
+} outcome;
+
+static json_t *exponential_json(const stp_graph_result *r) {
+  json_t *e = json_object();
+  json_object_set_new(e, "makespan", r->exp_computed ? report_number(r->exp_value) : json_null());
+  if (r->exp_computed)
+    json_object_set_new(e, "states", json_integer((json_int_t)r->exp_states));
+  else
+    json_object_set_new(e, "reason", json_string(r->exp_reason));
+  json_object_set_new(e, "method", json_string(r->exp_method ? r->exp_method : "dag-ctmc"));
+  return e;
+}
+
+static int print_json(const platform_run *run, const outcome *x, const stp_law *law) {
+  const stp_bcast_platform *p = run->p;
+  json_t *o = json_object(), *T = json_array(), *sends = json_array();
+  json_object_set_new(o, "file", json_string(stp_bcast_platform_file(p)));
+  json_object_set_new(o, "heuristic", json_string(stp_bcast_heuristic_name(x->s.heuristic)));
+  json_object_set_new(o, "root", json_string(stp_bcast_cluster_name(p, x->s.root)));
+  for (size_t j = 0; j < x->s.nclusters; j++)
+    json_array_append_new(T, report_number(x->s.T[j]));
+  json_object_set_new(o, "T", T);
+  for (size_t k = 0; k + 1 < x->s.nclusters; k++) {
+    const stp_bcast_send *e = &x->s.sends[k];
+    json_array_append_new(sends, json_pack("{s:s,s:s,s:o,s:o}", "from",
+                                           stp_bcast_cluster_name(p, e->from), "to",
+                                           stp_bcast_cluster_name(p, e->to), "start",
+                                           report_number(e->start), "arrival",
+                                           report_number(e->arrival)));
+  }
+  json_object_set_new(o, "sends", sends);
+  json_object_set_new(o, "deterministic",
+                      json_pack("{s:o}", "makespan", report_number(x->s.makespan)));
+  json_object_set_new(o, "exponential", exponential_json(&x->r));
+  json_object_set_new(o, "bounds", json_pack("{s:o,s:o}", "lower", report_number(x->r.bound_lower),
+                                             "upper", report_number(x->r.bound_upper)));
+  if (run->simulate)
+    json_object_set_new(
+        o, "simulation",
+        json_pack("{s:s,s:I,s:I,s:o,s:[o,o]}", "law", law ? stp_law_spec(law) : "exp", "runs",
+                  (json_int_t)x->sim.runs, "seed", (json_int_t)run->sim.seed, "mean",
+                  report_number(x->sim.mean), "ci95", report_number(x->sim.ci95_lo),
+                  report_number(x->sim.ci95_hi)));
+  int rc = report_json_line(stdout, o);
+  json_decref(o);
+  return rc ? CLI_FAILURE : CLI_OK;
+}
+
+static void print_text(const platform_run *run, const outcome *x, const stp_law *law) {
+  const stp_bcast_platform *p = run->p;
+  printf("%s: makespan %.10g", stp_bcast_heuristic_name(x->s.heuristic), x->s.makespan);
+  if (x->r.exp_computed)
+    printf(", E[exp] %.10g (%llu states), interval [%.10g, %.10g]\n", x->r.exp_value,
+           (unsigned long long)x->r.exp_states, x->r.bound_lower, x->r.bound_upper);
+  else
+    printf(", E[exp] not computed: %s\n", x->r.exp_reason);
+  if (run->simulate)
+    printf("  simulation (%s, %llu runs, seed %llu): mean %.10g, 95%% [%.10g, %.10g]\n",
+           law ? stp_law_spec(law) : "exp", (unsigned long long)x->sim.runs,
+           (unsigned long long)run->sim.seed, x->sim.mean, x->sim.ci95_lo, x->sim.ci95_hi);
+  for (size_t k = 0; k + 1 < x->s.nclusters; k++) {
+    const stp_bcast_send *e = &x->s.sends[k];
+    printf("  %-12s -> %-12s start %-14.10g arrival %.10g\n", stp_bcast_cluster_name(p, e->from),
+           stp_bcast_cluster_name(p, e->to), e->start, e->arrival);
+  }
+}
+
+static int one_heuristic(const platform_run *run, stp_bcast_heuristic h, const stp_law *law) {
+  outcome x = {0};
+  stp_error err = {0};
+  stp_status s = stp_bcast_schedule_compute(run->p, &run->opts, h, &x.s, &err);
+  if (s == STP_OK)
+    s = stp_bcast_schedule_analyze(run->p, &run->opts, &x.s, &run->gopts, &x.r, &err);
+  if (s == STP_OK && run->simulate)
+    s = stp_bcast_schedule_simulate(run->p, &run->opts, &x.s, &run->sim, &x.sim, &err);
+  int rc = CLI_OK;
+  if (s != STP_OK) {
+    stp_error_prefix(&err, "%s", stp_bcast_heuristic_name(h));
+    rc = cli_report_error(&err);
+  } else if (run->json) {
+    rc = print_json(run, &x, law);
+  } else {
+    print_text(run, &x, law);
+  }
+  stp_graph_result_free(&x.r);
+  stp_bcast_schedule_free(&x.s);
+  return rc;
+}
+
+static bool platform_options(const cli_args *a, const stp_bcast_platform *p, platform_run *run) {
+  const char *s;
+  stp_bcast_options_init(&run->opts);
+  stp_graph_options_init(&run->gopts);
+  run->gopts.exponential = 1;
+  run->gopts.max_states = STP_GRAPH_DEFAULT_MAX_STATES;
+  if ((s = cli_get(CMD, a, "size"))) {
+    if (!cli_parse_double(CMD, "size", s, 1, DBL_MAX, &run->opts.size))
+      return false;
+    run->opts.has_size = 1;
+  } else if (stp_bcast_platform_needs_size(p)) {
+    cli_usage_error(CMD, "--size: required, since a gap in %s depends on the message size",
+                    stp_bcast_platform_file(p));
+    return false;
+  }
+  if ((s = cli_get(CMD, a, "root"))) {
+    stp_error err = {0};
+    if (stp_bcast_cluster_find(p, s, &run->opts.root, &err) != STP_OK) {
+      cli_usage_error(CMD, "--root: no cluster \"%s\" in %s", s, stp_bcast_platform_file(p));
+      return false;
+    }
+  }
+  if ((s = cli_get(CMD, a, "intra")) && stp_bcast_intra_parse(s, &run->opts.intra) != STP_OK) {
+    cli_usage_error(CMD, "--intra: '%s' is not one of binomial, flat, chain", s);
+    return false;
+  }
+  if ((s = cli_get(CMD, a, "max-states")) &&
+      !cli_parse_u64(CMD, "max-states", s, 1, UINT64_MAX, &run->gopts.max_states))
+    return false;
+  s = cli_get(CMD, a, "inter");
+  run->first = 0;
+  run->last = STP_BCAST_HEURISTIC_COUNT - 1;
+  if (s && strcmp(s, "all") != 0) {
+    stp_bcast_heuristic h;
+    if (stp_bcast_heuristic_parse(s, &h) != STP_OK) {
+      cli_usage_error(CMD, "--inter: '%s' is not one of flat, fef, ecef, ecef-la, ecef-lat, "
+                           "ecef-lat-max, bottomup, all", s);
+      return false;
+    }
+    run->first = run->last = (int)h;
+  }
+  return true;
+}
+
+static int run_platform(const cli_args *a, bool json) {
+  if (a->npos != 1) {
+    cli_usage_error(CMD, a->npos ? "bcast takes one platform file" : "no platform file given "
+                                                                    "(or --model, --partition)");
+    return CLI_USAGE;
+  }
+  platform_run run = {.json = json};
+  stp_law *law = NULL;
+  if (!cli_parse_sim_options(CMD, a, false, &run.simulate, &run.sim, &law))
+    return CLI_USAGE;
+  stp_error err = {0};
+  stp_bcast_platform *p;
+  if (stp_bcast_platform_load_file(a->pos[0], &p, &err) != STP_OK) {
+    stp_law_free(law);
+    return cli_report_error(&err);
+  }
+  run.p = p;
+  int rc = platform_options(a, p, &run) ? CLI_OK : CLI_USAGE;
+  for (int h = run.first; rc == CLI_OK && h <= run.last; h++)
+    rc = one_heuristic(&run, (stp_bcast_heuristic)h, law);
+  stp_bcast_platform_free(p);
+  stp_law_free(law);
+  return rc;
+}
+
+/* The mode: --model, --partition, or a platform file; options of another
+ * mode are usage errors. */
+static int dispatch(const cli_args *a) {
+  bool json = cli_flag(CMD, a, "json"), model = cli_flag(CMD, a, "model");
+  const char *part = cli_get(CMD, a, "partition");
+  const char *const rho[] = {"rho", NULL};
+  if (model && part) {
+    cli_usage_error(CMD, "--model and --partition are two different modes");
+    return CLI_USAGE;
+  }
+  if ((model || part) && a->npos) {
+    cli_usage_error(CMD, "--%s takes no platform file", model ? "model" : "partition");
+    return CLI_USAGE;
+  }
+  if (model)
+    return refuse(a, platform_only, "with --model") && refuse(a, rho, "with --model")
+               ? run_model(a, json)
+               : CLI_USAGE;
+  if (part)
+    return refuse(a, platform_only, "with --partition") &&
+                   refuse(a, model_only, "with --partition")
+               ? run_partition(a, part, json)
+               : CLI_USAGE;
+  return refuse(a, model_only, "without --model") && refuse(a, rho, "without --partition")
+             ? run_platform(a, json)
+             : CLI_USAGE;
+}
+
+static int run_bcast(int argc, char **argv) {
+  cli_args a;
+  int rc = cli_parse(CMD, argc, argv, &a);
+  if (rc != CLI_OK)
+    return rc == CLI_HELP ? CLI_OK : rc;
+  rc = dispatch(&a);
+  cli_args_free(&a);
+  return rc;
+}
+
+const cli_command cli_bcast_command = {
+    .name = "bcast",
+    .synopsis = "bcast PLATFORM.json [--inter H|all] [--intra A] [--size BYTES] [--root NAME] "
+                "| --model --P P --L L --g G | --partition CSV --rho R",
+    .summary = "Broadcast on a grid of clusters (Steffenel 2006): each inter-cluster heuristic's\n"
+               "send order and makespan, the exact expected makespan with exponential times\n"
+               "and the N.B.U.E. interval; Table 1's intra-cluster models; Lowekamp's clusters.",
+    .details =
+        "A platform file lists clusters (size, L, g) and the inter-cluster L and g matrices;\n"
+        "a gap is a number or {\"g0\": a, \"per_byte\": b} (then --size is required).  The\n"
+        "makespan is max_j (RT_j + T_j): each coordinator broadcasts inside after its last\n"
+        "send.  --model prints Table 1 as printed and the (max,+) value of each tree (the\n"
+        "binomial row swaps floor and ceiling: see docs/design.md).  --partition reads N\n"
+        "rows of N latencies (CSV, symmetric) and groups machines with Lowekamp's algorithm.\n"
+        "docs/format.md, \"bcast\", lists the keys of --json.",
+    .options = bcast_options,
+    .run = run_bcast,
+};
