@@ -385,8 +385,8 @@ stp_status stp_simulate(const stp_mapping *m, stp_model model, const stp_sim_opt
 }
 
 /* One run, data set by data set: after the warm-up, the time between the
- * in-order completions of consecutive data sets (run_advance of one data
- * set measures exactly that, from the previous completion). */
+ * in-order completions of consecutive data sets (advancing the kernel by
+ * one row measures exactly that, from the previous completion). */
 stp_status stp_simulate_intervals(const stp_mapping *m, stp_model model,
                                   const stp_sim_options *opts, uint64_t n, double *out,
                                   stp_error *err) {
@@ -399,17 +399,19 @@ stp_status stp_simulate_intervals(const stp_mapping *m, stp_model model,
     stp_sim_options_init(&defaults);
     opts = &defaults;
   }
+  uint64_t warmup = opts->warmup != STP_SIM_AUTO ? opts->warmup : n / 10, rows;
+  if (!stp__add_u64(warmup, n, &rows))
+    return stp__fail(err, STP_ELIMIT, "%s: too many data sets", m->file);
   sim_setup s;
-  STP_CHECK(setup_init(m, model, opts, &s, err));
-  sim_run r = {0};
+  STP_CHECK(setup_init(m, model, opts, rows, &s, err));
+  stp_mp_run r = {0};
   double ignored;
-  uint64_t warmup = opts->warmup != STP_SIM_AUTO ? opts->warmup : n / 10;
-  stp_status st = run_init(&s, opts->seed, 0, &r, err);
+  stp_status st = stp__mp_run_init(&r, &s.graph, opts->seed, 0, err);
   if (st == STP_OK)
-    st = run_advance(&s, &r, warmup, &opts->cancel, &ignored, err);
+    st = stp__mp_run_advance(&r, warmup, &opts->cancel, &ignored, err);
   for (uint64_t k = 0; k < n && st == STP_OK; k++)
-    st = run_advance(&s, &r, 1, k % 4096 ? NULL : &opts->cancel, &out[k], err);
-  run_clear(&r);
+    st = stp__mp_run_advance(&r, 1, k % 4096 ? NULL : &opts->cancel, &out[k], err);
+  stp__mp_run_clear(&r);
   setup_clear(&s);
   return st;
 }
