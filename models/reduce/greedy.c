@@ -1,0 +1,135 @@
+/* greedy.c: Algorithms 1, 2 and 3 of RR-7898 with a binary heap (greedy.h).
+ * s_j is the paper's soonest time (time reversed) at which machine j can
+ * compute and send an element; the heap holds the candidate machines keyed
+ * by (s_j, j), so its top is the argmin with the smallest index on ties. */
+#include "models/reduce/greedy.h"
+
+#include "base/core.h"
+
+#include <stdlib.h>
+
+typedef struct heap {
+  uint64_t *a; /* machine indices; a[0] is the top */
+  size_t len;
+  const stp__rtime *s;
+  stp__rcost k;
+} heap;
+
+static bool before(const heap *h, uint64_t x, uint64_t y) {
+  int c = stp__rtime_cmp(h->k, h->s[x], h->s[y]);
+  return c < 0 || (c == 0 && x < y);
+}
+
+static void sift_down(heap *h, size_t i) {
+  uint64_t x = h->a[i];
+  for (;;) {
+    size_t l = 2 * i + 1, m = i;
+    uint64_t best = x;
+    if (l < h->len && before(h, h->a[l], best))
+      m = l, best = h->a[l];
+    if (l + 1 < h->len && before(h, h->a[l + 1], best))
+      m = l + 1, best = h->a[l + 1];
+    if (m == i)
+      break;
+    h->a[i] = best;
+    i = m;
+  }
+  h->a[i] = x;
+}
+
+static void push(heap *h, uint64_t x) {
+  size_t i = h->len++;
+  while (i > 0 && before(h, x, h->a[(i - 1) / 2])) {
+    h->a[i] = h->a[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  h->a[i] = x;
+}
+
+void stp__greedy_free(stp__greedy *g) {
+  if (!g)
+    return;
+  free(g->child);
+  free(g->t);
+  g->child = NULL;
+  g->t = NULL;
+}
+
+/* Allocates the output and the scratch s[] and heap of n + 1 entries. */
+static stp_status start(uint64_t n, bool with_t, stp__greedy *out, stp__rtime **s, heap *h,
+                        stp_error *err) {
+  *out = (stp__greedy){.n = n};
+  out->child = stp__calloc((size_t)n + 1, sizeof *out->child);
+  out->t = with_t ? stp__calloc((size_t)n + 1, sizeof *out->t) : NULL;
+  *s = stp__calloc((size_t)n + 1, sizeof **s);
+  h->a = stp__calloc((size_t)n + 1, sizeof *h->a);
+  if (!out->child || (with_t && !out->t) || !*s || !h->a) {
+    stp__greedy_free(out);
+    free(*s);
+    free(h->a);
+    *s = NULL;
+    h->a = NULL;
+    return stp__oom(err, "reduction tree");
+  }
+  h->s = *s;
+  h->len = 0;
+  return STP_OK;
+}
+
+static stp__rtime max_s(stp__rcost k, const stp__rtime *s, uint64_t n) {
+  stp__rtime m = s[1];
+  for (uint64_t i = 2; i <= n; i++)
+    m = stp__rtime_max(k, m, s[i]);
+  return m;
+}
+
+stp_status stp__greedy_alg13(uint64_t n, stp__rcost k, uint64_t K, stp__greedy *out,
+                             stp_error *err) {
+  stp__rtime *s;
+  heap h = {.k = k};
+  STP_CHECK(start(n, false, out, &s, &h, err));
+  /* max(d, c) as counts: the step of line 8 (Algorithm 1) / 9 (Algorithm 3). */
+  int64_t mp = k.d >= k.c ? 1 : 0, mq = 1 - mp;
+  s[1] = (stp__rtime){0, 0};
+  push(&h, 1);
+  for (uint64_t i = 2; i <= n; i++) {
+    uint64_t M = h.a[0];
+    out->child[i] = M;
+    s[i] = stp__rtime_add(s[M], 1, 1);
+    s[M] = stp__rtime_add(s[M], mp, mq);
+    sift_down(&h, 0);
+    if (K == 0 || i <= K) /* Algorithm 3: only the first K machines reduce */
+      push(&h, i);
+  }
+  out->length = max_s(k, s, n);
+  free(s);
+  free(h.a);
+  return STP_OK;
+}
+
+stp_status stp__greedy_alg2(uint64_t n, stp__rcost k, uint64_t K, stp__greedy *out,
+                            stp_error *err) {
+  stp__rtime *s;
+  heap h = {.k = k};
+  STP_CHECK(start(n, true, out, &s, &h, err));
+  stp__rtime *t = out->t;
+  s[1] = (stp__rtime){0, 0};
+  push(&h, 1);
+  stp__rtime length = {0, 0};
+  for (uint64_t i = 2; i <= n; i++) {
+    uint64_t M = h.a[0];
+    stp__rtime ready = stp__rtime_add(s[M], 0, 1);                  /* s_M + c */
+    stp__rtime slot = i >= K + 2 ? t[i - K] : (stp__rtime){0, 0};  /* t_{i-K}, 0 below 2 */
+    t[i] = stp__rtime_add(stp__rtime_max(k, ready, slot), 1, 0);   /* line 8 */
+    s[i] = t[i];                                                    /* line 9 */
+    s[M] = stp__rtime_max(k, ready, stp__rtime_add(t[i], 0, -1));   /* line 10 */
+    out->child[i] = M;
+    sift_down(&h, 0);
+    push(&h, i);
+    length = stp__rtime_max(k, length, t[i]);
+  }
+  out->length = length;
+  free(s);
+  free(h.a);
+  return STP_OK;
+}
