@@ -12,11 +12,10 @@ typedef struct heap {
   uint64_t *a; /* machine indices; a[0] is the top */
   size_t len;
   const stp__rtime *s;
-  stp__rcost k;
 } heap;
 
 static bool before(const heap *h, uint64_t x, uint64_t y) {
-  int c = stp__rtime_cmp(h->k, h->s[x], h->s[y]);
+  int c = stp__rtime_cmp(h->s[x], h->s[y]);
   return c < 0 || (c == 0 && x < y);
 }
 
@@ -76,32 +75,32 @@ static stp_status start(uint64_t n, bool with_t, stp__greedy *out, stp__rtime **
   return STP_OK;
 }
 
-static stp__rtime max_s(stp__rcost k, const stp__rtime *s, uint64_t n) {
+static stp__rtime max_s(const stp__rtime *s, uint64_t n) {
   stp__rtime m = s[1];
   for (uint64_t i = 2; i <= n; i++)
-    m = stp__rtime_max(k, m, s[i]);
+    m = stp__rtime_max(m, s[i]);
   return m;
 }
 
 stp_status stp__greedy_alg13(uint64_t n, stp__rcost k, uint64_t K, stp__greedy *out,
                              stp_error *err) {
   stp__rtime *s;
-  heap h = {.k = k};
+  heap h = {0};
   STP_CHECK(start(n, false, out, &s, &h, err));
   /* max(d, c) as counts: the step of line 8 (Algorithm 1) / 9 (Algorithm 3). */
   int64_t mp = k.d >= k.c ? 1 : 0, mq = 1 - mp;
-  s[1] = (stp__rtime){0, 0};
+  s[1] = (stp__rtime){0, 0, 0};
   push(&h, 1);
   for (uint64_t i = 2; i <= n; i++) {
     uint64_t M = h.a[0];
     out->child[i] = M;
-    s[i] = stp__rtime_add(s[M], 1, 1);
-    s[M] = stp__rtime_add(s[M], mp, mq);
+    s[i] = stp__rtime_add(k, s[M], 1, 1);
+    s[M] = stp__rtime_add(k, s[M], mp, mq);
     sift_down(&h, 0);
     if (K == 0 || i <= K) /* Algorithm 3: only the first K machines reduce */
       push(&h, i);
   }
-  out->length = max_s(k, s, n);
+  out->length = max_s(s, n);
   free(s);
   free(h.a);
   return STP_OK;
@@ -110,23 +109,23 @@ stp_status stp__greedy_alg13(uint64_t n, stp__rcost k, uint64_t K, stp__greedy *
 stp_status stp__greedy_alg2(uint64_t n, stp__rcost k, uint64_t K, stp__greedy *out,
                             stp_error *err) {
   stp__rtime *s;
-  heap h = {.k = k};
+  heap h = {0};
   STP_CHECK(start(n, true, out, &s, &h, err));
   stp__rtime *t = out->t;
-  s[1] = (stp__rtime){0, 0};
+  s[1] = (stp__rtime){0, 0, 0};
   push(&h, 1);
-  stp__rtime length = {0, 0};
+  stp__rtime length = {0, 0, 0};
   for (uint64_t i = 2; i <= n; i++) {
     uint64_t M = h.a[0];
-    stp__rtime ready = stp__rtime_add(s[M], 0, 1);                  /* s_M + c */
-    stp__rtime slot = i >= K + 2 ? t[i - K] : (stp__rtime){0, 0};  /* t_{i-K}, 0 below 2 */
-    t[i] = stp__rtime_add(stp__rtime_max(k, ready, slot), 1, 0);   /* line 8 */
+    stp__rtime ready = stp__rtime_add(k, s[M], 0, 1);                  /* s_M + c */
+    stp__rtime slot = i >= K + 2 ? t[i - K] : (stp__rtime){0, 0, 0};  /* t_{i-K}, 0 below 2 */
+    t[i] = stp__rtime_add(k, stp__rtime_max(ready, slot), 1, 0);   /* line 8 */
     s[i] = t[i];                                                    /* line 9 */
-    s[M] = stp__rtime_max(k, ready, stp__rtime_add(t[i], 0, -1));   /* line 10 */
+    s[M] = stp__rtime_max(ready, stp__rtime_add(k, t[i], 0, -1));   /* line 10 */
     out->child[i] = M;
     sift_down(&h, 0);
     push(&h, i);
-    length = stp__rtime_max(k, length, t[i]);
+    length = stp__rtime_max(length, t[i]);
   }
   out->length = length;
   free(s);

@@ -105,12 +105,12 @@ static stp_status schedule_alg2(stp_reduce *r, stp__rcost k, stp_error *err) {
     return stp__oom(err, "reduction schedule");
   stp__rtime tn = r->tree.t[n];
   for (uint64_t v = 2; v <= n; v++)
-    key[v] = (stp__rtime){tn.p - r->tree.t[v].p, tn.q - r->tree.t[v].q};
-  stp_status s = stp__schedule_orders(n, r->tree.child, k, key, &r->sched, err);
+    key[v] = stp__rtime_make(k, tn.p - r->tree.t[v].p, tn.q - r->tree.t[v].q);
+  stp_status s = stp__schedule_orders(n, r->tree.child, key, &r->sched, err);
   for (uint64_t v = 2; s == STP_OK && v <= n; v++)
     r->sched.start[v] = key[v];
   free(key);
-  r->makespan = stp__rtime_value(k, r->tree.length);
+  r->makespan = r->tree.length.v;
   return s;
 }
 
@@ -134,7 +134,7 @@ stp_status stp_reduce_build(const stp_reduce_spec *spec, stp_reduce **out, stp_e
     if (s == STP_OK)
       s = stp__schedule_eval(spec->n, r->tree.child, real, &r->sched, err);
     if (s == STP_OK)
-      r->makespan = stp__rtime_value(real, r->sched.makespan);
+      r->makespan = r->sched.makespan.v;
   }
   if (s == STP_OK && !(r->start = stp__calloc((size_t)spec->n + 1, sizeof *r->start)))
     s = stp__oom(err, "reduction schedule");
@@ -144,7 +144,7 @@ stp_status stp_reduce_build(const stp_reduce_spec *spec, stp_reduce **out, stp_e
   }
   r->start[0] = r->start[1] = NAN;
   for (uint64_t v = 2; v <= spec->n; v++)
-    r->start[v] = stp__rtime_value(real, r->sched.start[v]);
+    r->start[v] = r->sched.start[v].v;
   *out = r;
   return STP_OK;
 }

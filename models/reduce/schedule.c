@@ -14,13 +14,9 @@ typedef struct keyed {
   uint64_t v;
 } keyed;
 
-/* The rcost of the sort (qsort has no context argument in C11; one sort
- * runs at a time per thread). */
-static _Thread_local stp__rcost sort_cost;
-
 static int by_ready(const void *pa, const void *pb) {
   const keyed *a = pa, *b = pb;
-  int c = stp__rtime_cmp(sort_cost, a->t, b->t);
+  int c = stp__rtime_cmp(a->t, b->t);
   if (c)
     return c;
   return a->v > b->v ? -1 : a->v < b->v; /* ties: larger index first */
@@ -86,8 +82,8 @@ static keyed *scratch(const stp__schedule *s, uint64_t n) {
   return stp__calloc((size_t)big, sizeof(keyed));
 }
 
-stp_status stp__schedule_orders(uint64_t n, const uint64_t *child, stp__rcost k,
-                                const stp__rtime *key, stp__schedule *out, stp_error *err) {
+stp_status stp__schedule_orders(uint64_t n, const uint64_t *child, const stp__rtime *key,
+                                stp__schedule *out, stp_error *err) {
   STP_CHECK(alloc(n, out, err));
   group(n, child, out);
   keyed *buf = scratch(out, n);
@@ -95,7 +91,6 @@ stp_status stp__schedule_orders(uint64_t n, const uint64_t *child, stp__rcost k,
     stp__schedule_free(out);
     return stp__oom(err, "reduction schedule");
   }
-  sort_cost = k;
   for (uint64_t u = 1; u <= n; u++)
     sort_block(out, u, key, buf);
   free(buf);
@@ -104,13 +99,13 @@ stp_status stp__schedule_orders(uint64_t n, const uint64_t *child, stp__rcost k,
 
 /* Times u's receptions and reductions once its senders are ready. */
 static void time_machine(stp__schedule *s, uint64_t u, stp__rcost k) {
-  stp__rtime port = {0, 0}, reduced = {0, 0}; /* port free / local value ready at 0 */
+  stp__rtime port = {0, 0, 0}, reduced = {0, 0, 0}; /* port free / local value ready at 0 */
   for (uint64_t j = s->first[u]; j < s->first[u + 1]; j++) {
     uint64_t v = s->recv[j];
-    stp__rtime x = stp__rtime_max(k, s->ready[v], port); /* X_v */
+    stp__rtime x = stp__rtime_max(s->ready[v], port); /* X_v */
     s->start[v] = x;
-    port = stp__rtime_add(x, 1, 0);
-    reduced = stp__rtime_add(stp__rtime_max(k, port, reduced), 0, 1); /* C_{u,j} */
+    port = stp__rtime_add(k, x, 1, 0);
+    reduced = stp__rtime_add(k, stp__rtime_max(port, reduced), 0, 1); /* C_{u,j} */
   }
   s->ready[u] = reduced;
 }
@@ -124,7 +119,6 @@ stp_status stp__schedule_eval(uint64_t n, const uint64_t *child, stp__rcost k,
     stp__schedule_free(out);
     return stp__oom(err, "reduction schedule");
   }
-  sort_cost = k;
   for (uint64_t u = n; u >= 1; u--) {
     sort_block(out, u, out->ready, buf);
     time_machine(out, u, k);

@@ -27,8 +27,8 @@ typedef struct stp__schedule {
 /* The reception order of every machine with the given ready-time keys
  * (key[v] for v = 2..n; the ties rule above), without the evaluation.
  * Needs child[v] < v for every v >= 2 (true of all the paper's trees). */
-stp_status stp__schedule_orders(uint64_t n, const uint64_t *child, stp__rcost k,
-                                const stp__rtime *key, stp__schedule *out, stp_error *err);
+stp_status stp__schedule_orders(uint64_t n, const uint64_t *child, const stp__rtime *key,
+                                stp__schedule *out, stp_error *err);
 
 /* Orders and evaluation: ready times computed from the leaves to the sink
  * (machine u's senders all have larger indices), then transfer starts and
