@@ -83,6 +83,20 @@ STP_API double stp_reduce_makespan(const stp_reduce *r);
  * STP_EINVAL with the reason. */
 STP_API stp_status stp_reduce_graph(const stp_reduce *r, stp_graph **out, stp_error *err);
 
+/* Deterministic makespans of every n = 1..N at once.  Every algorithm adds
+ * machines one at a time, so the tree of n is the tree of N restricted to
+ * 1..n; the sweep builds the tree of N once and updates the schedule as
+ * each machine joins (only the path from its child to the sink changes),
+ * instead of n independent builds.  spec->n is N.  Time O(N log N) for the
+ * tree plus, per machine, the degrees along the path it changes. */
+typedef struct stp_reduce_sweep stp_reduce_sweep;
+STP_API stp_status stp_reduce_sweep_new(const stp_reduce_spec *spec, stp_reduce_sweep **out,
+                                        stp_error *err);
+/* Adds the next machine (the first call gives n = 1) and returns its n and
+ * the makespan of machines 1..n; 0 once n = N was returned. */
+STP_API int stp_reduce_sweep_next(stp_reduce_sweep *s, uint64_t *n, double *makespan);
+STP_API void stp_reduce_sweep_free(stp_reduce_sweep *s);
+
 /* Bounds of the paper.  Lemma 5 and Proposition 6: ceil(log2 n) max(d, c)
  * <= OPT(n) <= ceil(log2 n) (d + c).  Length bound of the built schedule
  * (NaN for Algorithm 1 or when K > floor(n / 2)): Algorithm 2, corrected

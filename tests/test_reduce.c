@@ -275,10 +275,17 @@ Test(reduce, approximation_ratios_theorems_18_19) {
 
 Test(reduce, lemma_5_and_proposition_6) {
   /* ceil(log2 n) max(d, c) <= OPT(n) <= ceil(log2 n) (d + c), n <= 10^4
-   * (n <= 2000 for the other costs). */
-  for (size_t j = 0; j < NCOSTS; j++)
-    for (uint64_t n = 1; n <= (j == 0 ? 10000u : 2000u); n++) {
-      double d = COSTS[j][0], c = COSTS[j][1], o = opt(n, d, c);
+   * (OPT from the sweep, which equals independent builds: see below). */
+  for (size_t j = 0; j < NCOSTS; j++) {
+    double d = COSTS[j][0], c = COSTS[j][1];
+    stp_reduce_spec s;
+    stp_reduce_spec_init(&s, 10000, d, c);
+    stp_reduce_sweep *sw;
+    stp_error err = {0};
+    cr_assert_eq(stp_reduce_sweep_new(&s, &sw, &err), STP_OK);
+    uint64_t n;
+    double o;
+    while (stp_reduce_sweep_next(sw, &n, &o)) {
       int lg = 0;
       while ((UINT64_C(1) << lg) < n)
         lg++;
@@ -287,6 +294,8 @@ Test(reduce, lemma_5_and_proposition_6) {
       cr_assert_leq(stp_reduce_opt_lower(n, d, c), o, "n=%llu", (unsigned long long)n);
       cr_assert_geq(stp_reduce_opt_upper(n, d, c), o, "n=%llu", (unsigned long long)n);
     }
+    stp_reduce_sweep_free(sw);
+  }
 }
 
 /* ---- Algorithm 2: at most K concurrent transfers --------------------------------- */
@@ -467,4 +476,34 @@ Test(reduce, single_element) {
   cr_assert(isnan(stp_reduce_transfer_start(r, 1)));
   cr_assert_eq(stp_reduce_opt_lower(1, 1, 1), 0);
   stp_reduce_free(r);
+}
+
+/* ---- sweeps ------------------------------------------------------------------------- */
+
+Test(reduce, sweep_equals_independent_builds) {
+  /* The incremental sweep against a fresh build at every n, every tree and
+   * algorithm. */
+  for (size_t j = 0; j < NCOSTS; j++)
+    for (int variant = 0; variant < 6; variant++) {
+      stp_reduce_spec s;
+      stp_reduce_spec_init(&s, 300, COSTS[j][0], COSTS[j][1]);
+      s.tree = variant < 3 ? (stp_reduce_tree)variant : STP_REDUCE_OPTIMAL;
+      s.algorithm = variant == 3 ? STP_REDUCE_ALG2 : variant >= 4 ? STP_REDUCE_ALG3
+                                                                  : STP_REDUCE_ALG1;
+      s.K = variant == 4 ? 3 : 7;
+      stp_reduce_sweep *sw;
+      stp_error err = {0};
+      cr_assert_eq(stp_reduce_sweep_new(&s, &sw, &err), STP_OK, "%s", err.message);
+      uint64_t n, count = 0;
+      double m;
+      while (stp_reduce_sweep_next(sw, &n, &m)) {
+        cr_assert_eq(n, ++count);
+        stp_reduce *r = build(n, s.d, s.c, s.tree, s.algorithm, s.K);
+        cr_assert_eq(m, stp_reduce_makespan(r), "variant %d n=%llu d=%g c=%g", variant,
+                     (unsigned long long)n, s.d, s.c);
+        stp_reduce_free(r);
+      }
+      cr_assert_eq(count, 300);
+      stp_reduce_sweep_free(sw);
+    }
 }

@@ -6,6 +6,7 @@
 
 #include "base/core.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 typedef struct heap {
@@ -131,4 +132,52 @@ stp_status stp__greedy_alg2(uint64_t n, stp__rcost k, uint64_t K, stp__greedy *o
   free(s);
   free(h.a);
   return STP_OK;
+}
+
+/* ---- a specification's tree ------------------------------------------------------ */
+
+stp_status stp__reduce_check(const stp_reduce_spec *s, stp_error *err) {
+  if (s->n < 1)
+    return stp__fail(err, STP_EINVAL, "n = %llu: at least one element is needed",
+                     (unsigned long long)s->n);
+  if (s->n > STP_REDUCE_MAX_N)
+    return stp__fail(err, STP_ELIMIT, "n = %llu is beyond the limit of %llu machines",
+                     (unsigned long long)s->n, (unsigned long long)STP_REDUCE_MAX_N);
+  if (!isfinite(s->d) || s->d < 0)
+    return stp__fail(err, STP_EINVAL, "d = %g: the transfer time must be finite and >= 0", s->d);
+  if (!isfinite(s->c) || s->c < 0)
+    return stp__fail(err, STP_EINVAL, "c = %g: the reduction time must be finite and >= 0", s->c);
+  if (s->d + s->c <= 0)
+    return stp__fail(err, STP_EINVAL, "d = c = 0: one of the two times must be positive");
+  if (s->algorithm != STP_REDUCE_ALG1 && s->algorithm != STP_REDUCE_ALG2 &&
+      s->algorithm != STP_REDUCE_ALG3)
+    return stp__fail(err, STP_EINVAL, "unknown algorithm %d", (int)s->algorithm);
+  if ((unsigned)s->tree > STP_REDUCE_FIBONACCI)
+    return stp__fail(err, STP_EINVAL, "unknown tree %d", (int)s->tree);
+  if (s->algorithm != STP_REDUCE_ALG1 && s->K < 1)
+    return stp__fail(err, STP_EINVAL, "K = 0: the limit of Algorithm %d must be >= 1",
+                     (int)s->algorithm);
+  if (s->algorithm == STP_REDUCE_ALG2 && s->tree != STP_REDUCE_OPTIMAL)
+    return stp__fail(err, STP_EINVAL,
+                     "Algorithm 2 (at most K transfers) builds the optimal tree only, not the "
+                     "%s one: its transfer times are those of the real costs",
+                     stp_reduce_tree_name(s->tree));
+  return STP_OK;
+}
+
+/* The costs with which the tree is built (section 7.3 of the paper). */
+static stp__rcost construction_cost(const stp_reduce_spec *s) {
+  switch (s->tree) {
+  case STP_REDUCE_BINOMIAL: return (stp__rcost){fmax(s->d, s->c), 0};
+  case STP_REDUCE_FIBONACCI: return (stp__rcost){1, 1};
+  default: return (stp__rcost){s->d, s->c};
+  }
+}
+
+stp_status stp__greedy_build(const stp_reduce_spec *spec, stp__greedy *out, stp_error *err) {
+  STP_CHECK(stp__reduce_check(spec, err));
+  if (spec->algorithm == STP_REDUCE_ALG2)
+    return stp__greedy_alg2(spec->n, (stp__rcost){spec->d, spec->c}, spec->K, out, err);
+  return stp__greedy_alg13(spec->n, construction_cost(spec),
+                           spec->algorithm == STP_REDUCE_ALG3 ? spec->K : 0, out, err);
 }

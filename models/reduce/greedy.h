@@ -8,7 +8,7 @@
 #define STP_REDUCE_GREEDY_H
 
 #include "models/reduce/rtime.h"
-#include "streamtp_base.h"
+#include "streamtp_reduce.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -31,5 +31,12 @@ stp_status stp__greedy_alg13(uint64_t n, stp__rcost k, uint64_t K, stp__greedy *
 stp_status stp__greedy_alg2(uint64_t n, stp__rcost k, uint64_t K, stp__greedy *out,
                             stp_error *err);
 void stp__greedy_free(stp__greedy *g);
+
+/* Checks a specification (the errors of stp_reduce_build). */
+stp_status stp__reduce_check(const stp_reduce_spec *spec, stp_error *err);
+/* The tree of a checked specification: its algorithm, with the costs of its
+ * tree (optimal: (d, c); binomial: (max(d, c), 0); fibonacci: (1, 1);
+ * Algorithm 2 always with (d, c)). */
+stp_status stp__greedy_build(const stp_reduce_spec *spec, stp__greedy *out, stp_error *err);
 
 #endif /* STP_REDUCE_GREEDY_H */

@@ -48,44 +48,6 @@ stp_status stp_reduce_tree_parse(const char *s, stp_reduce_tree *out) {
   return STP_EINVAL;
 }
 
-static stp_status check_spec(const stp_reduce_spec *s, stp_error *err) {
-  if (s->n < 1)
-    return stp__fail(err, STP_EINVAL, "n = %llu: at least one element is needed",
-                     (unsigned long long)s->n);
-  if (s->n > STP_REDUCE_MAX_N)
-    return stp__fail(err, STP_ELIMIT, "n = %llu is beyond the limit of %llu machines",
-                     (unsigned long long)s->n, (unsigned long long)STP_REDUCE_MAX_N);
-  if (!isfinite(s->d) || s->d < 0)
-    return stp__fail(err, STP_EINVAL, "d = %g: the transfer time must be finite and >= 0", s->d);
-  if (!isfinite(s->c) || s->c < 0)
-    return stp__fail(err, STP_EINVAL, "c = %g: the reduction time must be finite and >= 0", s->c);
-  if (s->d + s->c <= 0)
-    return stp__fail(err, STP_EINVAL, "d = c = 0: one of the two times must be positive");
-  if (s->algorithm != STP_REDUCE_ALG1 && s->algorithm != STP_REDUCE_ALG2 &&
-      s->algorithm != STP_REDUCE_ALG3)
-    return stp__fail(err, STP_EINVAL, "unknown algorithm %d", (int)s->algorithm);
-  if ((unsigned)s->tree > STP_REDUCE_FIBONACCI)
-    return stp__fail(err, STP_EINVAL, "unknown tree %d", (int)s->tree);
-  if (s->algorithm != STP_REDUCE_ALG1 && s->K < 1)
-    return stp__fail(err, STP_EINVAL, "K = 0: the limit of Algorithm %d must be >= 1",
-                     (int)s->algorithm);
-  if (s->algorithm == STP_REDUCE_ALG2 && s->tree != STP_REDUCE_OPTIMAL)
-    return stp__fail(err, STP_EINVAL,
-                     "Algorithm 2 (at most K transfers) builds the optimal tree only, not the "
-                     "%s one: its transfer times are those of the real costs",
-                     stp_reduce_tree_name(s->tree));
-  return STP_OK;
-}
-
-/* The costs with which the tree is built (section 7.3 of the paper). */
-static stp__rcost construction_cost(const stp_reduce_spec *s) {
-  switch (s->tree) {
-  case STP_REDUCE_BINOMIAL: return (stp__rcost){fmax(s->d, s->c), 0};
-  case STP_REDUCE_FIBONACCI: return (stp__rcost){1, 1};
-  default: return (stp__rcost){s->d, s->c};
-  }
-}
-
 void stp_reduce_free(stp_reduce *r) {
   if (!r)
     return;
@@ -116,7 +78,6 @@ static stp_status schedule_alg2(stp_reduce *r, stp__rcost k, stp_error *err) {
 
 stp_status stp_reduce_build(const stp_reduce_spec *spec, stp_reduce **out, stp_error *err) {
   *out = NULL;
-  STP_CHECK(check_spec(spec, err));
   stp_reduce *r = stp__calloc(1, sizeof *r);
   if (!r)
     return stp__oom(err, "reduction tree");
@@ -124,15 +85,15 @@ stp_status stp_reduce_build(const stp_reduce_spec *spec, stp_reduce **out, stp_e
   if (spec->algorithm == STP_REDUCE_ALG1)
     r->spec.K = 0;
   stp__rcost real = {spec->d, spec->c};
-  stp_status s;
+  stp_status s = stp__greedy_build(spec, &r->tree, err);
+  if (s != STP_OK) {
+    free(r);
+    return s;
+  }
   if (spec->algorithm == STP_REDUCE_ALG2) {
-    s = stp__greedy_alg2(spec->n, real, spec->K, &r->tree, err);
-    if (s == STP_OK)
-      s = schedule_alg2(r, real, err);
+    s = schedule_alg2(r, real, err);
   } else {
-    s = stp__greedy_alg13(spec->n, construction_cost(spec), r->spec.K, &r->tree, err);
-    if (s == STP_OK)
-      s = stp__schedule_eval(spec->n, r->tree.child, real, &r->sched, err);
+    s = stp__schedule_eval(spec->n, r->tree.child, real, &r->sched, err);
     if (s == STP_OK)
       r->makespan = r->sched.makespan.v;
   }
