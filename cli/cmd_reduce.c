@@ -95,7 +95,7 @@ static bool parse_limit(const cli_args *a, reduce_run *run) {
   if (!r && !t)
     return true;
   run->spec.algorithm = r ? STP_REDUCE_ALG3 : STP_REDUCE_ALG2;
-  if (!cli_parse_u64(CMD, r ? "max-reducers" : "max-transfers", r ? r : t, 1, UINT64_MAX,
+  if (!cli_parse_u64(CMD, r ? "max-reducers" : "max-transfers", r ? r : t, 1, STP_REDUCE_MAX_N,
                      &run->spec.K))
     return false;
   if (t && run->spec.tree != STP_REDUCE_OPTIMAL) {
