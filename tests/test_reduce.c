@@ -109,6 +109,24 @@ Test(reduce, rational_costs_tie_like_integers) {
   }
 }
 
+Test(reduce, trees_equal_the_printed_algorithms) {
+  /* Algorithms 1 and 3 with a linear argmin in integers (the library uses
+   * two queues), the library given d/10 and c/10 to exercise its ties. */
+  static uint64_t want[1501];
+  const int64_t ab[][2] = {{1, 1}, {1, 3}, {3, 1}, {2, 3}, {1, 0}, {0, 1}, {7, 2}};
+  const size_t Ks[] = {0, 1, 2, 5, 40};
+  for (size_t j = 0; j < 7; j++)
+    for (size_t q = 0; q < 5; q++) {
+      ref_greedy(1500, ab[j][0], ab[j][1], Ks[q], want);
+      stp_reduce *r = build(1500, ab[j][0] / 10.0, ab[j][1] / 10.0, STP_REDUCE_OPTIMAL,
+                            Ks[q] ? STP_REDUCE_ALG3 : STP_REDUCE_ALG1, Ks[q]);
+      for (uint64_t i = 2; i <= 1500; i++)
+        cr_assert_eq(stp_reduce_child(r, i), want[i], "d=%lld c=%lld K=%zu i=%llu",
+                     (long long)ab[j][0], (long long)ab[j][1], Ks[q], (unsigned long long)i);
+      stp_reduce_free(r);
+    }
+}
+
 Test(reduce, alg1_optimal_by_exhaustive_search) {
   /* Every tree (child[v] < v covers every shape, Lemma 1) with every
    * reception order at every machine. */

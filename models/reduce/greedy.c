@@ -1,7 +1,8 @@
-/* greedy.c: Algorithms 1, 2 and 3 of RR-7898 with a binary heap (greedy.h).
- * s_j is the paper's soonest time (time reversed) at which machine j can
- * compute and send an element; the heap holds the candidate machines keyed
- * by (s_j, j), so its top is the argmin with the smallest index on ties. */
+/* greedy.c: Algorithms 1, 2 and 3 of RR-7898 (greedy.h).  s_j is the
+ * paper's soonest time (time reversed) at which machine j can compute and
+ * send an element; the candidates are kept sorted by (s_j, j), so the first
+ * is the argmin with the smallest index on ties: two FIFO queues for
+ * Algorithms 1 and 3 (see below), a binary heap for Algorithm 2. */
 #include "models/reduce/greedy.h"
 
 #include "base/core.h"
@@ -83,25 +84,58 @@ static stp__rtime max_s(const stp__rtime *s, uint64_t n) {
   return m;
 }
 
+/* Algorithms 1 and 3 need no heap.  Each step pops the minimum s_M and
+ * inserts two times: s_M + max(d, c) (M again) and s_M + c + d (the new
+ * machine).  As the popped minimum never decreases, each kind of insertion
+ * comes in nondecreasing order, and equal times of one kind come in
+ * increasing index (machines with equal s_M leave in index order; new
+ * machines have increasing indices).  Two FIFO queues, one per kind, thus
+ * hold the candidates sorted by (s_j, j), and the minimum is the better of
+ * their two fronts: O(1) a step. */
+typedef struct fifo {
+  uint64_t *a;
+  size_t head, tail;
+} fifo;
+
+static bool fifo_first(const fifo *x, const fifo *y, const stp__rtime *s) {
+  if (x->head == x->tail)
+    return false;
+  if (y->head == y->tail)
+    return true;
+  uint64_t i = x->a[x->head], j = y->a[y->head];
+  int c = stp__rtime_cmp(s[i], s[j]);
+  return c < 0 || (c == 0 && i < j);
+}
+
 stp_status stp__greedy_alg13(uint64_t n, stp__rcost k, uint64_t K, stp__greedy *out,
                              stp_error *err) {
   stp__rtime *s;
-  heap h = {0};
+  heap h = {0}; /* its array serves as the two queues' storage */
   STP_CHECK(start(n, false, out, &s, &h, err));
+  uint64_t *again = stp__calloc((size_t)n + 1, sizeof *again);
+  if (!again) {
+    stp__greedy_free(out);
+    free(s);
+    free(h.a);
+    return stp__oom(err, "reduction tree");
+  }
+  fifo grown = {again, 0, 0}, fresh = {h.a, 0, 0};
   /* max(d, c) as counts: the step of line 8 (Algorithm 1) / 9 (Algorithm 3). */
   int64_t mp = k.d >= k.c ? 1 : 0, mq = 1 - mp;
   s[1] = (stp__rtime){0, 0, 0};
-  push(&h, 1);
+  fresh.a[fresh.tail++] = 1;
   for (uint64_t i = 2; i <= n; i++) {
-    uint64_t M = h.a[0];
+    fifo *q = fifo_first(&grown, &fresh, s) ? &grown : &fresh;
+    uint64_t M = q->a[q->head++];
     out->child[i] = M;
     s[i] = stp__rtime_add(k, s[M], 1, 1);
     s[M] = stp__rtime_add(k, s[M], mp, mq);
-    sift_down(&h, 0);
+    grown.a[grown.tail++] = M;
     if (K == 0 || i <= K) /* Algorithm 3: only the first K machines reduce */
-      push(&h, i);
+      fresh.a[fresh.tail++] = i;
   }
   out->length = max_s(s, n);
+  free(again);
   free(s);
   free(h.a);
   return STP_OK;

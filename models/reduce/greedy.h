@@ -2,8 +2,8 @@
  * greedy, section 5), Algorithm 2 (at most K concurrent transfers, 6.1) and
  * Algorithm 3 (at most K reducers, 6.2).  Each adds machines 2..n in turn
  * and gives machine i the child M = argmin s_j (ties: smallest j) over the
- * candidates, as the paper does with time reversed; a heap keyed by
- * (s_j, j) makes each step O(log n). */
+ * candidates, as the paper does with time reversed: O(1) a step for
+ * Algorithms 1 and 3, O(log n) for Algorithm 2 (a heap). */
 #ifndef STP_REDUCE_GREEDY_H
 #define STP_REDUCE_GREEDY_H
 

@@ -117,6 +117,20 @@ void ref_opt_dp(size_t nmax, int64_t d, int64_t c, int64_t *out) {
   }
 }
 
+void ref_greedy(size_t n, int64_t d, int64_t c, size_t K, uint64_t *child) {
+  int64_t *s = calloc(n + 1, sizeof *s), mx = d > c ? d : c;
+  for (size_t i = 2; i <= n; i++) {
+    size_t last = K && K < i - 1 ? K : i - 1, M = 1;
+    for (size_t j = 2; j <= last; j++)
+      if (s[j] < s[M])
+        M = j;
+    s[i] = s[M] + c + d;
+    s[M] += mx;
+    child[i] = M;
+  }
+  free(s);
+}
+
 /* ---- exponential times, by race orders ----------------------------------- */
 
 typedef struct dag {

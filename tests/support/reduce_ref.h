@@ -38,6 +38,10 @@ double ref_opt_exhaustive(size_t n, double d, double c, size_t max_receivers);
  * in exact integers (d, c integers >= 0): out[1..nmax]. */
 void ref_opt_dp(size_t nmax, int64_t d, int64_t c, int64_t *out);
 
+/* Algorithms 1 (K = 0) and 3 as printed, with a linear argmin over exact
+ * integer times (ties: smallest j): child[2..n]. */
+void ref_greedy(size_t n, int64_t d, int64_t c, size_t K, uint64_t *child);
+
 /* E[makespan] of the activity DAG of a tree with the reception orders
  * given by order[u][k] (senders of u), times exponential with means d and
  * c (0: instantaneous), by recursion over every race order (no memo);
