@@ -525,3 +525,72 @@ Test(reduce, sweep_equals_independent_builds) {
       stp_reduce_sweep_free(sw);
     }
 }
+
+/* ---- the compiled DAG ---------------------------------------------------------------- */
+
+/* Longest path of a DAG read back through the public accessors, by
+ * relaxing every place until nothing changes (Bellman-Ford order, no
+ * topological sort): the end time of each transition. */
+static double longest_path(const stp_graph *g) {
+  size_t nt = stp_graph_transition_count(g), np = stp_graph_place_count(g);
+  double *end = calloc(nt, sizeof *end), best = 0;
+  for (size_t t = 0; t < nt; t++)
+    end[t] = stp_graph_transition_time(g, t);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t p = 0; p < np; p++) {
+      size_t a, b;
+      uint64_t tok;
+      stp_graph_place(g, p, &a, &b, &tok);
+      cr_assert_eq(tok, 0);
+      double e = end[a] + stp_graph_transition_time(g, b);
+      if (e > end[b]) {
+        end[b] = e;
+        changed = true;
+      }
+    }
+  }
+  for (size_t t = 0; t < nt; t++)
+    best = fmax(best, end[t]);
+  free(end);
+  return best;
+}
+
+Test(reduce, dag_longest_path_is_the_makespan) {
+  for (size_t j = 0; j < NCOSTS; j++)
+    for (uint64_t n = 2; n <= 300; n += (n < 30 ? 1 : 41))
+      for (int variant = 0; variant < 5; variant++) {
+        double d = COSTS[j][0], c = COSTS[j][1];
+        stp_reduce *r = build(n, d, c, variant < 3 ? (stp_reduce_tree)variant
+                                                   : STP_REDUCE_OPTIMAL,
+                              variant < 3 ? STP_REDUCE_ALG1 : STP_REDUCE_ALG3,
+                              (uint64_t)(variant - 2));
+        stp_graph *g;
+        stp_error err = {0};
+        cr_assert_eq(stp_reduce_graph(r, &g, &err), STP_OK, "%s", err.message);
+        cr_assert_eq(stp_graph_transition_count(g), 2 * (n - 1));
+        cr_assert(stp_graph_is_dag(g));
+        cr_assert_eq(stp_graph_check(g, &err), STP_OK, "%s", err.message);
+        cr_assert_eq(longest_path(g), stp_reduce_makespan(r), "n=%llu variant %d d=%g c=%g",
+                     (unsigned long long)n, variant, d, c);
+        /* the earliest start of X_v is its end minus d: checked on the sink's senders */
+        size_t x;
+        cr_assert_eq(stp_graph_find(g, "X2", &x, &err), STP_OK);
+        cr_assert_eq(x, 0);
+        stp_graph_free(g);
+        stp_reduce_free(r);
+      }
+}
+
+Test(reduce, dag_refused_for_algorithm_2_and_one_element) {
+  stp_reduce *r = build(6, 1, 1, STP_REDUCE_OPTIMAL, STP_REDUCE_ALG2, 3);
+  stp_graph *g = (stp_graph *)r;
+  stp_error err = {0};
+  cr_assert_eq(stp_reduce_graph(r, &g, &err), STP_EINVAL);
+  cr_assert_null(g);
+  cr_assert(strstr(err.message, "transfer limit"));
+  stp_reduce_free(r);
+  r = build(1, 1, 1, STP_REDUCE_OPTIMAL, STP_REDUCE_ALG1, 0);
+  cr_assert_eq(stp_reduce_graph(r, &g, &err), STP_EINVAL);
+  stp_reduce_free(r);
+}

@@ -155,21 +155,3 @@ Test(reduce_graph, monte_carlo_within_interval) {
     stp_reduce_free(r);
   }
 }
-
-Test(reduce_graph, refusals) {
-  stp_reduce_spec s;
-  stp_reduce_spec_init(&s, 6, 1, 1);
-  s.algorithm = STP_REDUCE_ALG2;
-  s.K = 3;
-  stp_reduce *r;
-  stp_error err = {0};
-  cr_assert_eq(stp_reduce_build(&s, &r, &err), STP_OK);
-  stp_graph *g = (stp_graph *)r;
-  cr_assert_eq(stp_reduce_graph(r, &g, &err), STP_EINVAL);
-  cr_assert_null(g);
-  cr_assert(strstr(err.message, "transfer limit"));
-  stp_reduce_free(r);
-  r = build(1, 1, 1, STP_REDUCE_OPTIMAL, 0);
-  cr_assert_eq(stp_reduce_graph(r, &g, &err), STP_EINVAL);
-  stp_reduce_free(r);
-}
