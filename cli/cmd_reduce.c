@@ -356,10 +356,15 @@ static void print_text(const reduce_run *run, const stp_reduce *r, const reduce_
            s->algorithm == STP_REDUCE_ALG2 ? "Proposition 8, corrected" : "Corollary 11");
   if (run->simulate) {
     stp_graph_sim_result m = sim_result(run, s, v);
-    printf("  %-16s %s, %llu runs, seed %llu: mean %.10g, 95%% [%.10g, %.10g], %s the bounds\n",
+    const char *where = position(stp_reduce_makespan(r), e, &m);
+    printf("  %-16s %s, %llu runs, seed %llu: mean %.10g, 95%% [%.10g, %.10g], %s\n",
            "simulation", run->law ? stp_law_spec(run->law) : "exp",
            (unsigned long long)m.runs, (unsigned long long)run->sim.seed, m.mean, m.ci95_lo,
-           m.ci95_hi, position(stp_reduce_makespan(r), e, &m));
+           m.ci95_hi,
+           strcmp(where, "unknown") == 0 ? "no exponential bound to place it"
+           : strcmp(where, "within") == 0 ? "within the bounds"
+           : strcmp(where, "below") == 0 ? "below the bounds"
+                                          : "above the bounds");
   }
 }
 
