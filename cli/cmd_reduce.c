@@ -49,6 +49,11 @@ typedef struct reduce_values {
 
 #define CMD (&cli_reduce_command)
 
+/* Why Algorithm 2 and --exp-method none have no exponential value. */
+static const char *const REASON_ALG2 = "transfer limit: Algorithm 2 bounds the number of "
+                                       "concurrent transfers, which no fixed-order DAG expresses";
+static const char *const REASON_NONE = "not computed (--exp-method none)";
+
 /* ---- parsing --------------------------------------------------------------------- */
 
 static bool parse_n(const char *s, uint64_t *lo, uint64_t *hi) {
@@ -178,12 +183,11 @@ static int evaluate(const reduce_run *run, const stp_reduce *r, reduce_values *v
   *v = (reduce_values){0};
   const stp_reduce_spec *s = stp_reduce_get_spec(r);
   if (s->algorithm == STP_REDUCE_ALG2) {
-    v->exp_reason = "transfer limit: Algorithm 2 bounds the number of concurrent transfers, "
-                    "which no fixed-order DAG expresses";
+    v->exp_reason = REASON_ALG2;
     return CLI_OK;
   }
   if (!run->exp)
-    v->exp_reason = "not computed (--exp-method none)";
+    v->exp_reason = REASON_NONE;
   if (s->n == 1 || (!run->exp && !run->simulate))
     return CLI_OK; /* nothing to reduce: every value is 0 (see print) */
   stp_error err = {0};
@@ -417,7 +421,7 @@ static int reduce_one(const reduce_run *run, uint64_t n) {
   stp_reduce *r;
   if (stp_reduce_build(&spec, &r, &err) != STP_OK)
     return cli_report_error(&err);
-  reduce_values v;
+  reduce_values v = {0};
   int rc = run->dot ? CLI_OK : evaluate(run, r, &v);
   if (rc == CLI_OK) {
     if (run->dot)
@@ -428,9 +432,8 @@ static int reduce_one(const reduce_run *run, uint64_t n) {
       print_row(run, &spec, stp_reduce_makespan(r), &v);
     else
       print_text(run, r, &v);
-    if (!run->dot)
-      values_free(&v);
   }
+  values_free(&v); /* also after a failed evaluation: the graph may exist */
   stp_reduce_free(r);
   return rc;
 }
@@ -446,11 +449,8 @@ static int reduce_sweep(const reduce_run *run) {
     return cli_report_error(&err);
   uint64_t n;
   double m;
-  reduce_values none = {.exp_reason = spec.algorithm == STP_REDUCE_ALG2
-                                          ? "transfer limit: Algorithm 2 bounds the number of "
-                                            "concurrent transfers, which no fixed-order DAG "
-                                            "expresses"
-                                          : "not computed (--exp-method none)"};
+  reduce_values none = {.exp_reason =
+                            spec.algorithm == STP_REDUCE_ALG2 ? REASON_ALG2 : REASON_NONE};
   int rc = CLI_OK;
   while (rc == CLI_OK && stp_reduce_sweep_next(sw, &n, &m)) {
     if (n < run->lo)
