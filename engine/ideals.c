@@ -322,7 +322,7 @@ stp_status stp__ideals_makespan(const stp_graph *g, uint64_t max_states, const s
     s = stp__oom(err, "order ideal chain");
   else if (layer >= 63 || (UINT64_C(1) << layer) > max_states) {
     char how[96];
-    snprintf(how, sizeof how, " (%zu transitions are pairwise independent: at least 2^%zu)", layer,
+    snprintf(how, sizeof how, "; %zu transitions are pairwise independent, so at least 2^%zu", layer,
              layer);
     s = too_many(err, max_states, how);
   } else
