@@ -55,6 +55,7 @@ void stp_graph_free(stp_graph *g) {
   free(g->tname);
   free(g->time);
   free(g->law);
+  free(g->output);
   free(g->pfrom);
   free(g->pto);
   free(g->ptok);
@@ -75,9 +76,10 @@ static bool grow(void **p, size_t *cap, size_t need, size_t size) {
 
 static bool grow_transitions(stp_graph *g) {
   size_t cap = g->cap_t, need = g->nt + 1;
-  size_t c1 = cap, c2 = cap;
+  size_t c1 = cap, c2 = cap, c3 = cap;
   if (!grow((void **)&g->tname, &c1, need, sizeof *g->tname) ||
       !grow((void **)&g->time, &c2, need, sizeof *g->time) ||
+      !grow((void **)&g->output, &c3, need, sizeof *g->output) ||
       !grow((void **)&g->law, &cap, need, sizeof *g->law))
     return false;
   g->cap_t = cap;
@@ -115,6 +117,7 @@ stp_status stp_graph_add_transition(stp_graph *g, const char *name, double time,
   g->tname[g->nt] = copy;
   g->time[g->nt] = time;
   g->law[g->nt] = law;
+  g->output[g->nt] = 0;
   g->slot[i] = (uint32_t)(g->nt + 1);
   if (index) *index = g->nt;
   g->nt++;
@@ -152,6 +155,18 @@ stp_status stp_graph_add_place(stp_graph *g, size_t from, size_t to, uint64_t to
   g->marked += tokens > 0;
   return STP_OK;
 }
+
+stp_status stp_graph_set_output(stp_graph *g, size_t t, stp_error *err) {
+  if (t >= g->nt)
+    return stp__fail(err, STP_EINVAL, "output %zu: no such transition (the graph has %zu)", t,
+                     g->nt);
+  g->noutputs += !g->output[t];
+  g->output[t] = 1;
+  return STP_OK;
+}
+
+size_t stp_graph_output_count(const stp_graph *g) { return g->noutputs; }
+int stp_graph_transition_is_output(const stp_graph *g, size_t t) { return g->output[t]; }
 
 stp_status stp__graph_digraph(const stp_graph *g, bool self_loops, stp_digraph **out,
                               stp_error *err) {
@@ -228,4 +243,62 @@ void stp_graph_options_init(stp_graph_options *o) {
   memset(o, 0, sizeof *o);
   o->max_states = STP_GRAPH_DEFAULT_MAX_STATES;
   o->exponential = 1;
+}
+
+stp_status stp__graph_adjacency(const stp_graph *g, bool by_target, size_t **off, uint32_t **place,
+                                stp_error *err) {
+  *off = stp__calloc(g->nt + 1, sizeof **off);
+  *place = stp__malloc_array(g->np ? g->np : 1, sizeof **place);
+  if (!*off || !*place) {
+    free(*off);
+    free(*place);
+    *off = NULL;
+    *place = NULL;
+    return stp__oom(err, "event graph adjacency");
+  }
+  const uint32_t *key = by_target ? g->pto : g->pfrom;
+  for (size_t p = 0; p < g->np; p++) (*off)[key[p] + 1]++;
+  for (size_t t = 0; t < g->nt; t++) (*off)[t + 1] += (*off)[t];
+  /* fill in order of addition, then shift the offsets back */
+  for (size_t p = 0; p < g->np; p++) (*place)[(*off)[key[p]]++] = (uint32_t)p;
+  for (size_t t = g->nt; t > 0; t--) (*off)[t] = (*off)[t - 1];
+  (*off)[0] = 0;
+  return STP_OK;
+}
+
+stp_status stp__graph_topo_order(const stp_graph *g, uint32_t **order, stp_error *err) {
+  size_t *off;
+  uint32_t *place;
+  *order = NULL;
+  STP_CHECK(stp__graph_adjacency(g, false, &off, &place, err));
+  uint32_t *indeg = stp__calloc(g->nt ? g->nt : 1, sizeof *indeg);
+  uint32_t *q = stp__malloc_array(g->nt ? g->nt : 1, sizeof *q);
+  stp_status s = STP_OK;
+  if (!indeg || !q) {
+    s = stp__oom(err, "topological order");
+    goto done;
+  }
+  for (size_t p = 0; p < g->np; p++) indeg[g->pto[p]] += g->ptok[p] == 0;
+  size_t head = 0, tail = 0;
+  for (size_t t = 0; t < g->nt; t++)
+    if (!indeg[t]) q[tail++] = (uint32_t)t;
+  while (head < tail) {
+    uint32_t u = q[head++];
+    for (size_t e = off[u]; e < off[u + 1]; e++) {
+      uint32_t p = place[e];
+      if (g->ptok[p] == 0 && --indeg[g->pto[p]] == 0) q[tail++] = g->pto[p];
+    }
+  }
+  if (tail < g->nt) {
+    s = stp__fail(err, STP_EDEADLOCK, "a cycle of the event graph holds no token");
+    goto done;
+  }
+  *order = q;
+  q = NULL;
+done:
+  free(off);
+  free(place);
+  free(indeg);
+  free(q);
+  return s;
 }

@@ -20,6 +20,8 @@ struct stp_graph {
   char **tname;
   double *time;
   stp_law **law;   /* NULL: none */
+  uint8_t *output; /* 1: each firing completes a run (stp_graph_set_output) */
+  size_t noutputs;
   /* places, in order of addition (from, to < nt) */
   size_t np, cap_p;
   uint32_t *pfrom, *pto;
@@ -41,5 +43,16 @@ stp_status stp__graph_digraph(const stp_graph *g, bool self_loops, stp_digraph *
 /* "a -> b -> c" for the transitions ts[0..n-1] into buf (at most max bytes,
  * " ..." when cut). */
 void stp__graph_names(const stp_graph *g, const uint32_t *ts, size_t n, char *buf, size_t max);
+
+/* The places of every transition in CSR form: by_target = false lists the
+ * places leaving t (place[off[t]] .. place[off[t+1]-1]), true those
+ * entering it, in order of addition.  Both arrays allocated. */
+stp_status stp__graph_adjacency(const stp_graph *g, bool by_target, size_t **off, uint32_t **place,
+                                stp_error *err);
+
+/* A topological order of all transitions over the token-free places (Kahn,
+ * sources in index order), allocated into *order.  STP_EDEADLOCK when a
+ * token-free cycle exists (stp_graph_check names it). */
+stp_status stp__graph_topo_order(const stp_graph *g, uint32_t **order, stp_error *err);
 
 #endif /* STP_ENGINE_GRAPH_H */
