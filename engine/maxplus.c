@@ -299,6 +299,8 @@ stp_status stp__mp_graph_compile(stp_mp_graph *g, uint64_t rows_max, size_t watc
   g->watch = watch;
   g->block = MP_BLOCK_CELLS / n;
   g->block = g->block < 1 ? 1 : g->block > MP_BLOCK_MAX ? MP_BLOCK_MAX : g->block;
+  if (rows_max < g->block) /* short runs (one row per DAG run): a smaller window; the */
+    g->block = rows_max < 1 ? 1 : (size_t)rows_max; /* draws are the same (n <= rows_max) */
   g->order = stp__malloc_array(n, sizeof *g->order);
   g->pos = stp__malloc_array(n, sizeof *g->pos);
   g->chain = stp__calloc(n, sizeof *g->chain);
