@@ -6,6 +6,7 @@
  * stochastic value from the generic DAG of streamtp_graph.h. */
 #include "cli/cli.h"
 #include "cli/report.h"
+#include "streamtp_graph_file.h"
 #include "streamtp_reduce.h"
 
 #include <math.h>
@@ -25,12 +26,13 @@ static const cli_option reduce_options[] = {
     {"json", 0, NULL, "one JSON object per n, one per line"},
     {"brief", 0, NULL, "leave out children and transfer_starts (long sweeps)"},
     {"dot", 0, NULL, "print the tree in Graphviz DOT, edges labelled by transfer start"},
+    {"graph-json", 0, NULL, "print the schedule's DAG as a graph file (streamtp graph reads it)"},
     {0}};
 
 typedef struct reduce_run {
   uint64_t lo, hi; /* the range of n */
   stp_reduce_spec spec;
-  bool exp, json, brief, dot;
+  bool exp, json, brief, dot, graph_json;
   stp_graph_options gopts;
   bool simulate;
   stp_graph_sim_options sim;
@@ -115,12 +117,22 @@ static bool parse_outputs(const cli_args *a, reduce_run *run) {
   run->json = cli_flag(CMD, a, "json");
   run->brief = cli_flag(CMD, a, "brief");
   run->dot = cli_flag(CMD, a, "dot");
-  if (run->dot && run->json) {
-    cli_usage_error(CMD, "--dot and --json exclude each other");
+  run->graph_json = cli_flag(CMD, a, "graph-json");
+  if (run->dot + run->json + run->graph_json > 1) {
+    cli_usage_error(CMD, "--dot, --json and --graph-json exclude each other");
     return false;
   }
-  if (run->dot && run->lo != run->hi) {
-    cli_usage_error(CMD, "--dot: draws one tree, give a single n");
+  if ((run->dot || run->graph_json) && run->lo != run->hi) {
+    cli_usage_error(CMD, "--%s: one tree at a time, give a single n",
+                    run->dot ? "dot" : "graph-json");
+    return false;
+  }
+  if (run->graph_json && run->spec.algorithm == STP_REDUCE_ALG2) {
+    cli_usage_error(CMD, "--graph-json: %s", REASON_ALG2);
+    return false;
+  }
+  if (run->graph_json && run->lo == 1) {
+    cli_usage_error(CMD, "--graph-json: n = 1 has no activity to write");
     return false;
   }
   if (run->simulate && run->spec.algorithm == STP_REDUCE_ALG2) {
@@ -408,6 +420,17 @@ static void print_dot(const stp_reduce *r) {
   printf("}\n");
 }
 
+/* The schedule's DAG as a graph file on the standard output. */
+static int write_graph(const stp_reduce *r) {
+  stp_error err = {0};
+  stp_graph *g;
+  if (stp_reduce_graph(r, &g, &err) != STP_OK)
+    return cli_report_error(&err);
+  stp_status st = stp_graph_write_json(g, stdout, &err);
+  stp_graph_free(g);
+  return st == STP_OK ? CLI_OK : cli_report_error(&err);
+}
+
 static void print_header(const reduce_run *run) {
   printf("%10s %14s %14s %10s %10s %10s %12s%s\n", "n", "makespan", "exp_makespan", "states",
          "opt_lower", "opt_upper", "length_bound", run->simulate ? "       sim_mean" : "");
@@ -421,6 +444,11 @@ static int reduce_one(const reduce_run *run, uint64_t n) {
   stp_reduce *r;
   if (stp_reduce_build(&spec, &r, &err) != STP_OK)
     return cli_report_error(&err);
+  if (run->graph_json) {
+    int grc = write_graph(r);
+    stp_reduce_free(r);
+    return grc;
+  }
   reduce_values v = {0};
   int rc = run->dot ? CLI_OK : evaluate(run, r, &v);
   if (rc == CLI_OK) {
@@ -495,7 +523,8 @@ static int run_reduce(int argc, char **argv) {
 const cli_command cli_reduce_command = {
     .name = "reduce",
     .synopsis = "reduce --n N|A..B --d D --c C [--tree optimal|binomial|fibonacci] "
-                "[--max-reducers K | --max-transfers K] [--simulate R] [--json]",
+                "[--max-reducers K | --max-transfers K] [--simulate R] "
+                "[--json | --dot | --graph-json]",
     .summary = "Reduction trees of Canon and Antoniu (RR-7898): n elements, transfers of time d,\n"
                "reductions of time c, overlapped.  The tree, its schedule, the makespan, the\n"
                "exact expected makespan with exponential times and the paper's bounds.",
