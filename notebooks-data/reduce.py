@@ -18,7 +18,8 @@ ratios >= 1; binomial <= 1 + min/max (Theorem 18), Fibonacci <= 2 (Theorem
 (binomial at n = 2^k with min(d, c) = 0, Fibonacci at Fibonacci numbers with
 d = c); det <= gamma mean <= E_exp (99.9% interval), and an exponential
 Monte Carlo run agrees with E_exp (99.9% interval).
-Writes reduce.csv (one line per curve point) and reduce.png.
+Writes reduce.csv (panels a, b: the n where a ratio changes, a step function;
+panel c: every n) and reduce.png.
 """
 import heapq
 import json
@@ -72,7 +73,6 @@ def figure2(st, nmax, checks, rows):
             other = sweep(st, tree, d, c, nmax)
             ns = list(range(2, nmax + 1))
             ratio = [other[n] / opt[n] for n in ns]
-            curves[(tree, d, c)] = (ns, ratio)
             limit = 1 + min(d, c) / max(d, c) if tree == "binomial" else 2
             checks.ok(min(ratio) >= 1 - 1e-12, "%s d=%g c=%g: ratio below 1" % (tree, d, c))
             checks.ok(max(ratio) <= limit + 1e-12,
@@ -85,8 +85,14 @@ def figure2(st, nmax, checks, rows):
             if tree == "fibonacci" and d == c:
                 for f in fibonacci_numbers(nmax)[1:]:
                     checks.ok(other[f] == opt[f], "fibonacci not optimal at n = %d" % f)
-            for n, x in zip(ns, ratio):
-                rows.append({"panel": "fig2", "tree": tree, "d": d, "c": c, "n": n, "ratio": x})
+            # The ratio is a step function of n: keep the n where it changes
+            # (and the last), which is all the plot (drawn as steps) needs.
+            steps = [k for k in range(len(ns)) if k == 0 or k == len(ns) - 1
+                     or ratio[k] != ratio[k - 1]]
+            curves[(tree, d, c)] = ([ns[k] for k in steps], [ratio[k] for k in steps])
+            for k in steps:
+                rows.append({"panel": "fig2", "tree": tree, "d": d, "c": c, "n": ns[k],
+                             "ratio": ratio[k]})
     return curves
 
 
@@ -125,7 +131,7 @@ def plot(fig2, expc, path, ci):
     for k, tree in enumerate(("binomial", "fibonacci")):
         for d, c in RATIOS:
             ns, ratio = fig2[(tree, d, c)]
-            ax[k].plot(ns, ratio, lw=0.7, label="d=%g, c=%g" % (d, c))
+            ax[k].plot(ns, ratio, lw=0.7, drawstyle="steps-post", label="d=%g, c=%g" % (d, c))
         ax[k].set_xscale("log")
         ax[k].set_xlabel("n (elements)")
         ax[k].set_ylabel("%s length / optimal length" % tree)
