@@ -12,6 +12,8 @@ static const cli_command *const commands[] = {
     &cli_simulate_command,
     &cli_ctmc_command,
     &cli_bcast_command,
+    &cli_graph_command,
+    &cli_reduce_command,
     NULL,
 };
 

@@ -1,0 +1,544 @@
+/* cmd_reduce.c: `streamtp reduce`: reduction trees of Canon and Antoniu
+ * (INRIA RR-7898) for one n or a range: the tree, its schedule, the
+ * deterministic makespan, the exact expected makespan with exponential
+ * times, the N.B.U.E. interval, the paper's bounds, and Monte Carlo for any
+ * law.  The trees and the schedule come from streamtp_reduce.h; every
+ * stochastic value from the generic DAG of streamtp_graph.h. */
+#include "cli/cli.h"
+#include "cli/report.h"
+#include "streamtp_graph_file.h"
+#include "streamtp_reduce.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const cli_option reduce_options[] = {
+    {"n", 0, "N|A..B", "number of elements (machines), or a range: one result per n"},
+    {"d", 0, "D", "transfer time of one element (>= 0)"},
+    {"c", 0, "C", "reduction time of two elements (>= 0; d + c > 0)"},
+    {"tree", 0, "T", "optimal (default), binomial or fibonacci"},
+    {"max-reducers", 0, "K", "Algorithm 3: at most K machines reduce"},
+    {"max-transfers", 0, "K", "Algorithm 2: at most K concurrent transfers (optimal tree)"},
+    {"exp-method", 0, "M", "exponential makespan: dag-ctmc (default) or none"},
+    {"max-states", 0, "N", "largest number of order ideals (default 1000000)"},
+    CLI_SIM_OPTIONS,
+    {"json", 0, NULL, "one JSON object per n, one per line"},
+    {"brief", 0, NULL, "leave out children and transfer_starts (long sweeps)"},
+    {"dot", 0, NULL, "print the tree in Graphviz DOT, edges labelled by transfer start"},
+    {"graph-json", 0, NULL, "print the schedule's DAG as a graph file (streamtp graph reads it)"},
+    {0}};
+
+typedef struct reduce_run {
+  uint64_t lo, hi; /* the range of n */
+  stp_reduce_spec spec;
+  bool exp, json, brief, dot, graph_json;
+  stp_graph_options gopts;
+  bool simulate;
+  stp_graph_sim_options sim;
+  stp_law *law;
+} reduce_run;
+
+/* One n's exponential and simulated values. */
+typedef struct reduce_values {
+  stp_graph *graph;     /* the DAG, kept for the names of the critical path */
+  stp_graph_result g;   /* exp_* and critical path (when the DAG was analysed) */
+  bool analysed;
+  const char *exp_reason; /* when the exponential value is missing */
+  bool sim_done;
+  stp_graph_sim_result sim;
+} reduce_values;
+
+#define CMD (&cli_reduce_command)
+
+/* Why Algorithm 2 and --exp-method none have no exponential value. */
+static const char *const REASON_ALG2 = "transfer limit: Algorithm 2 bounds the number of "
+                                       "concurrent transfers, which no fixed-order DAG expresses";
+static const char *const REASON_NONE = "not computed (--exp-method none)";
+
+/* ---- parsing --------------------------------------------------------------------- */
+
+static bool parse_n(const char *s, uint64_t *lo, uint64_t *hi) {
+  const char *dots = strstr(s, "..");
+  if (!dots) {
+    if (!cli_parse_u64(CMD, "n", s, 1, STP_REDUCE_MAX_N, lo))
+      return false;
+    *hi = *lo;
+    return true;
+  }
+  char a[32];
+  size_t len = (size_t)(dots - s);
+  if (len == 0 || len >= sizeof a || dots[2] == '\0') {
+    cli_usage_error(CMD, "--n: '%s' is not N or A..B", s);
+    return false;
+  }
+  memcpy(a, s, len);
+  a[len] = '\0';
+  if (!cli_parse_u64(CMD, "n", a, 1, STP_REDUCE_MAX_N, lo) ||
+      !cli_parse_u64(CMD, "n", dots + 2, 1, STP_REDUCE_MAX_N, hi))
+    return false;
+  if (*lo > *hi) {
+    cli_usage_error(CMD, "--n: the range %s is empty (A > B)", s);
+    return false;
+  }
+  return true;
+}
+
+static bool parse_cost(const cli_args *a, const char *opt, double *out) {
+  const char *s = cli_get(CMD, a, opt);
+  if (!s) {
+    cli_usage_error(CMD, "--%s is required", opt);
+    return false;
+  }
+  return cli_parse_double(CMD, opt, s, 0, 1e300, out);
+}
+
+static bool parse_limit(const cli_args *a, reduce_run *run) {
+  const char *r = cli_get(CMD, a, "max-reducers"), *t = cli_get(CMD, a, "max-transfers");
+  if (r && t) {
+    cli_usage_error(CMD, "--max-transfers and --max-reducers exclude each other");
+    return false;
+  }
+  if (!r && !t)
+    return true;
+  run->spec.algorithm = r ? STP_REDUCE_ALG3 : STP_REDUCE_ALG2;
+  if (!cli_parse_u64(CMD, r ? "max-reducers" : "max-transfers", r ? r : t, 1, STP_REDUCE_MAX_N,
+                     &run->spec.K))
+    return false;
+  if (t && run->spec.tree != STP_REDUCE_OPTIMAL) {
+    cli_usage_error(CMD, "--max-transfers: Algorithm 2 builds the optimal tree only, not %s",
+                    stp_reduce_tree_name(run->spec.tree));
+    return false;
+  }
+  return true;
+}
+
+static bool parse_outputs(const cli_args *a, reduce_run *run) {
+  run->json = cli_flag(CMD, a, "json");
+  run->brief = cli_flag(CMD, a, "brief");
+  run->dot = cli_flag(CMD, a, "dot");
+  run->graph_json = cli_flag(CMD, a, "graph-json");
+  if (run->dot + run->json + run->graph_json > 1) {
+    cli_usage_error(CMD, "--dot, --json and --graph-json exclude each other");
+    return false;
+  }
+  if ((run->dot || run->graph_json) && run->lo != run->hi) {
+    cli_usage_error(CMD, "--%s: one tree at a time, give a single n",
+                    run->dot ? "dot" : "graph-json");
+    return false;
+  }
+  if (run->graph_json && run->spec.algorithm == STP_REDUCE_ALG2) {
+    cli_usage_error(CMD, "--graph-json: %s", REASON_ALG2);
+    return false;
+  }
+  if (run->graph_json && run->lo == 1) {
+    cli_usage_error(CMD, "--graph-json: n = 1 has no activity to write");
+    return false;
+  }
+  if (run->simulate && run->spec.algorithm == STP_REDUCE_ALG2) {
+    cli_usage_error(CMD, "--simulate: Algorithm 2 (--max-transfers) limits concurrent "
+                         "transfers, which no fixed-order DAG expresses");
+    return false;
+  }
+  return true;
+}
+
+static bool parse_run(const cli_args *a, reduce_run *run) {
+  *run = (reduce_run){0};
+  const char *s = cli_get(CMD, a, "n");
+  if (a->npos > 0) {
+    cli_usage_error(CMD, "unexpected argument '%s'", a->pos[0]);
+    return false;
+  }
+  if (!s) {
+    cli_usage_error(CMD, "--n is required");
+    return false;
+  }
+  double d, c;
+  if (!parse_n(s, &run->lo, &run->hi) || !parse_cost(a, "d", &d) || !parse_cost(a, "c", &c))
+    return false;
+  if (d + c <= 0) {
+    cli_usage_error(CMD, "--d, --c: d = c = 0, one of the two times must be positive");
+    return false;
+  }
+  stp_reduce_spec_init(&run->spec, run->lo, d, c);
+  if ((s = cli_get(CMD, a, "tree")) && stp_reduce_tree_parse(s, &run->spec.tree) != STP_OK) {
+    cli_usage_error(CMD, "--tree: '%s' is not one of optimal, binomial, fibonacci", s);
+    return false;
+  }
+  if (!parse_limit(a, run))
+    return false;
+  stp_graph_options_init(&run->gopts);
+  run->exp = true;
+  if ((s = cli_get(CMD, a, "exp-method"))) {
+    if (strcmp(s, "none") == 0)
+      run->exp = false;
+    else if (strcmp(s, "dag-ctmc") != 0) {
+      cli_usage_error(CMD, "--exp-method: '%s' is not one of dag-ctmc, none", s);
+      return false;
+    }
+  }
+  if ((s = cli_get(CMD, a, "max-states")) &&
+      !cli_parse_u64(CMD, "max-states", s, 1, UINT64_C(1000000000), &run->gopts.max_states))
+    return false;
+  run->gopts.exponential = run->exp;
+  if (!cli_parse_sim_options(CMD, a, false, &run->simulate, &run->sim, &run->law))
+    return false;
+  return parse_outputs(a, run);
+}
+
+/* ---- evaluation ------------------------------------------------------------------ */
+
+/* Exponential and Monte Carlo values of one tree; fills v.  Returns CLI_OK or
+ * the exit status after printing the error. */
+static int evaluate(const reduce_run *run, const stp_reduce *r, reduce_values *v) {
+  *v = (reduce_values){0};
+  const stp_reduce_spec *s = stp_reduce_get_spec(r);
+  if (s->algorithm == STP_REDUCE_ALG2) {
+    v->exp_reason = REASON_ALG2;
+    return CLI_OK;
+  }
+  if (!run->exp)
+    v->exp_reason = REASON_NONE;
+  if (s->n == 1 || (!run->exp && !run->simulate))
+    return CLI_OK; /* nothing to reduce: every value is 0 (see print) */
+  stp_error err = {0};
+  if (stp_reduce_graph(r, &v->graph, &err) != STP_OK)
+    return cli_report_error(&err);
+  const stp_graph *g = v->graph;
+  stp_status st = STP_OK;
+  if (run->exp) {
+    st = stp_graph_analyze(g, &run->gopts, &v->g, &err);
+    v->analysed = st == STP_OK;
+    if (st == STP_OK && !v->g.exp_computed)
+      v->exp_reason = v->g.exp_reason;
+  }
+  if (st == STP_OK && run->simulate) {
+    st = stp_graph_simulate(g, &run->sim, &v->sim, &err);
+    v->sim_done = st == STP_OK;
+  }
+  return st == STP_OK ? CLI_OK : cli_report_error(&err);
+}
+
+static void values_free(reduce_values *v) {
+  if (v->analysed)
+    stp_graph_result_free(&v->g);
+  stp_graph_free(v->graph);
+}
+
+/* E[makespan] with exponential times, NaN when missing. */
+static double exp_makespan(const stp_reduce_spec *s, const reduce_values *v) {
+  if (v->exp_reason)
+    return NAN;
+  return s->n == 1 ? 0 : v->g.exp_value;
+}
+
+static uint64_t exp_states(const stp_reduce_spec *s, const reduce_values *v) {
+  return s->n == 1 ? 1 : v->g.exp_states;
+}
+
+/* Simulation summary: n = 1 has makespan 0 in every run. */
+static stp_graph_sim_result sim_result(const reduce_run *run, const stp_reduce_spec *s,
+                                       const reduce_values *v) {
+  if (s->n == 1)
+    return (stp_graph_sim_result){.runs = run->sim.runs};
+  return v->sim;
+}
+
+/* Where the 95% interval lies in [det, exp] (1e-9 relative slack). */
+static const char *position(double lo, double hi, const stp_graph_sim_result *s) {
+  if (!isfinite(hi))
+    return "unknown";
+  if (s->ci95_lo > hi * (1 + 1e-9) + 1e-12)
+    return "above";
+  if (s->ci95_hi < lo * (1 - 1e-9) - 1e-12)
+    return "below";
+  return "within";
+}
+
+/* ---- output ---------------------------------------------------------------------- */
+
+static json_t *exponential_json(const stp_reduce_spec *s, const reduce_values *v) {
+  if (v->exp_reason)
+    return json_pack("{s:n,s:s}", "makespan", "reason", v->exp_reason);
+  return json_pack("{s:o,s:I,s:s}", "makespan", report_number(exp_makespan(s, v)), "states",
+                   (json_int_t)exp_states(s, v), "method", "dag-ctmc");
+}
+
+static json_t *simulation_json(const reduce_run *run, const stp_reduce_spec *spec, double det,
+                               const reduce_values *v) {
+  stp_graph_sim_result s = sim_result(run, spec, v);
+  double lo = det, hi = exp_makespan(spec, v);
+  double rel = isfinite(hi) && hi - lo > 1e-12 * hi ? (s.mean - lo) / (hi - lo) : NAN;
+  return json_pack("{s:s,s:I,s:I,s:o,s:[o,o],s:s,s:o}", "law",
+                   run->law ? stp_law_spec(run->law) : "exp", "runs", (json_int_t)s.runs, "seed",
+                   (json_int_t)run->sim.seed, "mean", report_number(s.mean), "ci95",
+                   report_number(s.ci95_lo), report_number(s.ci95_hi), "position",
+                   position(lo, hi, &s), "relative", report_number(rel));
+}
+
+/* One n as JSON; r (the tree) is NULL in a sweep, which has no arrays. */
+static int print_json(const reduce_run *run, const stp_reduce_spec *s, double det,
+                      const stp_reduce *r, const reduce_values *v) {
+  json_t *o = json_object();
+  json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+  json_object_set_new(o, "d", json_real(s->d));
+  json_object_set_new(o, "c", json_real(s->c));
+  json_object_set_new(o, "tree", json_string(stp_reduce_tree_name(s->tree)));
+  json_object_set_new(o, "algorithm", json_string(stp_reduce_algorithm_name(s->algorithm)));
+  json_object_set_new(o, "K", s->algorithm == STP_REDUCE_ALG1 ? json_null()
+                                                              : json_integer((json_int_t)s->K));
+  if (r && !run->brief) {
+    json_t *ch = json_array(), *ts = json_array();
+    for (uint64_t i = 2; i <= s->n; i++) {
+      json_array_append_new(ch, json_integer((json_int_t)stp_reduce_child(r, i)));
+      json_array_append_new(ts, report_number(stp_reduce_transfer_start(r, i)));
+    }
+    json_object_set_new(o, "children", ch);
+    json_object_set_new(o, "transfer_starts", ts);
+  }
+  json_object_set_new(o, "deterministic", json_pack("{s:o}", "makespan", report_number(det)));
+  json_object_set_new(o, "exponential", exponential_json(s, v));
+  json_object_set_new(o, "bounds", json_pack("{s:o,s:o}", "lower", report_number(det), "upper",
+                                             report_number(exp_makespan(s, v))));
+  json_object_set_new(o, "opt_bounds",
+                      json_pack("[o,o]", report_number(stp_reduce_opt_lower(s->n, s->d, s->c)),
+                                report_number(stp_reduce_opt_upper(s->n, s->d, s->c))));
+  json_object_set_new(o, "length_bound", report_number(stp_reduce_length_bound(s)));
+  if (run->simulate)
+    json_object_set_new(o, "simulation", simulation_json(run, s, det, v));
+  int rc = report_json_line(stdout, o);
+  json_decref(o);
+  return rc;
+}
+
+static void print_list(const char *label, const stp_reduce *r, bool starts) {
+  uint64_t n = stp_reduce_get_spec(r)->n;
+  printf("  %-16s", label);
+  if (n > 64) {
+    printf(" (%llu values; --json lists them)\n", (unsigned long long)(n - 1));
+    return;
+  }
+  for (uint64_t i = 2; i <= n; i++)
+    if (starts)
+      printf(" %g", stp_reduce_transfer_start(r, i));
+    else
+      printf(" %llu", (unsigned long long)stp_reduce_child(r, i));
+  printf("%s\n", n == 1 ? " (none: one element)" : "");
+}
+
+static const char *algorithm_text(const stp_reduce_spec *s) {
+  switch (s->algorithm) {
+  case STP_REDUCE_ALG2: return "Algorithm 2, at most K concurrent transfers";
+  case STP_REDUCE_ALG3: return "Algorithm 3, at most K reducers";
+  default: return "Algorithm 1";
+  }
+}
+
+static void print_critical(const reduce_values *v) {
+  if (!v->analysed || v->g.critical_len == 0 || v->g.critical_len > 40)
+    return;
+  printf("  %-16s", "critical path");
+  for (size_t k = 0; k < v->g.critical_len; k++)
+    printf(" %s", stp_graph_transition_name(v->graph, v->g.critical[k]));
+  printf("\n");
+}
+
+static void print_text(const reduce_run *run, const stp_reduce *r, const reduce_values *v) {
+  const stp_reduce_spec *s = stp_reduce_get_spec(r);
+  printf("n = %llu, d = %g, c = %g: %s tree (%s", (unsigned long long)s->n, s->d, s->c,
+         stp_reduce_tree_name(s->tree), algorithm_text(s));
+  if (s->algorithm != STP_REDUCE_ALG1)
+    printf(", K = %llu", (unsigned long long)s->K);
+  printf(")\n");
+  print_list("children", r, false);
+  print_list("transfer starts", r, true);
+  printf("  %-16s %.10g\n", "makespan", stp_reduce_makespan(r));
+  double e = exp_makespan(s, v);
+  if (isfinite(e))
+    printf("  %-16s %.10g (dag-ctmc, %llu order ideals)\n", "exponential", e,
+           (unsigned long long)exp_states(s, v));
+  else
+    printf("  %-16s none: %s\n", "exponential", v->exp_reason);
+  print_critical(v);
+  if (isfinite(e))
+    printf("  %-16s %.10g <= E[makespan] <= %.10g for N.B.U.E. times\n", "bounds",
+           stp_reduce_makespan(r), e);
+  printf("  %-16s %g <= OPT <= %g (Lemma 5, Proposition 6)\n", "optimal length",
+         stp_reduce_opt_lower(s->n, s->d, s->c), stp_reduce_opt_upper(s->n, s->d, s->c));
+  double lb = stp_reduce_length_bound(s);
+  if (isfinite(lb))
+    printf("  %-16s %g (%s)\n", "length bound", lb,
+           s->algorithm == STP_REDUCE_ALG2 ? "Proposition 8, corrected" : "Corollary 11");
+  if (run->simulate) {
+    stp_graph_sim_result m = sim_result(run, s, v);
+    const char *where = position(stp_reduce_makespan(r), e, &m);
+    printf("  %-16s %s, %llu runs, seed %llu: mean %.10g, 95%% [%.10g, %.10g], %s\n",
+           "simulation", run->law ? stp_law_spec(run->law) : "exp",
+           (unsigned long long)m.runs, (unsigned long long)run->sim.seed, m.mean, m.ci95_lo,
+           m.ci95_hi,
+           strcmp(where, "unknown") == 0 ? "no exponential bound to place it"
+           : strcmp(where, "within") == 0 ? "within the bounds"
+           : strcmp(where, "below") == 0 ? "below the bounds"
+                                          : "above the bounds");
+  }
+}
+
+/* A number of the table, "-" when missing. */
+static const char *cell(char *buf, size_t size, double x) {
+  if (isfinite(x))
+    snprintf(buf, size, "%.10g", x);
+  else
+    snprintf(buf, size, "-");
+  return buf;
+}
+
+static void print_row(const reduce_run *run, const stp_reduce_spec *s, double det,
+                      const reduce_values *v) {
+  double e = exp_makespan(s, v);
+  char b[5][32], states[24] = "-";
+  if (isfinite(e))
+    snprintf(states, sizeof states, "%llu", (unsigned long long)exp_states(s, v));
+  printf("%10llu %14s %14s %10s %10s %10s %12s", (unsigned long long)s->n,
+         cell(b[0], 32, det), cell(b[1], 32, e), states,
+         cell(b[2], 32, stp_reduce_opt_lower(s->n, s->d, s->c)),
+         cell(b[3], 32, stp_reduce_opt_upper(s->n, s->d, s->c)),
+         cell(b[4], 32, stp_reduce_length_bound(s)));
+  if (run->simulate)
+    printf(" %14.10g", sim_result(run, s, v).mean);
+  printf("\n");
+}
+
+static void print_dot(const stp_reduce *r) {
+  const stp_reduce_spec *s = stp_reduce_get_spec(r);
+  printf("digraph \"reduce-%s-n%llu\" {\n  rankdir=BT;\n  node [shape=circle];\n"
+         "  1 [shape=doublecircle];\n",
+         stp_reduce_tree_name(s->tree), (unsigned long long)s->n);
+  for (uint64_t v = 2; v <= s->n; v++)
+    printf("  %llu -> %llu [label=\"%g\"];\n", (unsigned long long)v,
+           (unsigned long long)stp_reduce_child(r, v), stp_reduce_transfer_start(r, v));
+  printf("}\n");
+}
+
+/* The schedule's DAG as a graph file on the standard output. */
+static int write_graph(const stp_reduce *r) {
+  stp_error err = {0};
+  stp_graph *g;
+  if (stp_reduce_graph(r, &g, &err) != STP_OK)
+    return cli_report_error(&err);
+  stp_status st = stp_graph_write_json(g, stdout, &err);
+  stp_graph_free(g);
+  return st == STP_OK ? CLI_OK : cli_report_error(&err);
+}
+
+static void print_header(const reduce_run *run) {
+  printf("%10s %14s %14s %10s %10s %10s %12s%s\n", "n", "makespan", "exp_makespan", "states",
+         "opt_lower", "opt_upper", "length_bound", run->simulate ? "       sim_mean" : "");
+}
+
+/* Builds, evaluates and prints one n. */
+static int reduce_one(const reduce_run *run, uint64_t n) {
+  stp_reduce_spec spec = run->spec;
+  spec.n = n;
+  stp_error err = {0};
+  stp_reduce *r;
+  if (stp_reduce_build(&spec, &r, &err) != STP_OK)
+    return cli_report_error(&err);
+  if (run->graph_json) {
+    int grc = write_graph(r);
+    stp_reduce_free(r);
+    return grc;
+  }
+  reduce_values v = {0};
+  int rc = run->dot ? CLI_OK : evaluate(run, r, &v);
+  if (rc == CLI_OK) {
+    if (run->dot)
+      print_dot(r);
+    else if (run->json)
+      rc = print_json(run, &spec, stp_reduce_makespan(r), r, &v) == 0 ? CLI_OK : CLI_FAILURE;
+    else if (run->lo != run->hi)
+      print_row(run, &spec, stp_reduce_makespan(r), &v);
+    else
+      print_text(run, r, &v);
+  }
+  values_free(&v); /* also after a failed evaluation: the graph may exist */
+  stp_reduce_free(r);
+  return rc;
+}
+
+/* A range without arrays, exponential or simulation needs makespans only:
+ * one sweep instead of a build per n. */
+static int reduce_sweep(const reduce_run *run) {
+  stp_reduce_spec spec = run->spec;
+  spec.n = run->hi;
+  stp_error err = {0};
+  stp_reduce_sweep *sw;
+  if (stp_reduce_sweep_new(&spec, &sw, &err) != STP_OK)
+    return cli_report_error(&err);
+  uint64_t n;
+  double m;
+  reduce_values none = {.exp_reason =
+                            spec.algorithm == STP_REDUCE_ALG2 ? REASON_ALG2 : REASON_NONE};
+  int rc = CLI_OK;
+  while (rc == CLI_OK && stp_reduce_sweep_next(sw, &n, &m)) {
+    if (n < run->lo)
+      continue;
+    spec.n = n;
+    if (run->json)
+      rc = print_json(run, &spec, m, NULL, &none) == 0 ? CLI_OK : CLI_FAILURE;
+    else
+      print_row(run, &spec, m, &none);
+  }
+  stp_reduce_sweep_free(sw);
+  return rc;
+}
+
+static int run_reduce(int argc, char **argv) {
+  cli_args a;
+  int rc = cli_parse(CMD, argc, argv, &a);
+  if (rc != CLI_OK)
+    return rc == CLI_HELP ? CLI_OK : rc;
+  reduce_run run;
+  if (!parse_run(&a, &run)) {
+    stp_law_free(run.law);
+    cli_args_free(&a);
+    return CLI_USAGE;
+  }
+  if (run.lo != run.hi && !run.json)
+    print_header(&run);
+  if (run.lo != run.hi && (run.brief || !run.json) && !run.exp && !run.simulate)
+    rc = reduce_sweep(&run);
+  else
+    for (uint64_t n = run.lo; n <= run.hi && rc == CLI_OK; n++)
+      rc = reduce_one(&run, n);
+  if (fflush(stdout) != 0 && rc == CLI_OK) {
+    cli_error("cannot write the standard output");
+    rc = CLI_FAILURE;
+  }
+  stp_law_free(run.law);
+  cli_args_free(&a);
+  return rc;
+}
+
+const cli_command cli_reduce_command = {
+    .name = "reduce",
+    .synopsis = "reduce --n N|A..B --d D --c C [--tree optimal|binomial|fibonacci] "
+                "[--max-reducers K | --max-transfers K] [--simulate R] "
+                "[--json | --dot | --graph-json]",
+    .summary = "Reduction trees of Canon and Antoniu (RR-7898): n elements, transfers of time d,\n"
+               "reductions of time c, overlapped.  The tree, its schedule, the makespan, the\n"
+               "exact expected makespan with exponential times and the paper's bounds.",
+    .details =
+        "Trees: optimal = Algorithm 1 with (d, c); binomial = Algorithm 1 with (max(d,c), 0);\n"
+        "fibonacci = Algorithm 1 with (1, 1); each is then scheduled with the real (d, c).\n"
+        "--max-reducers K runs Algorithm 3, --max-transfers K Algorithm 2 (optimal tree, no\n"
+        "exponential value).  Machines 1..n, machine 1 the sink; children[i] is where i sends,\n"
+        "transfer_starts[i] when (both for i = 2..n).  Machine u receives in increasing order\n"
+        "of the time its senders are ready (ties: larger index first).  The exponential\n"
+        "makespan is exact (order ideals of the 2(n-1)-activity DAG), refused above\n"
+        "--max-states; --simulate R draws R runs with --law (default exp).  A range A..B\n"
+        "prints one line per n (a table, or JSON lines with --json).  docs/format.md has\n"
+        "every key.",
+    .options = reduce_options,
+    .run = run_reduce,
+};

@@ -1,0 +1,112 @@
+/* streamtp_reduce.h: reduction trees of Canon and Antoniu (INRIA RR-7898):
+ * n elements on n machines are combined by an associative operator; a
+ * transfer costs d, a reduction c, and a machine sends, receives and
+ * computes at once (one transfer at a time).  The library builds the
+ * paper's trees (Algorithm 1, the binomial and Fibonacci strategies,
+ * Algorithm 2 with at most K concurrent transfers, Algorithm 3 with at most
+ * K reducers), schedules them with fixed reception orders, and compiles the
+ * schedule into the generic activity DAG of streamtp_graph.h, where every
+ * analysis (exact exponential makespan, Monte Carlo) comes from.  The
+ * model and its errata: docs/design.md; the `reduce` command: docs/format.md.
+ *
+ * Machines are numbered 1..n as in the paper; machine 1 is the sink.
+ */
+#ifndef STREAMTP_REDUCE_H
+#define STREAMTP_REDUCE_H
+
+#include "streamtp_base.h"
+#include "streamtp_graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest n accepted (memory: about 100 bytes per machine). */
+#define STP_REDUCE_MAX_N UINT64_C(100000000)
+
+typedef enum {
+  STP_REDUCE_OPTIMAL = 0, /* Algorithm 1 with the real (d, c) */
+  STP_REDUCE_BINOMIAL,    /* Algorithm 1 with (max(d, c), 0) */
+  STP_REDUCE_FIBONACCI    /* Algorithm 1 with (1, 1) */
+} stp_reduce_tree;
+
+typedef enum {
+  STP_REDUCE_ALG1 = 1, /* no limit */
+  STP_REDUCE_ALG2 = 2, /* at most K concurrent transfers (optimal tree only) */
+  STP_REDUCE_ALG3 = 3  /* at most K reducers */
+} stp_reduce_algorithm;
+
+typedef struct stp_reduce_spec {
+  uint64_t n;                     /* machines, 1 <= n <= STP_REDUCE_MAX_N */
+  double d, c;                    /* transfer and reduction times: >= 0, d + c > 0 */
+  stp_reduce_tree tree;
+  stp_reduce_algorithm algorithm;
+  uint64_t K;                     /* the limit of Algorithms 2 and 3 (>= 1); else ignored */
+} stp_reduce_spec;
+
+/* Algorithm 1 with no limit, the optimal tree. */
+STP_API void stp_reduce_spec_init(stp_reduce_spec *s, uint64_t n, double d, double c);
+/* "optimal", "binomial", "fibonacci"; "alg1", "alg2", "alg3". */
+STP_API const char *stp_reduce_tree_name(stp_reduce_tree t);
+STP_API const char *stp_reduce_algorithm_name(stp_reduce_algorithm a);
+STP_API stp_status stp_reduce_tree_parse(const char *s, stp_reduce_tree *out);
+
+/* A built tree and its schedule. */
+typedef struct stp_reduce stp_reduce;
+
+/* Builds the tree of spec and schedules it.  Errors: STP_EINVAL (n = 0,
+ * d or c negative, not finite or both zero, K = 0 for Algorithms 2 and 3,
+ * Algorithm 2 with a tree other than optimal), STP_ELIMIT (n too large),
+ * STP_ENOMEM.  Time O(n log n), memory O(n). */
+STP_API stp_status stp_reduce_build(const stp_reduce_spec *spec, stp_reduce **out,
+                                    stp_error *err);
+STP_API void stp_reduce_free(stp_reduce *r);
+
+STP_API const stp_reduce_spec *stp_reduce_get_spec(const stp_reduce *r);
+/* c_i, the machine that i sends to, for i = 2..n (0 for i = 1). */
+STP_API uint64_t stp_reduce_child(const stp_reduce *r, uint64_t i);
+/* t_i, the earliest start of the transfer of i (Algorithm 2: t_n - t_i of
+ * the algorithm), for i = 2..n (NaN for i = 1). */
+STP_API double stp_reduce_transfer_start(const stp_reduce *r, uint64_t i);
+/* The machines that send to u, in the order u receives them (increasing
+ * time at which the sender is ready; ties: larger index first). */
+STP_API uint64_t stp_reduce_reception_count(const stp_reduce *r, uint64_t u);
+STP_API uint64_t stp_reduce_reception(const stp_reduce *r, uint64_t u, uint64_t k);
+/* The deterministic makespan: the longest path of the schedule's DAG
+ * (Algorithm 2: the algorithm's own length, max_i t_i). */
+STP_API double stp_reduce_makespan(const stp_reduce *r);
+
+/* The activity DAG of the schedule (Algorithms 1 and 3): transitions
+ * X<v> (transfer v -> c_v, time d) for v = 2..n, then C<u>.<k> (k-th
+ * reduction at u, time c) by increasing u and k: 2(n-1) transitions.
+ * Algorithm 2 has no such DAG (its transfer limit is not a fixed order):
+ * STP_EINVAL with the reason. */
+STP_API stp_status stp_reduce_graph(const stp_reduce *r, stp_graph **out, stp_error *err);
+
+/* Deterministic makespans of every n = 1..N at once.  Every algorithm adds
+ * machines one at a time, so the tree of n is the tree of N restricted to
+ * 1..n; the sweep builds the tree of N once and updates the schedule as
+ * each machine joins (only the path from its child to the sink changes),
+ * instead of n independent builds.  spec->n is N.  Time O(N log N) for the
+ * tree plus, per machine, the degrees along the path it changes. */
+typedef struct stp_reduce_sweep stp_reduce_sweep;
+STP_API stp_status stp_reduce_sweep_new(const stp_reduce_spec *spec, stp_reduce_sweep **out,
+                                        stp_error *err);
+/* Adds the next machine (the first call gives n = 1) and returns its n and
+ * the makespan of machines 1..n; 0 once n = N was returned. */
+STP_API int stp_reduce_sweep_next(stp_reduce_sweep *s, uint64_t *n, double *makespan);
+STP_API void stp_reduce_sweep_free(stp_reduce_sweep *s);
+
+/* Bounds of the paper.  Lemma 5 and Proposition 6: ceil(log2 n) max(d, c)
+ * <= OPT(n) <= ceil(log2 n) (d + c).  Length bound of the built schedule
+ * (NaN for Algorithm 1 or when K > floor(n / 2)): Algorithm 2, corrected
+ * Proposition 8, (floor(log2 K) + 1 + ceil((n - 2^(floor(log2 K) + 1)) / K))
+ * (d + c); Algorithm 3, Corollary 11, (ceil(log2 K + 1) + ceil(n / K - 2)) (d + c). */
+STP_API double stp_reduce_opt_lower(uint64_t n, double d, double c);
+STP_API double stp_reduce_opt_upper(uint64_t n, double d, double c);
+STP_API double stp_reduce_length_bound(const stp_reduce_spec *spec);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* STREAMTP_REDUCE_H */

@@ -1,0 +1,175 @@
+/* reduce.c: the public face of the reduction trees (streamtp_reduce.h):
+ * checks a specification, builds its tree (greedy.c), schedules it
+ * (schedule.c) and gives the paper's bounds; dag.c compiles the schedule. */
+#include "streamtp_reduce.h"
+
+#include "base/core.h"
+#include "models/reduce/greedy.h"
+#include "models/reduce/schedule.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct stp_reduce {
+  stp_reduce_spec spec;
+  stp__greedy tree;
+  stp__schedule sched;
+  double *start; /* start[v], v = 2..n, as values */
+  double makespan;
+};
+
+void stp_reduce_spec_init(stp_reduce_spec *s, uint64_t n, double d, double c) {
+  *s = (stp_reduce_spec){.n = n, .d = d, .c = c, .tree = STP_REDUCE_OPTIMAL,
+                         .algorithm = STP_REDUCE_ALG1, .K = 0};
+}
+
+static const char *const tree_names[] = {"optimal", "binomial", "fibonacci"};
+
+const char *stp_reduce_tree_name(stp_reduce_tree t) {
+  return (unsigned)t < 3 ? tree_names[t] : "?";
+}
+
+const char *stp_reduce_algorithm_name(stp_reduce_algorithm a) {
+  switch (a) {
+  case STP_REDUCE_ALG1: return "alg1";
+  case STP_REDUCE_ALG2: return "alg2";
+  case STP_REDUCE_ALG3: return "alg3";
+  }
+  return "?";
+}
+
+stp_status stp_reduce_tree_parse(const char *s, stp_reduce_tree *out) {
+  for (int t = 0; s && t < 3; t++)
+    if (strcmp(s, tree_names[t]) == 0) {
+      *out = (stp_reduce_tree)t;
+      return STP_OK;
+    }
+  return STP_EINVAL;
+}
+
+void stp_reduce_free(stp_reduce *r) {
+  if (!r)
+    return;
+  stp__greedy_free(&r->tree);
+  stp__schedule_free(&r->sched);
+  free(r->start);
+  free(r);
+}
+
+/* Algorithm 2's schedule: reversed times t_i become starts t_n - t_i (the
+ * paper's line 14 adds a spurious + c: the last transfer would then start
+ * c after the first reduction could), receptions in increasing start. */
+static stp_status schedule_alg2(stp_reduce *r, stp__rcost k, stp_error *err) {
+  uint64_t n = r->spec.n;
+  stp__rtime *key = stp__calloc((size_t)n + 1, sizeof *key);
+  if (!key)
+    return stp__oom(err, "reduction schedule");
+  stp__rtime tn = r->tree.t[n];
+  for (uint64_t v = 2; v <= n; v++)
+    key[v] = stp__rtime_make(k, tn.p - r->tree.t[v].p, tn.q - r->tree.t[v].q);
+  stp_status s = stp__schedule_orders(n, r->tree.child, key, &r->sched, err);
+  for (uint64_t v = 2; s == STP_OK && v <= n; v++)
+    r->sched.start[v] = key[v];
+  free(key);
+  r->makespan = r->tree.length.v;
+  return s;
+}
+
+stp_status stp_reduce_build(const stp_reduce_spec *spec, stp_reduce **out, stp_error *err) {
+  *out = NULL;
+  stp_reduce *r = stp__calloc(1, sizeof *r);
+  if (!r)
+    return stp__oom(err, "reduction tree");
+  r->spec = *spec;
+  if (spec->algorithm == STP_REDUCE_ALG1)
+    r->spec.K = 0;
+  stp__rcost real = {spec->d, spec->c};
+  stp_status s = stp__greedy_build(spec, &r->tree, err);
+  if (s != STP_OK) {
+    free(r);
+    return s;
+  }
+  if (spec->algorithm == STP_REDUCE_ALG2) {
+    s = schedule_alg2(r, real, err);
+  } else {
+    s = stp__schedule_eval(spec->n, r->tree.child, real, &r->sched, err);
+    if (s == STP_OK)
+      r->makespan = r->sched.makespan.v;
+  }
+  if (s == STP_OK && !(r->start = stp__calloc((size_t)spec->n + 1, sizeof *r->start)))
+    s = stp__oom(err, "reduction schedule");
+  if (s != STP_OK) {
+    stp_reduce_free(r);
+    return s;
+  }
+  r->start[0] = r->start[1] = NAN;
+  for (uint64_t v = 2; v <= spec->n; v++)
+    r->start[v] = r->sched.start[v].v;
+  *out = r;
+  return STP_OK;
+}
+
+const stp_reduce_spec *stp_reduce_get_spec(const stp_reduce *r) { return &r->spec; }
+
+uint64_t stp_reduce_child(const stp_reduce *r, uint64_t i) {
+  return i >= 2 && i <= r->spec.n ? r->tree.child[i] : 0;
+}
+
+double stp_reduce_transfer_start(const stp_reduce *r, uint64_t i) {
+  return i >= 2 && i <= r->spec.n ? r->start[i] : NAN;
+}
+
+uint64_t stp_reduce_reception_count(const stp_reduce *r, uint64_t u) {
+  return u >= 1 && u <= r->spec.n ? r->sched.first[u + 1] - r->sched.first[u] : 0;
+}
+
+uint64_t stp_reduce_reception(const stp_reduce *r, uint64_t u, uint64_t k) {
+  return k < stp_reduce_reception_count(r, u) ? r->sched.recv[r->sched.first[u] + k] : 0;
+}
+
+double stp_reduce_makespan(const stp_reduce *r) { return r->makespan; }
+
+/* ---- the paper's bounds ------------------------------------------------------ */
+
+/* ceil(log2 x) and floor(log2 x) for x >= 1. */
+static unsigned clog2(uint64_t x) {
+  unsigned k = 0;
+  while (k < 64 && (UINT64_C(1) << k) < x)
+    k++;
+  return k;
+}
+
+static unsigned flog2(uint64_t x) {
+  unsigned k = 0;
+  while (x >>= 1)
+    k++;
+  return k;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+double stp_reduce_opt_lower(uint64_t n, double d, double c) {
+  return n < 1 ? NAN : clog2(n) * fmax(d, c);
+}
+
+double stp_reduce_opt_upper(uint64_t n, double d, double c) {
+  return n < 1 ? NAN : clog2(n) * (d + c);
+}
+
+double stp_reduce_length_bound(const stp_reduce_spec *s) {
+  uint64_t n = s->n, K = s->K;
+  if (s->algorithm == STP_REDUCE_ALG1 || K < 1 || K > n / 2)
+    return NAN;
+  double dc = s->d + s->c;
+  if (s->algorithm == STP_REDUCE_ALG2) {
+    /* Proposition 8 as printed, (floor(log2 K + 1) + ceil(n / K - 2)) (d + c),
+     * is false (n = 6, K = 3, d = c = 1: Algorithm 2 takes 5 > 4): the
+     * first mode ends with 2^(floor(log2 K) + 1) machines, and the second
+     * adds K per step for the remaining n - 2^(floor(log2 K) + 1). */
+    unsigned f = flog2(K);
+    return (double)(f + 1 + ceil_div(n - (UINT64_C(1) << (f + 1)), K)) * dc;
+  }
+  /* Corollary 11: (ceil(log2 K + 1) + ceil(n / K - 2)) (d + c). */
+  return (double)(clog2(K) + 1 + ceil_div(n, K) - 2) * dc;
+}
