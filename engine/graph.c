@@ -71,6 +71,7 @@ static bool grow(void **p, size_t *cap, size_t need, size_t size) {
   void *q = realloc(*p, n * size);
   if (!q) return false;
   *p = q;
+  *cap = n; /* without it every addition reallocates (quadratic under ASan) */
   return true;
 }
 
