@@ -1,6 +1,7 @@
 /* core.c: status names, error messages with context, checked arithmetic and
  * the other small helpers declared in core.h. */
 #include "base/core.h"
+#include "base/numfmt.h"
 
 #include <errno.h>
 #include <math.h>
@@ -57,7 +58,7 @@ void stp_options_init(stp_options *o) {
 stp_status stp__vfail(stp_error *err, stp_status s, const char *fmt, va_list ap) {
   if (err) {
     err->status = s;
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    stp__vsnprintf(err->message, sizeof err->message, fmt, ap);
   }
   return s;
 }
@@ -77,7 +78,7 @@ void stp_error_prefix(stp_error *err, const char *fmt, ...) {
   memcpy(old, err->message, sizeof old);
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(err->message, sizeof err->message, fmt, ap);
+  int n = stp__vsnprintf(err->message, sizeof err->message, fmt, ap);
   va_end(ap);
   if (n >= 0 && (size_t)n < sizeof err->message)
     snprintf(err->message + n, sizeof err->message - (size_t)n, ": %s", old);
@@ -116,7 +117,7 @@ char *stp__strdup(const char *s) {
 char *stp__asprintf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  int n = stp__vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
   if (n < 0)
     return NULL;
@@ -124,7 +125,7 @@ char *stp__asprintf(const char *fmt, ...) {
   if (!s)
     return NULL;
   va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  stp__vsnprintf(s, (size_t)n + 1, fmt, ap);
   va_end(ap);
   return s;
 }

@@ -70,6 +70,13 @@ STP_API void stp_error_prefix(stp_error *err, const char *fmt, ...)
 STP_API void stp_error_prefix(stp_error *err, const char *fmt, ...);
 #endif
 
+/* ---- numbers as text --------------------------------------------------------
+ * The shortest of %.15g, %.16g and %.17g that reads back (strtod) to exactly
+ * x, with a '.' whatever the locale: 0.2 -> "0.2", not 0.20000000000000001.
+ * Not finite: "inf", "-inf", "nan".  Writes at most n bytes (NUL included)
+ * and returns what snprintf returns (n >= 32 always suffices). */
+STP_API int stp_format_double(double x, char *buf, size_t n);
+
 /* ---- analysis options ------------------------------------------------------ */
 typedef enum {
   STP_EXP_AUTO = 0,    /* closed form where it holds, Markov chain otherwise */

@@ -6,6 +6,7 @@
  * and what is wrong.  Anything not accepted here never reaches the engine. */
 #include "base/core.h"
 #include "base/jsonpos.h"
+#include "base/numfmt.h"
 #include "solvers/laws.h"
 #include "models/pipeline/mapping.h"
 #include "models/pipeline/reader.h"
@@ -27,7 +28,7 @@ typedef struct reader {
 static stp_status vreport(const reader *r, const stp_jpath *path, bool at_key, const char *fmt,
                           va_list ap) {
   char what[STP_ERROR_MAX];
-  vsnprintf(what, sizeof what, fmt, ap);
+  stp__vsnprintf(what, sizeof what, fmt, ap);
   int line, col;
   if (path && stp__json_locate(r->text, r->len, path, at_key, &line, &col))
     return stp__fail(r->err, STP_EINVAL, "%s:%d:%d: %s", r->label, line, col, what);
@@ -653,11 +654,16 @@ stp_status stp_mapping_load_string(const char *text, size_t len, const char *lab
   if (len > STP_MAX_FILE_BYTES)
     return stp__fail(err, STP_EINVAL, "%s: the file is %zu bytes; the limit is %d MiB", r.label,
                      len, STP_MAX_FILE_BYTES >> 20);
+  STP_CHECK(stp__text_check_nul(text, len, r.label, err));
   json_error_t je;
   json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-  if (!root)
+  /* Jansson refuses integers of 2^63 or more while it takes 1e22 as a real:
+   * every number of a mapping is a real, so read them all as reals then. */
+  if (!root && json_error_code(&je) == json_error_numeric_overflow)
+    root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
+  if (!root) /* Jansson's column is 0 right after a line break; ours count from 1 */
     return stp__fail(err, STP_EINVAL, "%s:%d:%d: malformed JSON: %s", r.label, je.line,
-                     je.column, je.text);
+                     je.column < 1 ? 1 : je.column, je.text);
   stp_status s = read_root(&r, root, out);
   json_decref(root);
   return s;

@@ -1,6 +1,7 @@
 /* teg_write.c: the full event graph of a mapping, summarised or drawn in
  * Graphviz dot format (stp_mapping_teg_summary, stp_mapping_write_dot). */
 #include "base/core.h"
+#include "base/numfmt.h"
 #include "models/pipeline/teg.h"
 
 #include <stdio.h>
@@ -75,7 +76,9 @@ stp_status stp_mapping_write_dot(const stp_mapping *m, stp_model model, uint64_t
     return stp__fail(err, STP_EINVAL, "stp_mapping_write_dot: mapping or file is NULL");
   stp_teg *t;
   STP_CHECK(stp__teg_build(m, model, max_transitions, &t, err));
+  void *locale = stp__c_locale_enter(); /* times print with a '.' in any locale */
   print_dot(f, t);
+  stp__c_locale_leave(locale);
   stp__teg_free(t);
   return ferror(f) ? stp__fail(err, STP_EIO, "cannot write the dot file") : STP_OK;
 }
