@@ -14,6 +14,8 @@
 #include <stdio.h>
 
 enum { CLI_OK = 0, CLI_FAILURE = 1, CLI_USAGE = 2 };
+#define CLI_INTERRUPTED 130 /* 128 + SIGINT: Ctrl-C, what shells expect */
+#define CLI_BROKEN_PIPE 141 /* 128 + SIGPIPE: the reader of standard output went away */
 #define CLI_HELP (-1) /* parse result: --help was given and printed */
 
 #define CLI_MAX_OPTS 24
@@ -40,8 +42,12 @@ typedef struct cli_args {
   int npos;
 } cli_args;
 
-/* Parse argv (after the subcommand name).  Returns CLI_OK, CLI_USAGE (message
- * printed) or CLI_HELP (help printed). */
+/* Parse argv (after the subcommand name) with getopt_long: "-j2", "--jobs=2",
+ * "--jobs 2", unambiguous abbreviations, options anywhere, "--" ends them,
+ * "-" is a positional (standard input).  A command that declares
+ * {"output", 'o', "FILE", ...} gets standard output sent to FILE here ("-":
+ * standard output).  Returns CLI_OK, CLI_USAGE (message printed) or
+ * CLI_HELP (help printed). */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out);
 void cli_args_free(cli_args *a);
 /* Value of option `name` or NULL when absent. */
@@ -89,6 +95,43 @@ bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_f
  * printing the error (usage when there is not exactly one file). */
 int cli_load_single(const cli_command *cmd, const cli_args *a, int models, stp_mapping **m,
                     stp_model *model);
+
+/* ---- the run of a command (cli.c) ------------------------------------------------
+ * main calls cli_run_command: it catches Ctrl-C (a flag that cli_cancel()
+ * hands to the library, so long computations stop cleanly; a second Ctrl-C
+ * kills), runs the command, then cli_finish flushes standard output and
+ * turns the outcome into the exit status: 1 with a message when a write
+ * failed (full disk), 141 quietly on a closed pipe, 130 when interrupted. */
+int cli_run_command(const cli_command *cmd, int argc, char **argv);
+int cli_finish(int rc);
+bool cli_interrupted(void);
+stp_cancel cli_cancel(void);
+/* Open the "-o FILE" of the command, if it declares one (cli_parse does). */
+int cli_open_output(const cli_command *cmd, const cli_args *a);
+/* Write a whole record (a line, a report) and flush it, so that an interrupt
+ * or a full disk never leaves half a record.  False once any write to
+ * standard output has failed: loops over files stop there. */
+bool cli_write_record(FILE *f, const char *text, size_t n);
+bool cli_output_ok(void);
+
+/* What a run was limited by, recorded by the option parsers below and
+ * written into every JSON line as "limits" (report_json_line). */
+typedef struct cli_limits {
+  bool eval;            /* max_transitions and max_states apply */
+  uint64_t max_transitions, max_states;
+  uint64_t max_memory;  /* bytes; 0: not set */
+  bool has_seed;
+  uint64_t seed;
+} cli_limits;
+extern cli_limits cli_run_limits;
+
+/* --format of the commands that offer one: "text" is the human report. */
+enum { CLI_FORMAT_TEXT = 0, CLI_FORMAT_JSONL, CLI_FORMAT_CSV, CLI_FORMAT_TABLE };
+/* Parse --format among `allowed` (NULL-terminated names of the enum above,
+ * e.g. {"jsonl", "csv", "table", NULL}); a --json flag, where the command
+ * declares one, means jsonl.  *fmt defaults to dflt. */
+bool cli_parse_format(const cli_command *cmd, const cli_args *a, const char *const *allowed,
+                      int dflt, int *fmt);
 
 extern const cli_command cli_eval_command;
 extern const cli_command cli_teg_command;

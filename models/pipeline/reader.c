@@ -678,7 +678,8 @@ stp_status stp_mapping_load_file(const char *path, stp_mapping **out, stp_error 
   char *text = NULL;
   size_t len = 0;
   STP_CHECK(stp__read_file(path, STP_MAX_FILE_BYTES, &text, &len, err));
-  stp_status s = stp_mapping_load_string(text, len, path, out, err);
+  stp_status s = stp_mapping_load_string(text, len, strcmp(path, "-") ? path : "<stdin>", out,
+                                         err);
   free(text);
   return s;
 }
