@@ -290,3 +290,66 @@ Test(reader, huge_integers_read_like_reals) {
   stp_mapping_free(ma);
   stp_mapping_free(mb);
 }
+
+/* Issue 13 item 13: hostile but valid inputs. */
+static char *many_stages_json(size_t n, size_t dup_of_last) {
+  size_t cap = n * 96 + 256, at = 0;
+  char *s = malloc(cap);
+  at += (size_t)snprintf(s + at, cap - at, "{\"bandwidth\":1,\"stages\":[");
+  for (size_t i = 0; i < n; i++)
+    at += (size_t)snprintf(s + at, cap - at, "%s{\"name\":\"S%zu\",\"work\":1,\"output\":1}",
+                           i ? "," : "", i + 1 == n && dup_of_last ? dup_of_last : i);
+  at += (size_t)snprintf(s + at, cap - at, "],\"processors\":[");
+  for (size_t i = 0; i < n; i++)
+    at += (size_t)snprintf(s + at, cap - at, "%s{\"name\":\"P%zu\",\"speed\":1}", i ? "," : "", i);
+  at += (size_t)snprintf(s + at, cap - at, "],\"mapping\":[");
+  for (size_t i = 0; i < n; i++)
+    at += (size_t)snprintf(s + at, cap - at, "%s[\"P%zu\"]", i ? "," : "", i);
+  snprintf(s + at, cap - at, "]}");
+  return s;
+}
+
+/* Names are compared after sorting: a duplicate far apart is still found,
+ * and named with both positions. */
+Test(reader, duplicate_stage_names_among_many) {
+  char *s = many_stages_json(20000, 7);
+  stp_status st;
+  const char *msg = load_json_error(s, &st);
+  cr_assert_eq(st, STP_EINVAL);
+  cr_assert(strstr(msg, "stage name \"S7\" is used twice (stages[7] and stages[19999])"), "%s",
+            msg);
+  free(s);
+}
+
+/* Times whose sums could overflow are refused at reading, with the range. */
+Test(reader, times_outside_the_range_are_refused) {
+  stp_status st;
+  const char *msg = load_json_error(
+      "{\"stages\":[{\"work\":1e308,\"output\":1},{\"work\":1}]," GOOD_PROCS ",\"bandwidth\":1,"
+      GOOD_TEAMS "}", &st);
+  cr_assert_eq(st, STP_EINVAL);
+  cr_assert(strstr(msg, "(work / speed = 5e+307) is outside [1e-150, 1e+150]"), "%s", msg);
+  msg = load_json_error("{" GOOD_STAGES "," GOOD_PROCS ",\"bandwidth\":1e-160," GOOD_TEAMS "}",
+                        &st);
+  cr_assert(strstr(msg, "at the default bandwidth (output / bandwidth = 4e+160) is outside"),
+            "%s", msg);
+  msg = load_json_error("{" GOOD_STAGES "," GOOD_PROCS ",\"links\":[{\"from\":\"A\",\"to\":\"B\","
+                        "\"bandwidth\":1e-150}]," GOOD_TEAMS "}", &st);
+  cr_assert(strstr(msg, "the transfer time from \"A\" to \"B\" (output / bandwidth = 4e+150)"),
+            "%s", msg);
+}
+
+/* A declared link that carries nothing (another component) does not stand
+ * for a missing one. */
+Test(reader, missing_link_found_among_declared_ones) {
+  stp_status st;
+  const char *msg = load_json_error(
+      "{\"stages\":[{\"work\":1,\"output\":1},{\"work\":1}],\"processors\":[{\"name\":\"A\","
+      "\"speed\":1},{\"name\":\"B\",\"speed\":1},{\"name\":\"C\",\"speed\":1},{\"name\":\"D\","
+      "\"speed\":1}],\"links\":[{\"from\":\"A\",\"to\":\"C\",\"bandwidth\":1},{\"from\":\"A\","
+      "\"to\":\"D\",\"bandwidth\":1},{\"from\":\"B\",\"to\":\"C\",\"bandwidth\":1}],"
+      "\"mapping\":[[\"A\",\"B\"],[\"C\",\"D\"]]}", &st);
+  /* g = 2: A talks to C, B to D; A -> D is declared but carries nothing */
+  cr_assert_eq(st, STP_EINVAL);
+  cr_assert(strstr(msg, "no bandwidth for the link \"B\" -> \"D\""), "%s", msg);
+}

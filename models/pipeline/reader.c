@@ -220,6 +220,35 @@ static int link_rec_cmp(const void *a, const void *b) {
   return (x->index > y->index) - (x->index < y->index);
 }
 
+/* Index of the stage names, sorted (the laws look names up in it). */
+static stp_status index_stage_names(const reader *r, const stp_mapping *m, name_index *ix) {
+  ix->n = m->nstages;
+  ix->rec = stp__malloc_array(m->nstages, sizeof *ix->rec);
+  if (!ix->rec)
+    return stp__oom(r->err, "indexing stage names");
+  for (size_t i = 0; i < m->nstages; i++)
+    ix->rec[i] = (name_rec){.name = m->stages[i].name, .index = i};
+  qsort(ix->rec, ix->n, sizeof *ix->rec, name_rec_cmp);
+  return STP_OK;
+}
+
+/* Stage names are distinct: sorted once, then neighbours compared, so that
+ * 100,000 stages (the limit) take milliseconds, not a pairwise minute. */
+static stp_status check_stage_names(const reader *r, const stp_mapping *m) {
+  name_index ix;
+  STP_CHECK(index_stage_names(r, m, &ix));
+  stp_status s = STP_OK;
+  for (size_t k = 1; k < ix.n && s == STP_OK; k++) {
+    const name_rec *a = &ix.rec[k - 1], *b = &ix.rec[k];
+    if (strcmp(a->name, b->name) == 0) /* sorted by index among equals */
+      s = report(r, stp__jpath_index(stp__jpath_key((stp_jpath){0}, "stages"), b->index), false,
+                 "stage name \"%s\" is used twice (stages[%zu] and stages[%zu])", a->name,
+                 a->index, b->index);
+  }
+  free(ix.rec);
+  return s;
+}
+
 /* ---- sections -------------------------------------------------------------- */
 static stp_status read_stages(const reader *r, const json_t *arr, stp_mapping *m) {
   static const char *const keys[] = {"name", "work", "output", NULL};
@@ -246,13 +275,7 @@ static stp_status read_stages(const reader *r, const json_t *arr, stp_mapping *m
       STP_CHECK(get_positive(r, v, stp__jpath_key(p, "output"), "output", last,
                              &m->stages[i].output));
   }
-  for (size_t i = 0; i < n; i++)
-    for (size_t k = 0; k < i; k++)
-      if (strcmp(m->stages[i].name, m->stages[k].name) == 0)
-        return report(r, stp__jpath_index(base, i), false,
-                      "stage name \"%s\" is used twice (stages[%zu] and stages[%zu])",
-                      m->stages[i].name, k, i);
-  return STP_OK;
+  return check_stage_names(r, m);
 }
 
 static stp_status read_processors(const reader *r, const json_t *arr, stp_mapping *m,
@@ -399,43 +422,121 @@ static stp_status read_teams(const reader *r, const json_t *arr, stp_mapping *m,
   return s;
 }
 
-/* Every link that carries data (DESIGN.md 4: sender team_i[j+g*a] talks to
- * every receiver team_(i+1)[j+g*b] of its component) needs a bandwidth, and
- * every time derived from the file must be a finite positive number. */
-static stp_status check_times(const reader *r, const stp_mapping *m) {
+/* Times far from 1 are refused: a cycle of the event graph sums up to
+ * R (2N - 1) < 2^64 * 2e5 times, and 1e150 * 4e24 stays far below the
+ * largest double (1.8e308), as do the rates 1/time of the Markov chains;
+ * beyond, sums would overflow to inf and the throughput read 0. */
+#define STP_MIN_TIME 1e-150
+#define STP_MAX_TIME 1e150
+
+static bool time_ok(double t) { return t >= STP_MIN_TIME && t <= STP_MAX_TIME; }
+
+/* what: "the ... time of ... (work / speed", closed here with its value. */
+static stp_status bad_time(const reader *r, stp_jpath at, const char *what, double t) {
+  if (isfinite(t) && t > 0)
+    return report(r, at, false,
+                  "%s = %g) is outside [%g, %g]: sums of such times along the event graph "
+                  "would overflow; rescale the units (e.g. work in Mflop, times in ms)",
+                  what, t, STP_MIN_TIME, STP_MAX_TIME);
+  return report(r, at, false, "%s = %g) is not a finite positive number", what, t);
+}
+
+static stp_status check_comp_times(const reader *r, const stp_mapping *m) {
   stp_jpath base = stp__jpath_key((stp_jpath){0}, "mapping");
   for (size_t i = 0; i < m->nstages; i++)
     for (size_t k = 0; k < stp__team_size(m, i); k++) {
       size_t p = stp__team_member(m, i, k);
       double c = stp__comp_time(m, p);
-      if (!(isfinite(c) && c > 0))
-        return report(r, stp__jpath_index(stp__jpath_index(base, i), k), false,
-                      "the computation time of stage \"%s\" on \"%s\" (work / speed = %g) is not "
-                      "a finite positive number",
-                      m->stages[i].name, m->procs[p].name, c);
+      if (!time_ok(c)) {
+        char what[2 * STP_MAX_NAME + 96];
+        snprintf(what, sizeof what,
+                 "the computation time of stage \"%s\" on \"%s\" (work / speed",
+                 m->stages[i].name, m->procs[p].name);
+        return bad_time(r, stp__jpath_index(stp__jpath_index(base, i), k), what, c);
+      }
     }
-  for (size_t i = 0; i + 1 < m->nstages; i++) {
-    stp_transfer_shape sh = stp__transfer_shape(m, i);
-    for (size_t j = 0; j < sh.g; j++)
-      for (size_t a = 0; a < sh.u; a++)
-        for (size_t b = 0; b < sh.v; b++) {
-          size_t p = stp__transfer_sender(m, i, j, sh, a);
-          size_t q = stp__transfer_receiver(m, i, j, sh, b);
-          stp_jpath at = stp__jpath_index(stp__jpath_index(base, i + 1), j + sh.g * b);
-          if (stp__link_bandwidth(m, p, q) == 0)
-            return report(r, at, false,
-                          "no bandwidth for the link \"%s\" -> \"%s\", which carries the output of "
-                          "stage \"%s\": add it to \"links\" or set a default \"bandwidth\"",
-                          m->procs[p].name, m->procs[q].name, m->stages[i].name);
-          double d = stp__comm_time(m, p, q);
-          if (!(isfinite(d) && d > 0))
-            return report(r, at, false,
-                          "the transfer time from \"%s\" to \"%s\" (output / bandwidth = %g) is "
-                          "not a finite positive number",
-                          m->procs[p].name, m->procs[q].name, d);
-        }
-  }
   return STP_OK;
+}
+
+static stp_status check_comm_time(const reader *r, const stp_mapping *m, size_t i, size_t p,
+                                  size_t q) {
+  double d = stp__comm_time(m, p, q);
+  if (time_ok(d))
+    return STP_OK;
+  char what[2 * STP_MAX_NAME + 96];
+  snprintf(what, sizeof what, "the transfer time from \"%s\" to \"%s\" (output / bandwidth",
+           m->procs[p].name, m->procs[q].name);
+  stp_jpath at = stp__jpath_index(stp__jpath_index(stp__jpath_key((stp_jpath){0}, "mapping"), i + 1),
+                                  m->procs[q].rank);
+  return bad_time(r, at, what, d);
+}
+
+/* Transfer i without a default bandwidth: every pair of its components
+ * needs a link.  The walk stops at the first pair without one, so it costs
+ * at most (declared links + 1) lookups, whatever the teams' sizes. */
+static stp_status find_missing_link(const reader *r, const stp_mapping *m, size_t i) {
+  stp_jpath base = stp__jpath_key((stp_jpath){0}, "mapping");
+  stp_transfer_shape sh = stp__transfer_shape(m, i);
+  for (size_t j = 0; j < sh.g; j++)
+    for (size_t a = 0; a < sh.u; a++)
+      for (size_t b = 0; b < sh.v; b++) {
+        size_t p = stp__transfer_sender(m, i, j, sh, a);
+        size_t q = stp__transfer_receiver(m, i, j, sh, b);
+        if (stp__link_bandwidth(m, p, q) == 0)
+          return report(r, stp__jpath_index(stp__jpath_index(base, i + 1), j + sh.g * b), false,
+                        "no bandwidth for the link \"%s\" -> \"%s\", which carries the output "
+                        "of stage \"%s\": add it to \"links\" or set a default \"bandwidth\"",
+                        m->procs[p].name, m->procs[q].name, m->stages[i].name);
+      }
+  return STP_OK;
+}
+
+/* Every link that carries data (docs/design.md: sender team_i[j+g*a] talks
+ * to every receiver team_(i+1)[j+g*b] of its component) needs a bandwidth,
+ * and every time derived from the file must lie in [STP_MIN_TIME,
+ * STP_MAX_TIME].  The declared links are checked one by one and the default
+ * bandwidth once per transfer that uses it: never the R_i x R_(i+1) / g pairs
+ * one by one, which two teams of 50,000 make 2.5e9. */
+static stp_status check_times(const reader *r, const stp_mapping *m) {
+  STP_CHECK(check_comp_times(r, m));
+  if (m->nstages < 2)
+    return STP_OK;
+  uint64_t *carrying = stp__calloc(m->nstages, sizeof *carrying); /* declared links per transfer */
+  if (!carrying)
+    return stp__oom(r->err, "checking links");
+  stp_status s = STP_OK;
+  for (size_t k = 0; k < m->nlinks && s == STP_OK; k++) {
+    const stp_processor *p = &m->procs[m->links[k].from], *q = &m->procs[m->links[k].to];
+    size_t i = p->stage;
+    if (i == STP_NO_STAGE || i + 1 >= m->nstages || q->stage != i + 1)
+      continue;
+    size_t g = stp__transfer_shape(m, i).g;
+    if (p->rank % g != q->rank % g)
+      continue; /* declared, but carries nothing */
+    carrying[i]++;
+    s = check_comm_time(r, m, i, m->links[k].from, m->links[k].to);
+  }
+  for (size_t i = 0; i + 1 < m->nstages && s == STP_OK; i++) {
+    stp_transfer_shape sh = stp__transfer_shape(m, i);
+    uint64_t pairs = (uint64_t)sh.g * sh.u * sh.v; /* <= 1e12: teams hold <= 1e6 each */
+    if (carrying[i] == pairs)
+      continue; /* every pair has its own link */
+    if (m->bandwidth == 0) {
+      s = find_missing_link(r, m, i);
+      continue;
+    }
+    /* some pair uses the default bandwidth: its time is the same for all */
+    double d = m->stages[i].output / m->bandwidth;
+    if (!time_ok(d)) {
+      char what[STP_MAX_NAME + 96];
+      snprintf(what, sizeof what,
+               "the transfer time of stage \"%s\"'s output at the default bandwidth "
+               "(output / bandwidth", m->stages[i].name);
+      s = bad_time(r, stp__jpath_key((stp_jpath){0}, "bandwidth"), what, d);
+    }
+  }
+  free(carrying);
+  return s;
 }
 
 /* ---- "laws": {"default": SPEC, "stages": {STAGE: SPEC}, "transfers": {STAGE: SPEC}}
@@ -514,12 +615,8 @@ static stp_status read_laws_in(const reader *r, const json_t *laws, const stp_ma
   json_t *v;
   if ((v = json_object_get(laws, "default")))
     STP_CHECK(read_law(r, v, stp__jpath_key(p, "default"), "the default law", dir, &t->dflt));
-  name_index ix = {.n = m->nstages, .rec = stp__malloc_array(m->nstages, sizeof *ix.rec)};
-  if (!ix.rec)
-    return stp__oom(r->err, "indexing stage names");
-  for (size_t i = 0; i < m->nstages; i++)
-    ix.rec[i] = (name_rec){.name = m->stages[i].name, .index = i};
-  qsort(ix.rec, ix.n, sizeof *ix.rec, name_rec_cmp);
+  name_index ix;
+  STP_CHECK(index_stage_names(r, m, &ix));
   stp_status s = STP_OK;
   if ((v = json_object_get(laws, "stages")))
     s = read_law_map(r, v, stp__jpath_key(p, "stages"), m, &ix, false, dir, t->stage);

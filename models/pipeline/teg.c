@@ -63,9 +63,8 @@ static uint64_t place_count(const stp_mapping *m, stp_model model, uint64_t rows
   return places;
 }
 
-stp_status stp__teg_build(const stp_mapping *m, stp_model model, uint64_t max_transitions,
-                          stp_teg **out, stp_error *err) {
-  *out = NULL;
+stp_status stp__teg_check_size(const stp_mapping *m, stp_model model, uint64_t max_transitions,
+                               stp_error *err) {
   uint64_t rows, n;
   uint32_t cols = (uint32_t)(2 * m->nstages - 1);
   if (!stp__mapping_lcm(m, &rows) || !stp__mul_u64(rows, cols, &n))
@@ -78,6 +77,17 @@ stp_status stp__teg_build(const stp_mapping *m, stp_model model, uint64_t max_tr
                      "columns), above the limit of %llu (--max-transitions)",
                      m->file, stp_model_name(model), (unsigned long long)n,
                      (unsigned long long)rows, cols, (unsigned long long)max_transitions);
+  return STP_OK;
+}
+
+stp_status stp__teg_build(const stp_mapping *m, stp_model model, uint64_t max_transitions,
+                          stp_teg **out, stp_error *err) {
+  *out = NULL;
+  STP_CHECK(stp__teg_check_size(m, model, max_transitions, err));
+  uint64_t rows, n;
+  uint32_t cols = (uint32_t)(2 * m->nstages - 1);
+  stp__mapping_lcm(m, &rows); /* checked above: neither overflows */
+  stp__mul_u64(rows, cols, &n);
   stp_teg *t = calloc(1, sizeof *t);
   if (!t)
     return stp__oom(err, "building the event graph");

@@ -19,6 +19,10 @@ typedef struct stp_teg {
 
 /* Build the full event graph; STP_ELIMIT when it would exceed
  * max_transitions transitions (or when R overflows). */
+/* STP_ELIMIT (with the sizes) when the full event graph would exceed
+ * max_transitions: what stp__teg_build checks first, in O(N). */
+stp_status stp__teg_check_size(const stp_mapping *m, stp_model model, uint64_t max_transitions,
+                               stp_error *err);
 stp_status stp__teg_build(const stp_mapping *m, stp_model model, uint64_t max_transitions,
                           stp_teg **out, stp_error *err);
 void stp__teg_free(stp_teg *t);
