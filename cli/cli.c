@@ -13,8 +13,47 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* ---- progress of long computations on standard error --------------------------------
+ * Shown once a computation has run for a second: on a terminal one line
+ * rewritten twice a second, elsewhere a line every 5 s. */
+#define PROGRESS_AFTER 1.0
+static bool progress_tty, progress_open;
+static double progress_last = -1e9;
+
+void cli_progress_clear(void) {
+  if (progress_open)
+    fputs("\r\033[K", stderr);
+  progress_open = false;
+}
+
+static void on_progress(const stp_progress_info *p, void *data) {
+  (void)data;
+  if (p->seconds < PROGRESS_AFTER || cli_interrupted())
+    return;
+  double now = p->seconds, every = progress_tty ? 0.5 : 5.0;
+  if (now < progress_last) /* a new computation started */
+    progress_last = -1e9;
+  if (now - progress_last < every)
+    return;
+  progress_last = now;
+  char est[64] = "";
+  if (p->estimate)
+    snprintf(est, sizeof est, ", at least %llu in all", (unsigned long long)p->estimate);
+  fprintf(stderr, "%sstreamtp: %s: %llu so far, %.0f/s%s, %.1f s%s", progress_tty ? "\r" : "",
+          p->what, (unsigned long long)p->done, p->seconds > 0 ? (double)p->done / p->seconds : 0.0,
+          est, p->seconds, progress_tty ? "\033[K" : "\n");
+  progress_open = progress_tty;
+}
+
+stp_progress cli_progress(void) {
+  progress_tty = isatty(STDERR_FILENO);
+  return (stp_progress){.fn = on_progress, .data = NULL};
+}
 
 void cli_error(const char *fmt, ...) {
+  cli_progress_clear();
   va_list ap;
   va_start(ap, fmt);
   fputs("streamtp: error: ", stderr);
@@ -24,6 +63,7 @@ void cli_error(const char *fmt, ...) {
 }
 
 void cli_usage_error(const cli_command *cmd, const char *fmt, ...) {
+  cli_progress_clear();
   va_list ap;
   va_start(ap, fmt);
   fputs("streamtp: error: ", stderr);
@@ -228,6 +268,7 @@ int cli_open_output(const cli_command *cmd, const cli_args *a) {
 bool cli_output_ok(void) { return write_errno == 0; }
 
 bool cli_write_record(FILE *f, const char *text, size_t n) {
+  cli_progress_clear();
   if (write_errno && f == stdout)
     return false;
   bool ok = fwrite(text, 1, n, f) == n && fflush(f) == 0 && !ferror(f);
@@ -247,6 +288,7 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv) {
 }
 
 int cli_finish(int rc) {
+  cli_progress_clear();
   errno = 0;
   if ((fflush(stdout) != 0 || ferror(stdout)) && !write_errno)
     write_errno = errno ? errno : EIO;
@@ -325,6 +367,39 @@ bool cli_parse_double(const cli_command *cmd, const char *opt, const char *s, do
   return true;
 }
 
+bool cli_parse_size(const cli_command *cmd, const char *opt, const char *s, uint64_t *out) {
+  errno = 0;
+  char *end;
+  double v = strtod(s, &end);
+  double scale = 1;
+  if (*end == '%') {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    scale = pages > 0 && size > 0 ? (double)pages * (double)size / 100 : 0;
+    end++;
+  } else if (*end) {
+    const char *units = "KMGT";
+    const char *u = strchr(units, *end == 'k' ? 'K' : *end);
+    if (u && *end) {
+      for (const char *k = units; k <= u; k++)
+        scale *= 1024;
+      end++;
+      if (*end == 'i' && end[1] == 'B')
+        end += 2;
+      else if (*end == 'B')
+        end++;
+    }
+  }
+  double bytes = v * scale;
+  if (end == s || *end || errno == ERANGE || !isfinite(bytes) || bytes < 1 << 20 ||
+      bytes > 1.8e19 || scale == 0) {
+    cli_usage_error(cmd, "--%s: '%s' is not a size of at least 1M (e.g. 512M, 8G, 50%%)", opt,
+                    s);
+    return false;
+  }
+  *out = (uint64_t)bytes;
+  return true;
+}
+
 int cli_load_single(const cli_command *cmd, const cli_args *a, int models, stp_mapping **m,
                     stp_model *model) {
   *m = NULL;
@@ -348,6 +423,7 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
                             int *models, bool both) {
   stp_options_init(o);
   o->cancel = cli_cancel();
+  o->progress = cli_progress();
   const char *s;
   *models = CLI_MODEL_FILE;
   if ((s = cli_get(cmd, a, "model"))) {
@@ -382,6 +458,9 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
       return false;
     }
   }
+  if ((s = cli_get(cmd, a, "max-memory")) && !cli_parse_size(cmd, "max-memory", s, &o->max_memory))
+    return false;
+  cli_run_limits.max_memory = stp_options_memory_budget(o);
   cli_run_limits.eval = true;
   cli_run_limits.max_transitions = o->max_transitions;
   cli_run_limits.max_states = o->max_states;

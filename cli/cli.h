@@ -66,10 +66,18 @@ bool cli_parse_u64(const cli_command *cmd, const char *opt, const char *s, uint6
                    uint64_t max, uint64_t *out);
 bool cli_parse_double(const cli_command *cmd, const char *opt, const char *s, double min,
                       double max, double *out);
+/* A memory size: bytes, or with a binary suffix K, M, G, T (optionally
+ * "iB" or "B"), or a percentage of the physical memory ("50%"). */
+bool cli_parse_size(const cli_command *cmd, const char *opt, const char *s, uint64_t *out);
 /* Options shared by the evaluating commands: --model, --max-transitions,
- * --max-states, --exp-method.  `both` allows "--model both". */
+ * --max-states, --max-memory (where the command declares it; see
+ * CLI_MEMORY_OPTION), --exp-method.  `both` allows "--model both".  Also
+ * hands the library cli_cancel() and cli_progress(). */
 bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_options *o,
                             int *models, bool both);
+#define CLI_MEMORY_OPTION                                                               \
+  {"max-memory", 0, "SIZE", "memory budget of a chain or a full event graph (default 25% of " \
+                            "RAM; 8G, 512M, 50%)"}
 #define CLI_MODEL_FILE 0 /* the model named in each file */
 #define CLI_MODEL_OVERLAP 1
 #define CLI_MODEL_STRICT 2
@@ -106,6 +114,9 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv);
 int cli_finish(int rc);
 bool cli_interrupted(void);
 stp_cancel cli_cancel(void);
+/* Progress on standard error for computations over a second (cli.c). */
+stp_progress cli_progress(void);
+void cli_progress_clear(void);
 /* Open the "-o FILE" of the command, if it declares one (cli_parse does). */
 int cli_open_output(const cli_command *cmd, const cli_args *a);
 /* Write a whole record (a line, a report) and flush it, so that an interrupt

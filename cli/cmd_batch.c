@@ -21,6 +21,7 @@ static const cli_option batch_options[] = {
     {"exp-method", 0, "M", "auto (default), closed-form, ctmc, or none"},
     {"max-transitions", 0, "N", "largest full event graph built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},
+    CLI_MEMORY_OPTION,
     {0}};
 
 typedef struct batch_cli {
@@ -142,6 +143,7 @@ static int run_with_inputs(const stp_batch_input *in, size_t n, stp_batch_config
   if (c->csv && report_csv_header(c->out) != 0)
     return CLI_FAILURE; /* cli_finish says why */
   cfg->options.cancel = cli_cancel(); /* Ctrl-C: cli_run_command catches it */
+  cfg->options.progress = (stp_progress){0}; /* workers in parallel: the bar says it */
   cfg->sink = write_row;
   cfg->progress = on_progress;
   cfg->ctx = c;

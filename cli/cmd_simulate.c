@@ -26,6 +26,7 @@ static const cli_option simulate_options[] = {
     {"exp-method", 0, "M", "exponential bound: auto (default), closed-form, ctmc, or none"},
     {"max-transitions", 0, "N", "largest full event graph built for the bounds (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved for the bounds (default 2000000)"},
+    CLI_MEMORY_OPTION,
     {0}};
 
 #define CLI_MAX_GROUPS UINT64_C(1000000) /* batches or replications */

@@ -8,6 +8,7 @@ static const cli_option teg_options[] = {
     {"model", 0, "M", "overlap or strict (default: the file's \"model\")"},
     {"dot", 0, NULL, "print the graph in Graphviz dot format"},
     {"max-transitions", 0, "N", "largest event graph built (default 20000000)"},
+    CLI_MEMORY_OPTION,
     {0}};
 
 static void print_summary(FILE *f, const stp_mapping *m, stp_model model,
