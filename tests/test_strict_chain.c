@@ -187,3 +187,30 @@ Test(strict_chain, graph_limit_and_interruption_are_reported) {
             err.message);
   stp_mapping_free(m);
 }
+
+/* Before anything is built: teams 13, 17, 19, 23 give R = 96577 rows; the
+ * cycle of a processor of team 2 (receive, compute, send) has 3 R / 17 =
+ * 17043 places, each the token's place in a distinct marking; the graph has
+ * R (2N - 2) + R N = 965770 places, one bit each in a marking.  Refused at
+ * once by --max-states or by the memory budget, without enumerating. */
+Test(strict_chain, lower_bound_refuses_before_enumerating) {
+  size_t teams[] = {13, 17, 19, 23};
+  trng r = {.s = 3};
+  stp_mapping *m = tgen_mapping_teams(&r, teams, 4, true);
+  stp_options o;
+  stp_options_init(&o);
+  o.max_states = 17042;
+  stp_chain *c = NULL;
+  stp_error err = {0};
+  double t0 = stp__now();
+  cr_assert_eq(stp__strict_chain(m, &o, &c, &err), STP_ELIMIT);
+  cr_assert(strstr(err.message, "at least 17043 reachable markings"), "%s", err.message);
+  o.max_states = 17043;
+  o.max_memory = UINT64_C(1) << 30; /* 17043 * 965770 / 8 bytes > 1.9 GiB */
+  cr_assert_eq(stp__strict_chain(m, &o, &c, &err), STP_ELIMIT);
+  cr_assert(strstr(err.message, "of 965770 places each"), "%s", err.message);
+  cr_assert(strstr(err.message, "memory budget of 1 GiB"), "%s", err.message);
+  cr_assert_lt(stp__now() - t0, 5.0, "the refusal must come before any enumeration");
+  cr_assert_null(c);
+  stp_mapping_free(m);
+}
