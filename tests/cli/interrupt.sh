@@ -13,7 +13,7 @@ check() { local what=$1; shift; if "$@"; then echo "ok   $what"; else echo "FAIL
 
 "$bin" eval --json --max-memory 2100M inputs/strict-13-17-19-23.json >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-for _ in $(seq 1 300); do
+for _ in $(seq 1 900); do
   grep -q "enumerating the Strict markings" "$tmp/err" 2>/dev/null && break
   sleep 0.1
 done
