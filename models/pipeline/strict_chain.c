@@ -361,13 +361,18 @@ static uint64_t marking_limit(const stp_options *o, size_t words) {
  * Every processor's cycle holds one token, which visits each place of the
  * cycle in turn (the graph is live): so there are at least as many markings
  * as places on the longest processor cycle, (R / R_i) rows times the 1 to 3
- * actions of stage i (receive, compute, send).  Each marking stores one bit
- * per place.  When that lower bound already exceeds --max-states or the
- * memory budget, refuse at once rather than after minutes and gigabytes. */
+ * actions of stage i (receive, compute, send).  Also, the first action of
+ * each processor of the first team (computing its first row) is enabled in
+ * the initial marking and moves only that processor's token: any subset of
+ * them may fire, 2^R_1 markings.  Each marking stores one bit per place.
+ * When the larger bound already exceeds --max-states or the memory budget,
+ * refuse at once rather than after minutes and gigabytes. */
 static uint64_t min_markings(const stp_mapping *m) {
   uint64_t rows, best = 0;
   if (!stp__mapping_lcm(m, &rows))
     return UINT64_MAX;
+  size_t first = stp__team_size(m, 0);
+  best = first >= 64 ? UINT64_MAX : UINT64_C(1) << first;
   for (size_t i = 0; i < m->nstages; i++) {
     uint64_t len = rows / stp__team_size(m, i) * (1 + (i > 0) + (i + 1 < m->nstages));
     if (len > best)
