@@ -15,43 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* ---- progress of long computations on standard error --------------------------------
- * Shown once a computation has run for a second: on a terminal one line
- * rewritten twice a second, elsewhere a line every 5 s. */
-#define PROGRESS_AFTER 1.0
-static bool progress_tty, progress_open;
-static double progress_last = -1e9;
-
-void cli_progress_clear(void) {
-  if (progress_open)
-    fputs("\r\033[K", stderr);
-  progress_open = false;
-}
-
-static void on_progress(const stp_progress_info *p, void *data) {
-  (void)data;
-  if (p->seconds < PROGRESS_AFTER || cli_interrupted())
-    return;
-  double now = p->seconds, every = progress_tty ? 0.5 : 5.0;
-  if (now < progress_last) /* a new computation started */
-    progress_last = -1e9;
-  if (now - progress_last < every)
-    return;
-  progress_last = now;
-  char est[64] = "";
-  if (p->estimate)
-    snprintf(est, sizeof est, ", at least %llu in all", (unsigned long long)p->estimate);
-  fprintf(stderr, "%sstreamtp: %s: %llu so far, %.0f/s%s, %.1f s%s", progress_tty ? "\r" : "",
-          p->what, (unsigned long long)p->done, p->seconds > 0 ? (double)p->done / p->seconds : 0.0,
-          est, p->seconds, progress_tty ? "\033[K" : "\n");
-  progress_open = progress_tty;
-}
-
-stp_progress cli_progress(void) {
-  progress_tty = isatty(STDERR_FILENO);
-  return (stp_progress){.fn = on_progress, .data = NULL};
-}
-
 void cli_error(const char *fmt, ...) {
   cli_progress_clear();
   va_list ap;
@@ -77,6 +40,7 @@ void cli_usage_error(const cli_command *cmd, const char *fmt, ...) {
 int cli_report_error(const stp_error *err) {
   static bool said;
   if (err->status == STP_EINTERRUPTED && cli_interrupted()) {
+    cli_progress_off(); /* nothing more to report, and no line to finish */
     if (!said)
       fputs("streamtp: interrupted\n", stderr);
     said = true;
@@ -268,10 +232,11 @@ int cli_open_output(const cli_command *cmd, const cli_args *a) {
 bool cli_output_ok(void) { return write_errno == 0; }
 
 bool cli_write_record(FILE *f, const char *text, size_t n) {
-  cli_progress_clear();
   if (write_errno && f == stdout)
     return false;
+  cli_progress_hold(); /* no progress line in the middle of a record */
   bool ok = fwrite(text, 1, n, f) == n && fflush(f) == 0 && !ferror(f);
+  cli_progress_release();
   if (!ok && f == stdout && !write_errno)
     write_errno = errno ? errno : EIO;
   return ok;
@@ -288,7 +253,7 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv) {
 }
 
 int cli_finish(int rc) {
-  cli_progress_clear();
+  cli_progress_off();
   errno = 0;
   if ((fflush(stdout) != 0 || ferror(stdout)) && !write_errno)
     write_errno = errno ? errno : EIO;

@@ -114,9 +114,16 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv);
 int cli_finish(int rc);
 bool cli_interrupted(void);
 stp_cancel cli_cancel(void);
-/* Progress on standard error for computations over a second (cli.c). */
+/* Progress on standard error for computations over a second (progress.c):
+ * cli_progress starts a reporter thread and returns the callback that feeds
+ * it; cli_progress_off stops it (batch, which draws its own bar, and
+ * cli_finish); cli_progress_clear erases the line before a message;
+ * hold/release bracket a record written to standard output. */
 stp_progress cli_progress(void);
+void cli_progress_off(void);
 void cli_progress_clear(void);
+void cli_progress_hold(void);
+void cli_progress_release(void);
 /* Open the "-o FILE" of the command, if it declares one (cli_parse does). */
 int cli_open_output(const cli_command *cmd, const cli_args *a);
 /* Write a whole record (a line, a report) and flush it, so that an interrupt

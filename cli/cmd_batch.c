@@ -144,6 +144,7 @@ static int run_with_inputs(const stp_batch_input *in, size_t n, stp_batch_config
     return CLI_FAILURE; /* cli_finish says why */
   cfg->options.cancel = cli_cancel(); /* Ctrl-C: cli_run_command catches it */
   cfg->options.progress = (stp_progress){0}; /* workers in parallel: the bar says it */
+  cli_progress_off();
   cfg->sink = write_row;
   cfg->progress = on_progress;
   cfg->ctx = c;
