@@ -1,6 +1,7 @@
 /* core.c: status names, error messages with context, checked arithmetic and
  * the other small helpers declared in core.h. */
 #include "base/core.h"
+#include "base/numfmt.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char *const status_names[] = {
 #define STP_NAME_(name, msg) #name,
@@ -52,12 +54,31 @@ void stp_options_init(stp_options *o) {
   o->exp_method = STP_EXP_AUTO;
   o->solver_tolerance = 1e-9;
   o->cancel = (stp_cancel){0};
+  o->max_memory = 0;
+  o->progress = (stp_progress){0};
+}
+
+uint64_t stp_options_memory_budget(const stp_options *o) {
+  if (o && o->max_memory)
+    return o->max_memory;
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || size <= 0)
+    return UINT64_C(4) << 30; /* unknown: 4 GiB */
+  return (uint64_t)((double)pages * (double)size * STP_DEFAULT_MEMORY_FRACTION);
+}
+
+void stp__progress(const stp_options *o, const char *what, uint64_t done, uint64_t estimate,
+                   double t0) {
+  if (o && o->progress.fn)
+    o->progress.fn(&(stp_progress_info){.what = what, .done = done, .estimate = estimate,
+                                        .seconds = stp__now() - t0},
+                   o->progress.data);
 }
 
 stp_status stp__vfail(stp_error *err, stp_status s, const char *fmt, va_list ap) {
   if (err) {
     err->status = s;
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    stp__vsnprintf(err->message, sizeof err->message, fmt, ap);
   }
   return s;
 }
@@ -77,7 +98,7 @@ void stp_error_prefix(stp_error *err, const char *fmt, ...) {
   memcpy(old, err->message, sizeof old);
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(err->message, sizeof err->message, fmt, ap);
+  int n = stp__vsnprintf(err->message, sizeof err->message, fmt, ap);
   va_end(ap);
   if (n >= 0 && (size_t)n < sizeof err->message)
     snprintf(err->message + n, sizeof err->message - (size_t)n, ": %s", old);
@@ -116,7 +137,7 @@ char *stp__strdup(const char *s) {
 char *stp__asprintf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  int n = stp__vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
   if (n < 0)
     return NULL;
@@ -124,7 +145,7 @@ char *stp__asprintf(const char *fmt, ...) {
   if (!s)
     return NULL;
   va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  stp__vsnprintf(s, (size_t)n + 1, fmt, ap);
   va_end(ap);
   return s;
 }

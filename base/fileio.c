@@ -10,10 +10,50 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* Standard input, read to its end (it may be a pipe: no size known). */
+static stp_status read_stdin(size_t max_bytes, char **text, size_t *len, stp_error *err) {
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap);
+  if (!buf)
+    return stp__oom(err, "reading standard input");
+  for (;;) {
+    if (n + 1 >= cap) {
+      char *bigger = cap > max_bytes + 1 ? NULL : realloc(buf, cap * 2);
+      if (!bigger) {
+        free(buf);
+        return cap > max_bytes + 1
+                   ? stp__fail(err, STP_EINVAL, "<stdin>: more than the limit of %zu MiB",
+                               max_bytes >> 20)
+                   : stp__oom(err, "reading standard input");
+      }
+      buf = bigger;
+      cap *= 2;
+    }
+    size_t got = fread(buf + n, 1, cap - 1 - n, stdin);
+    n += got;
+    if (got == 0)
+      break;
+  }
+  if (ferror(stdin)) {
+    free(buf);
+    return stp__fail(err, STP_EIO, "<stdin>: read error");
+  }
+  if (n > max_bytes) {
+    free(buf);
+    return stp__fail(err, STP_EINVAL, "<stdin>: more than the limit of %zu MiB", max_bytes >> 20);
+  }
+  buf[n] = '\0';
+  *text = buf;
+  *len = n;
+  return STP_OK;
+}
+
 stp_status stp__read_file(const char *path, size_t max_bytes, char **text, size_t *len,
                           stp_error *err) {
   *text = NULL;
   *len = 0;
+  if (strcmp(path, "-") == 0)
+    return read_stdin(max_bytes, text, len, err);
   struct stat st;
   if (stat(path, &st) != 0)
     return stp__fail(err, STP_EIO, "%s: cannot open: %s", path, strerror(errno));

@@ -9,7 +9,8 @@
 /* Largest input file any reader accepts. */
 #define STP_MAX_FILE_BYTES (64 << 20) /* 64 MiB */
 
-/* Read a whole regular file (at most max_bytes) into a NUL-terminated buffer. */
+/* Read a whole regular file (at most max_bytes) into a NUL-terminated buffer;
+ * path "-" reads standard input to its end (the shell's convention). */
 stp_status stp__read_file(const char *path, size_t max_bytes, char **text, size_t *len,
                           stp_error *err);
 

@@ -3,6 +3,8 @@
  * is iterative: nesting depth costs no stack. */
 #include "base/jsonpos.h"
 
+#include "base/core.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -60,6 +62,13 @@ static void skip_string(cursor *c) {
   c->pos++;
 }
 
+/* Where a scalar ends.  Not strchr: it would match the terminating NUL, so
+ * a NUL byte inside the text would stop the cursor for ever. */
+static bool is_delimiter(char ch) {
+  return ch == ',' || ch == ']' || ch == '}' || ch == ' ' || ch == '\t' || ch == '\r' ||
+         ch == '\n';
+}
+
 /* Skip one value of any kind, nested ones included, without recursion. */
 static void skip_value(cursor *c) {
   size_t depth = 0;
@@ -78,8 +87,11 @@ static void skip_value(cursor *c) {
       c->pos++;
     } else if (ch == ',' || ch == ':') {
       c->pos++;
-    } else {
-      while (c->pos < c->len && !strchr(",]} \t\r\n", c->s[c->pos]))
+    } else { /* a scalar, or a byte no JSON value starts with: always move on */
+      size_t start = c->pos;
+      while (c->pos < c->len && !is_delimiter(c->s[c->pos]))
+        c->pos++;
+      if (c->pos == start)
         c->pos++;
     }
   } while (depth > 0 && c->pos < c->len);
@@ -182,7 +194,7 @@ static bool find_element(cursor *c, size_t index) {
   return true;
 }
 
-static void offset_to_line_col(const char *s, size_t off, int *line, int *col) {
+void stp__text_position(const char *s, size_t off, int *line, int *col) {
   int l = 1, cc = 1;
   for (size_t i = 0; i < off; i++) {
     unsigned char ch = (unsigned char)s[i];
@@ -214,6 +226,17 @@ bool stp__json_locate(const char *text, size_t len, const stp_jpath *path, bool 
     }
   }
   bool at_key = want_key && path->depth > 0 && path->seg[path->depth - 1].key;
-  offset_to_line_col(text, at_key ? key_pos : c.pos, line, col);
+  stp__text_position(text, at_key ? key_pos : c.pos, line, col);
   return true;
+}
+
+stp_status stp__text_check_nul(const char *text, size_t len, const char *label, stp_error *err) {
+  const char *nul = memchr(text, '\0', len);
+  if (!nul)
+    return STP_OK;
+  int line, col;
+  stp__text_position(text, (size_t)(nul - text), &line, &col);
+  return stp__fail(err, STP_EINVAL,
+                   "%s:%d:%d: a NUL byte (\\0) in the file; input files are text and may hold none",
+                   label, line, col);
 }

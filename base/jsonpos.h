@@ -7,6 +7,8 @@
 #ifndef STP_JSONPOS_H
 #define STP_JSONPOS_H
 
+#include "streamtp_base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -32,5 +34,12 @@ void stp__jpath_format(const stp_jpath *p, char *buf, size_t n);
  * path does not exist. */
 bool stp__json_locate(const char *text, size_t len, const stp_jpath *path, bool want_key,
                       int *line, int *col);
+
+/* Line and column (1-based, columns in characters) of byte offset `off`. */
+void stp__text_position(const char *text, size_t off, int *line, int *col);
+
+/* Refuse a text holding a NUL byte, with its line and column: C string
+ * functions (and Jansson's number parser) would stop at it silently. */
+stp_status stp__text_check_nul(const char *text, size_t len, const char *label, stp_error *err);
 
 #endif /* STP_JSONPOS_H */

@@ -5,8 +5,8 @@
 #include "base/rng.h"
 
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stdlib.h>
 
 /* The GSL state is a pointer to our generator: GSL asks for numbers, we
@@ -36,30 +36,35 @@ void stp__rng_seed(stp_rng *r, uint64_t seed, uint64_t stream) {
     r->x.s[k] = stp__splitmix64(&x);
 }
 
+/* The generator, the gsl_rng that wraps it, and the wrapper's state (a
+ * pointer back) in one block: built by hand rather than by gsl_rng_alloc,
+ * whose failure would call GSL's process-wide error handler (abort by
+ * default), and which the library must neither rely on nor replace. */
+typedef struct rng_block {
+  stp_rng r; /* first: a stp_rng * is the block's address */
+  gsl_rng g;
+  stp_rng *self;
+} rng_block;
+
 stp_rng *stp__rng_alloc(uint64_t seed, uint64_t stream) {
-  gsl_set_error_handler_off();
-  stp_rng *r = malloc(sizeof *r);
-  if (!r)
+  rng_block *b = malloc(sizeof *b);
+  if (!b)
     return NULL;
+  stp_rng *r = &b->r;
   stp__rng_seed(r, seed, stream);
-  gsl_rng *g = gsl_rng_alloc(&xoshiro_type);
-  if (!g) {
-    free(r);
-    return NULL;
-  }
-  *(stp_rng **)g->state = r;
-  r->gsl = g;
+  b->self = r;
+  b->g = (gsl_rng){.type = &xoshiro_type, .state = &b->self};
+  r->gsl = &b->g;
   return r;
 }
 
-void stp__rng_free(stp_rng *r) {
-  if (!r)
-    return;
-  gsl_rng_free(r->gsl);
-  free(r);
-}
+void stp__rng_free(stp_rng *r) { free(r); } /* the whole block */
 
+/* Callers pass p in (0, 1) and dof >= 1 (batch or replication counts), where
+ * GSL's inversion needs no error report: checked here all the same, so that
+ * GSL's handler is never reached from a bad argument. */
 double stp__t_quantile(double p, double dof) {
-  gsl_set_error_handler_off();
+  if (!(p > 0 && p < 1 && dof >= 1))
+    return NAN;
   return gsl_cdf_tdist_Pinv(p, dof);
 }

@@ -1,15 +1,22 @@
-/* cli.c: option parsing for every subcommand (long options with a space or
- * "=", short aliases, "--" to end options), help text, and strict number
- * parsing of option values. */
+/* cli.c: what every subcommand shares, so that a new command gets it by
+ * declaring its options: GNU option parsing (getopt_long over the command's
+ * table), help text, strict number parsing of option values, standard
+ * output that fails loudly (full disk) or quietly (closed pipe) and is
+ * written in whole records, "-o FILE", and Ctrl-C (a clean stop, exit 130). */
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void cli_error(const char *fmt, ...) {
+  cli_progress_clear();
   va_list ap;
   va_start(ap, fmt);
   fputs("streamtp: error: ", stderr);
@@ -19,6 +26,7 @@ void cli_error(const char *fmt, ...) {
 }
 
 void cli_usage_error(const cli_command *cmd, const char *fmt, ...) {
+  cli_progress_clear();
   va_list ap;
   va_start(ap, fmt);
   fputs("streamtp: error: ", stderr);
@@ -30,6 +38,14 @@ void cli_usage_error(const cli_command *cmd, const char *fmt, ...) {
 }
 
 int cli_report_error(const stp_error *err) {
+  static bool said;
+  if (err->status == STP_EINTERRUPTED && cli_interrupted()) {
+    cli_progress_off(); /* nothing more to report, and no line to finish */
+    if (!said)
+      fputs("streamtp: interrupted\n", stderr);
+    said = true;
+    return CLI_INTERRUPTED;
+  }
   cli_error("%s", err->message[0] ? err->message : stp_status_message(err->status));
   return stp_status_is_input_error(err->status) ? CLI_USAGE : CLI_FAILURE;
 }
@@ -57,7 +73,7 @@ static int find_long(const cli_command *cmd, const char *name, size_t len) {
   return -1;
 }
 
-static int find_short(const cli_command *cmd, char c) {
+static int find_short(const cli_command *cmd, int c) {
   for (int k = 0; cmd->options[k].name; k++)
     if (c && cmd->options[k].short_name == c)
       return k;
@@ -69,6 +85,78 @@ void cli_args_free(cli_args *a) {
   a->pos = NULL;
 }
 
+/* ---- parsing: getopt_long over the command's table --------------------------------
+ * GNU conventions for free: "-j2", "-j 2", "--jobs=2", "--jobs 2",
+ * unambiguous abbreviations ("--max-st"), options before or after the files,
+ * "--" ends the options and "-" is a file (standard input). */
+#define LONG_BASE 1000 /* getopt_long's value for option k: LONG_BASE + k */
+
+typedef struct getopt_table {
+  struct option longs[CLI_MAX_OPTS + 2];
+  char shorts[3 * CLI_MAX_OPTS + 4];
+} getopt_table;
+
+static void build_table(const cli_command *cmd, getopt_table *t) {
+  size_t n = 0, at = 0;
+  t->shorts[at++] = ':'; /* a missing value returns ':' rather than '?' */
+  for (int k = 0; cmd->options[k].name && n < CLI_MAX_OPTS; k++, n++) {
+    const cli_option *o = &cmd->options[k];
+    t->longs[n] = (struct option){o->name, o->metavar ? required_argument : no_argument, NULL,
+                                  LONG_BASE + k};
+    if (o->short_name) {
+      t->shorts[at++] = o->short_name;
+      if (o->metavar)
+        t->shorts[at++] = ':';
+    }
+  }
+  t->longs[n++] = (struct option){"help", no_argument, NULL, 'h'};
+  t->longs[n] = (struct option){0};
+  t->shorts[at++] = 'h';
+  t->shorts[at] = '\0';
+}
+
+/* getopt_long said no to argv[optind - 1]: say why, as precisely as we can. */
+static void explain_refusal(const cli_command *cmd, const char *arg, int opt) {
+  if (arg[0] == '-' && arg[1] == '-') {
+    const char *name = arg + 2, *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    int exact = find_long(cmd, name, len), matches = 0, last = -1;
+    char list[256] = "";
+    size_t used = 0;
+    for (int k = 0; cmd->options[k].name; k++)
+      if (strncmp(cmd->options[k].name, name, len) == 0) {
+        matches++;
+        last = k;
+        int w = snprintf(list + used, sizeof list - used, "%s--%s", used ? ", " : "",
+                         cmd->options[k].name);
+        if (w > 0 && (size_t)w < sizeof list - used)
+          used += (size_t)w;
+      }
+    if (exact < 0 && matches > 1) {
+      cli_usage_error(cmd, "option '--%.*s' is ambiguous: %s", (int)len, name, list);
+      return;
+    }
+    if (exact < 0 && matches == 1)
+      exact = last; /* the one option it abbreviates */
+    if (exact >= 0) {
+      const cli_option *o = &cmd->options[exact];
+      if (opt == ':')
+        cli_usage_error(cmd, "option '--%s' needs a value (%s)", o->name, o->metavar);
+      else
+        cli_usage_error(cmd, "option '--%s' takes no value", o->name);
+      return;
+    }
+    cli_usage_error(cmd, "unknown option '%s' for '%s'", arg, cmd->name);
+    return;
+  }
+  int k = find_short(cmd, optopt);
+  if (opt == ':' && k >= 0)
+    cli_usage_error(cmd, "option '--%s' needs a value (%s)", cmd->options[k].name,
+                    cmd->options[k].metavar);
+  else
+    cli_usage_error(cmd, "unknown option '-%c' for '%s'", optopt ? optopt : '?', cmd->name);
+}
+
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out) {
   memset(out, 0, sizeof *out);
   out->pos = calloc((size_t)argc + 1, sizeof *out->pos);
@@ -76,58 +164,110 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out) {
     cli_error("out of memory");
     return CLI_FAILURE;
   }
-  bool only_pos = false;
-  for (int i = 0; i < argc; i++) {
-    const char *arg = argv[i];
-    if (only_pos || arg[0] != '-' || arg[1] == '\0') {
-      out->pos[out->npos++] = argv[i];
-      continue;
-    }
-    if (strcmp(arg, "--") == 0) {
-      only_pos = true;
-      continue;
-    }
-    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+  getopt_table t;
+  build_table(cmd, &t);
+  /* getopt_long reads argv[0] as the program name: give it the command's. */
+  char **av = calloc((size_t)argc + 2, sizeof *av);
+  if (!av) {
+    cli_args_free(out);
+    cli_error("out of memory");
+    return CLI_FAILURE;
+  }
+  av[0] = (char *)cmd->name;
+  memcpy(av + 1, argv, (size_t)argc * sizeof *av);
+  opterr = 0;
+  optind = 0; /* GNU: a full reset, whatever parsed before */
+  int rc = CLI_OK, opt, index;
+  while (rc == CLI_OK && (opt = getopt_long(argc + 1, av, t.shorts, t.longs, &index)) != -1) {
+    if (opt == 'h' && find_short(cmd, 'h') < 0) {
       cli_print_help(stdout, cmd);
-      cli_args_free(out);
-      return CLI_HELP;
-    }
-    int k;
-    const char *inline_value = NULL;
-    if (arg[1] == '-') {
-      const char *eq = strchr(arg + 2, '=');
-      size_t len = eq ? (size_t)(eq - (arg + 2)) : strlen(arg + 2);
-      k = find_long(cmd, arg + 2, len);
-      inline_value = eq ? eq + 1 : NULL;
+      rc = CLI_HELP;
+    } else if (opt == '?' || opt == ':') {
+      explain_refusal(cmd, av[optind - 1], opt);
+      rc = CLI_USAGE;
     } else {
-      k = arg[2] == '\0' ? find_short(cmd, arg[1]) : -1;
+      int k = opt >= LONG_BASE ? opt - LONG_BASE : find_short(cmd, opt);
+      out->value[k] = cmd->options[k].metavar ? optarg : "";
     }
-    if (k < 0) {
-      cli_usage_error(cmd, "unknown option '%s' for '%s'", arg, cmd->name);
-      cli_args_free(out);
-      return CLI_USAGE;
-    }
-    const cli_option *o = &cmd->options[k];
-    if (!o->metavar) {
-      if (inline_value) {
-        cli_usage_error(cmd, "option '--%s' takes no value", o->name);
-        cli_args_free(out);
-        return CLI_USAGE;
-      }
-      out->value[k] = "";
-      continue;
-    }
-    if (!inline_value) {
-      if (i + 1 >= argc) {
-        cli_usage_error(cmd, "option '--%s' needs a value (%s)", o->name, o->metavar);
-        cli_args_free(out);
-        return CLI_USAGE;
-      }
-      inline_value = argv[++i];
-    }
-    out->value[k] = inline_value;
+  }
+  for (int i = optind; rc == CLI_OK && i < argc + 1; i++)
+    out->pos[out->npos++] = av[i];
+  free(av);
+  if (rc == CLI_OK)
+    rc = cli_open_output(cmd, out);
+  if (rc != CLI_OK)
+    cli_args_free(out);
+  return rc;
+}
+
+/* ---- standard output, -o FILE, interrupts ----------------------------------------- */
+static atomic_int interrupt_flag;
+static int write_errno; /* the first failed write to standard output, 0: none */
+
+static void on_sigint(int sig) {
+  (void)sig;
+  atomic_store(&interrupt_flag, 1);
+}
+
+static int cancel_fn(void *data) { return atomic_load((atomic_int *)data); }
+
+bool cli_interrupted(void) { return atomic_load(&interrupt_flag) != 0; }
+
+stp_cancel cli_cancel(void) { return (stp_cancel){.fn = cancel_fn, .data = &interrupt_flag}; }
+
+int cli_open_output(const cli_command *cmd, const cli_args *a) {
+  int k = find_long(cmd, "output", strlen("output"));
+  if (k < 0 || !cmd->options[k].metavar || strcmp(cmd->options[k].metavar, "FILE") != 0)
+    return CLI_OK; /* only "-o FILE" means standard output elsewhere (not generate's DIR) */
+  const char *path = a->value[k];
+  if (!path || strcmp(path, "-") == 0)
+    return CLI_OK;
+  if (!freopen(path, "w", stdout)) {
+    cli_error("%s: cannot create: %s", path, strerror(errno));
+    return CLI_USAGE;
   }
   return CLI_OK;
+}
+
+bool cli_output_ok(void) { return write_errno == 0; }
+
+bool cli_write_record(FILE *f, const char *text, size_t n) {
+  if (write_errno && f == stdout)
+    return false;
+  cli_progress_hold(); /* no progress line in the middle of a record */
+  bool ok = fwrite(text, 1, n, f) == n && fflush(f) == 0 && !ferror(f);
+  cli_progress_release();
+  if (!ok && f == stdout && !write_errno)
+    write_errno = errno ? errno : EIO;
+  return ok;
+}
+
+int cli_run_command(const cli_command *cmd, int argc, char **argv) {
+  struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART | SA_RESETHAND}, old;
+  sigemptyset(&sa.sa_mask);
+  atomic_store(&interrupt_flag, 0);
+  sigaction(SIGINT, &sa, &old); /* a second Ctrl-C kills as usual */
+  int rc = cli_finish(cmd->run(argc, argv));
+  sigaction(SIGINT, &old, NULL);
+  return rc;
+}
+
+int cli_finish(int rc) {
+  cli_progress_off();
+  errno = 0;
+  if ((fflush(stdout) != 0 || ferror(stdout)) && !write_errno)
+    write_errno = errno ? errno : EIO;
+  if (write_errno == EPIPE) /* the reader went away (| head): stop quietly, as SIGPIPE would */
+    return CLI_BROKEN_PIPE;
+  if (write_errno) {
+    cli_error("cannot write the output: %s", strerror(write_errno));
+    return CLI_FAILURE;
+  }
+  if (cli_interrupted() && rc != CLI_INTERRUPTED) { /* a command that said nothing */
+    fputs("streamtp: interrupted\n", stderr);
+    return CLI_INTERRUPTED;
+  }
+  return rc;
 }
 
 const char *cli_get(const cli_command *cmd, const cli_args *a, const char *name) {
@@ -192,6 +332,39 @@ bool cli_parse_double(const cli_command *cmd, const char *opt, const char *s, do
   return true;
 }
 
+bool cli_parse_size(const cli_command *cmd, const char *opt, const char *s, uint64_t *out) {
+  errno = 0;
+  char *end;
+  double v = strtod(s, &end);
+  double scale = 1;
+  if (*end == '%') {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    scale = pages > 0 && size > 0 ? (double)pages * (double)size / 100 : 0;
+    end++;
+  } else if (*end) {
+    const char *units = "KMGT";
+    const char *u = strchr(units, *end == 'k' ? 'K' : *end);
+    if (u && *end) {
+      for (const char *k = units; k <= u; k++)
+        scale *= 1024;
+      end++;
+      if (*end == 'i' && end[1] == 'B')
+        end += 2;
+      else if (*end == 'B')
+        end++;
+    }
+  }
+  double bytes = v * scale;
+  if (end == s || *end || errno == ERANGE || !isfinite(bytes) || bytes < 1 << 20 ||
+      bytes > 1.8e19 || scale == 0) {
+    cli_usage_error(cmd, "--%s: '%s' is not a size of at least 1M (e.g. 512M, 8G, 50%%)", opt,
+                    s);
+    return false;
+  }
+  *out = (uint64_t)bytes;
+  return true;
+}
+
 int cli_load_single(const cli_command *cmd, const cli_args *a, int models, stp_mapping **m,
                     stp_model *model) {
   *m = NULL;
@@ -209,9 +382,13 @@ int cli_load_single(const cli_command *cmd, const cli_args *a, int models, stp_m
   return CLI_OK;
 }
 
+cli_limits cli_run_limits;
+
 bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_options *o,
                             int *models, bool both) {
   stp_options_init(o);
+  o->cancel = cli_cancel();
+  o->progress = cli_progress();
   const char *s;
   *models = CLI_MODEL_FILE;
   if ((s = cli_get(cmd, a, "model"))) {
@@ -246,6 +423,12 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
       return false;
     }
   }
+  if ((s = cli_get(cmd, a, "max-memory")) && !cli_parse_size(cmd, "max-memory", s, &o->max_memory))
+    return false;
+  cli_run_limits.max_memory = stp_options_memory_budget(o);
+  cli_run_limits.eval = true;
+  cli_run_limits.max_transitions = o->max_transitions;
+  cli_run_limits.max_states = o->max_states;
   return true;
 }
 
@@ -254,6 +437,7 @@ bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_f
   /* Defaults stated in docs/format.md ("graph"); set here rather than by a
    * library call so the CLI's help and its behaviour are read in one place. */
   memset(o, 0, sizeof *o);
+  o->cancel = cli_cancel();
   o->runs = 0;
   o->seed = 1;
   o->firings = 10000;
@@ -264,6 +448,10 @@ bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_f
     return false;
   if ((s = cli_get(cmd, a, "seed")) && !cli_parse_u64(cmd, "seed", s, 0, UINT64_MAX, &o->seed))
     return false;
+  if (*enabled) {
+    cli_run_limits.has_seed = true;
+    cli_run_limits.seed = o->seed;
+  }
   if (has_firings && (s = cli_get(cmd, a, "firings")) &&
       !cli_parse_u64(cmd, "firings", s, 1, UINT64_C(1000000000000), &o->firings))
     return false;
@@ -282,4 +470,33 @@ bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_f
     o->law = *law;
   }
   return true;
+}
+
+bool cli_parse_format(const cli_command *cmd, const cli_args *a, const char *const *allowed,
+                      int dflt, int *fmt) {
+  static const char *const names[] = {"text", "jsonl", "csv", "table"};
+  *fmt = dflt;
+  const char *s = cli_get(cmd, a, "format");
+  if (find_long(cmd, "json", 4) >= 0 && cli_flag(cmd, a, "json")) {
+    if (s && strcmp(s, "jsonl") != 0) {
+      cli_usage_error(cmd, "--json and --format %s exclude each other", s);
+      return false;
+    }
+    *fmt = CLI_FORMAT_JSONL;
+  }
+  if (!s)
+    return true;
+  char list[64] = "";
+  for (const char *const *n = allowed; *n; n++) {
+    if (strcmp(*n, s) == 0) {
+      for (int k = 0; k < 4; k++)
+        if (strcmp(names[k], s) == 0)
+          *fmt = k;
+      return true;
+    }
+    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", n == allowed ? "" : ", ",
+             *n);
+  }
+  cli_usage_error(cmd, "--format: '%s' is not one of %s", s, list);
+  return false;
 }

@@ -14,6 +14,8 @@
 #include <stdio.h>
 
 enum { CLI_OK = 0, CLI_FAILURE = 1, CLI_USAGE = 2 };
+#define CLI_INTERRUPTED 130 /* 128 + SIGINT: Ctrl-C, what shells expect */
+#define CLI_BROKEN_PIPE 141 /* 128 + SIGPIPE: the reader of standard output went away */
 #define CLI_HELP (-1) /* parse result: --help was given and printed */
 
 #define CLI_MAX_OPTS 24
@@ -40,8 +42,12 @@ typedef struct cli_args {
   int npos;
 } cli_args;
 
-/* Parse argv (after the subcommand name).  Returns CLI_OK, CLI_USAGE (message
- * printed) or CLI_HELP (help printed). */
+/* Parse argv (after the subcommand name) with getopt_long: "-j2", "--jobs=2",
+ * "--jobs 2", unambiguous abbreviations, options anywhere, "--" ends them,
+ * "-" is a positional (standard input).  A command that declares
+ * {"output", 'o', "FILE", ...} gets standard output sent to FILE here ("-":
+ * standard output).  Returns CLI_OK, CLI_USAGE (message printed) or
+ * CLI_HELP (help printed). */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out);
 void cli_args_free(cli_args *a);
 /* Value of option `name` or NULL when absent. */
@@ -60,10 +66,18 @@ bool cli_parse_u64(const cli_command *cmd, const char *opt, const char *s, uint6
                    uint64_t max, uint64_t *out);
 bool cli_parse_double(const cli_command *cmd, const char *opt, const char *s, double min,
                       double max, double *out);
+/* A memory size: bytes, or with a binary suffix K, M, G, T (optionally
+ * "iB" or "B"), or a percentage of the physical memory ("50%"). */
+bool cli_parse_size(const cli_command *cmd, const char *opt, const char *s, uint64_t *out);
 /* Options shared by the evaluating commands: --model, --max-transitions,
- * --max-states, --exp-method.  `both` allows "--model both". */
+ * --max-states, --max-memory (where the command declares it; see
+ * CLI_MEMORY_OPTION), --exp-method.  `both` allows "--model both".  Also
+ * hands the library cli_cancel() and cli_progress(). */
 bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_options *o,
                             int *models, bool both);
+#define CLI_MEMORY_OPTION                                                               \
+  {"max-memory", 0, "SIZE", "memory budget of a chain or a full event graph (default 25% of " \
+                            "RAM; 8G, 512M, 50%)"}
 #define CLI_MODEL_FILE 0 /* the model named in each file */
 #define CLI_MODEL_OVERLAP 1
 #define CLI_MODEL_STRICT 2
@@ -89,6 +103,53 @@ bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_f
  * printing the error (usage when there is not exactly one file). */
 int cli_load_single(const cli_command *cmd, const cli_args *a, int models, stp_mapping **m,
                     stp_model *model);
+
+/* ---- the run of a command (cli.c) ------------------------------------------------
+ * main calls cli_run_command: it catches Ctrl-C (a flag that cli_cancel()
+ * hands to the library, so long computations stop cleanly; a second Ctrl-C
+ * kills), runs the command, then cli_finish flushes standard output and
+ * turns the outcome into the exit status: 1 with a message when a write
+ * failed (full disk), 141 quietly on a closed pipe, 130 when interrupted. */
+int cli_run_command(const cli_command *cmd, int argc, char **argv);
+int cli_finish(int rc);
+bool cli_interrupted(void);
+stp_cancel cli_cancel(void);
+/* Progress on standard error for computations over a second (progress.c):
+ * cli_progress starts a reporter thread and returns the callback that feeds
+ * it; cli_progress_off stops it (batch, which draws its own bar, and
+ * cli_finish); cli_progress_clear erases the line before a message;
+ * hold/release bracket a record written to standard output. */
+stp_progress cli_progress(void);
+void cli_progress_off(void);
+void cli_progress_clear(void);
+void cli_progress_hold(void);
+void cli_progress_release(void);
+/* Open the "-o FILE" of the command, if it declares one (cli_parse does). */
+int cli_open_output(const cli_command *cmd, const cli_args *a);
+/* Write a whole record (a line, a report) and flush it, so that an interrupt
+ * or a full disk never leaves half a record.  False once any write to
+ * standard output has failed: loops over files stop there. */
+bool cli_write_record(FILE *f, const char *text, size_t n);
+bool cli_output_ok(void);
+
+/* What a run was limited by, recorded by the option parsers below and
+ * written into every JSON line as "limits" (report_json_line). */
+typedef struct cli_limits {
+  bool eval;            /* max_transitions and max_states apply */
+  uint64_t max_transitions, max_states;
+  uint64_t max_memory;  /* bytes; 0: not set */
+  bool has_seed;
+  uint64_t seed;
+} cli_limits;
+extern cli_limits cli_run_limits;
+
+/* --format of the commands that offer one: "text" is the human report. */
+enum { CLI_FORMAT_TEXT = 0, CLI_FORMAT_JSONL, CLI_FORMAT_CSV, CLI_FORMAT_TABLE };
+/* Parse --format among `allowed` (NULL-terminated names of the enum above,
+ * e.g. {"jsonl", "csv", "table", NULL}); a --json flag, where the command
+ * declares one, means jsonl.  *fmt defaults to dflt. */
+bool cli_parse_format(const cli_command *cmd, const cli_args *a, const char *const *allowed,
+                      int dflt, int *fmt);
 
 extern const cli_command cli_eval_command;
 extern const cli_command cli_teg_command;

@@ -6,38 +6,23 @@
 #include "cli/report.h"
 #include "streamtp_batch.h"
 
-#include <errno.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define CLI_INTERRUPTED 130 /* 128 + SIGINT, what shells expect */
 #define PLAIN_PROGRESS_EVERY 5.0 /* seconds between progress lines off a terminal */
 
 static const cli_option batch_options[] = {
     {"jobs", 'j', "N", "worker threads (default: the number of online cores)"},
     {"model", 0, "M", "overlap, strict or both (default: each file's \"model\")"},
     {"format", 0, "F", "csv (default) or jsonl"},
-    {"output", 'o', "OUT", "write the rows to OUT (default: standard output)"},
+    {"output", 'o', "FILE", "write the rows to FILE (default, or '-': standard output)"},
     {"quiet", 'q', NULL, "no progress and no summary on standard error"},
     {"exp-method", 0, "M", "auto (default), closed-form, ctmc, or none"},
     {"max-transitions", 0, "N", "largest full event graph built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},
+    CLI_MEMORY_OPTION,
     {0}};
-
-/* Set by the SIGINT handler, read by the workers through stp_options.cancel.
- * A lock-free atomic may be written in a signal handler and read from other
- * threads without a data race (a volatile sig_atomic_t may not). */
-static atomic_int interrupt_flag;
-
-static void on_sigint(int sig) {
-  (void)sig;
-  atomic_store(&interrupt_flag, 1);
-}
-
-static int interrupted(void *flag) { return atomic_load((atomic_int *)flag); }
 
 typedef struct batch_cli {
   FILE *out;
@@ -155,25 +140,22 @@ static int rows_status(const stp_batch_summary *s) {
 
 static int run_with_inputs(const stp_batch_input *in, size_t n, stp_batch_config *cfg,
                            batch_cli *c) {
-  if (c->csv && report_csv_header(c->out) != 0) {
-    cli_error("cannot write the output");
-    return CLI_FAILURE;
-  }
-  struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART | SA_RESETHAND}, old;
-  sigemptyset(&sa.sa_mask);
-  atomic_store(&interrupt_flag, 0);
-  sigaction(SIGINT, &sa, &old); /* a second Ctrl-C kills as usual */
-  cfg->options.cancel = (stp_cancel){.fn = interrupted, .data = &interrupt_flag};
+  if (c->csv && report_csv_header(c->out) != 0)
+    return CLI_FAILURE; /* cli_finish says why */
+  cfg->options.cancel = cli_cancel(); /* Ctrl-C: cli_run_command catches it */
+  cfg->options.progress = (stp_progress){0}; /* workers in parallel: the bar says it */
+  cli_progress_off();
   cfg->sink = write_row;
   cfg->progress = on_progress;
   cfg->ctx = c;
   stp_batch_summary sum;
   stp_error err = {0};
   stp_status s = stp_batch_run(in, n, cfg, &sum, &err);
-  sigaction(SIGINT, &old, NULL);
   print_summary(c, &sum);
   if (s == STP_EINTERRUPTED)
     return CLI_INTERRUPTED;
+  if (s != STP_OK && !cli_output_ok())
+    return CLI_FAILURE; /* cli_finish says why (or nothing, on a closed pipe) */
   if (s != STP_OK) {
     cli_error("%s", err.message);
     return CLI_FAILURE; /* threads, memory or output: never the input's fault */
@@ -192,7 +174,6 @@ static int run_batch(int argc, char **argv) {
   stp_batch_input *in = NULL;
   size_t n = 0;
   stp_error err = {0};
-  const char *out_path = cli_get(cmd, &a, "output");
   if (!parse_batch_options(&a, &cfg, &c)) {
     rc = CLI_USAGE;
   } else if (stp_batch_collect((const char *const *)a.pos, (size_t)a.npos, &in, &n, &err) !=
@@ -201,18 +182,8 @@ static int run_batch(int argc, char **argv) {
   } else if (n == 0) {
     cli_error("no mapping file (*.json) found in the given directories");
     rc = CLI_USAGE;
-  } else if (out_path && !(c.out = fopen(out_path, "w"))) {
-    cli_error("%s: cannot create: %s", out_path, strerror(errno));
-    rc = CLI_USAGE;
   } else {
-    rc = run_with_inputs(in, n, &cfg, &c);
-  }
-  if (c.out && c.out != stdout && fclose(c.out) != 0 && rc != CLI_INTERRUPTED) {
-    cli_error("%s: write error", out_path);
-    rc = CLI_FAILURE;
-  } else if (c.out == stdout && fflush(stdout) != 0) {
-    cli_error("cannot write the output");
-    rc = CLI_FAILURE;
+    rc = run_with_inputs(in, n, &cfg, &c); /* -o FILE: cli_parse sent stdout there */
   }
   stp_batch_inputs_free(in, n);
   cli_args_free(&a);

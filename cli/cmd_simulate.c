@@ -21,12 +21,15 @@ static const cli_option simulate_options[] = {
     {"batches", 0, "B", "batch means over one run with B batches (default 20)"},
     {"replications", 0, "K", "K independent runs instead of batch means"},
     {"seed", 0, "S", "seed of the random generator (default 1)"},
-    {"json", 0, NULL, "one JSON object per file, one per line"},
+    {"json", 0, NULL, "one JSON object per file, one per line (--format jsonl)"},
+    {"format", 0, "F", "text (default), jsonl, csv or table"},
+    {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"no-bounds", 0, NULL, "do not compute the exact bounds"},
     {"histogram", 0, "FILE.csv", "histogram of the intervals between data-set completions"},
     {"exp-method", 0, "M", "exponential bound: auto (default), closed-form, ctmc, or none"},
     {"max-transitions", 0, "N", "largest full event graph built for the bounds (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved for the bounds (default 2000000)"},
+    CLI_MEMORY_OPTION,
     {0}};
 
 #define CLI_MAX_GROUPS UINT64_C(1000000) /* batches or replications */
@@ -237,8 +240,60 @@ static stp_status write_histogram(const char *path, const stp_mapping *m, stp_mo
 }
 
 /* ---- the command -------------------------------------------------------------------- */
-static int simulate_one(const char *path, stp_model *model, const stp_sim_options *o,
-                        bool json, const char *histogram) {
+static const char *const sim_formats[] = {"text", "jsonl", "csv", "table", NULL};
+static const char *const sim_columns[] = {
+    "file", "name", "model", "law", "associated", "resource_law", "nbue", "throughput", "period",
+    "ci95", "stddev", "method", "datasets", "warmup", "simulated", "firings", "seed",
+    "bounds_lower", "bounds_upper", "bounds_position", "bounds_relative", "bounds_reason",
+    "seconds", NULL};
+static const char *const sim_table[] = {"file",         "model",        "law",
+                                        "throughput",   "ci95",         "bounds_lower",
+                                        "bounds_upper", "bounds_position", NULL};
+
+typedef struct sim_text_args {
+  const stp_mapping *m;
+  const stp_sim_result *r;
+} sim_text_args;
+
+static void put_sim_text(FILE *f, const void *arg) {
+  const sim_text_args *t = arg;
+  sim_text(f, t->m, t->r);
+}
+
+/* The text report as one record (rendered in memory, then written whole). */
+static int sim_text_record(const stp_mapping *m, const stp_sim_result *r, bool blank) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  if (!mem)
+    return -1;
+  if (blank)
+    fputc('\n', mem);
+  put_sim_text(mem, &(sim_text_args){m, r});
+  int rc = fclose(mem) == 0 && cli_write_record(stdout, buf, len) ? 0 : -1;
+  free(buf);
+  return rc;
+}
+
+static int put_sim(const stp_mapping *m, const stp_sim_result *r, int fmt, report_sink *sink,
+                   bool blank) {
+  if (fmt == CLI_FORMAT_TEXT)
+    return sim_text_record(m, r, blank);
+  json_t *j = sim_json(m, r);
+  if (fmt == CLI_FORMAT_JSONL) {
+    int rc = report_json_line(stdout, j);
+    json_decref(j);
+    return rc;
+  }
+  json_t *flat = report_flatten(j);
+  json_decref(j);
+  int rc = report_sink_put(sink, stdout, flat);
+  json_decref(flat);
+  return rc;
+}
+
+static int simulate_one(const char *path, stp_model *model, const stp_sim_options *o, int fmt,
+                        report_sink *sink, bool blank, const char *histogram) {
   stp_error err = {0};
   stp_mapping *m;
   if (stp_mapping_load_file(path, &m, &err) != STP_OK)
@@ -246,21 +301,12 @@ static int simulate_one(const char *path, stp_model *model, const stp_sim_option
   stp_sim_result *r;
   int status = CLI_OK;
   stp_model mo = model ? *model : stp_mapping_model(m);
-  if (stp_simulate(m, mo, o, &r, &err) != STP_OK) {
+  if (stp_simulate(m, mo, o, &r, &err) != STP_OK)
     status = cli_report_error(&err);
-    r = NULL;
-  } else if (histogram && write_histogram(histogram, m, mo, o, &err) != STP_OK) {
+  else if (histogram && write_histogram(histogram, m, mo, o, &err) != STP_OK)
     status = cli_report_error(&err);
-  } else if (json) {
-    json_t *j = sim_json(m, r);
-    if (report_json_line(stdout, j) != 0) {
-      cli_error("cannot write the JSON result");
-      status = CLI_FAILURE;
-    }
-    json_decref(j);
-  } else {
-    sim_text(stdout, m, r);
-  }
+  else if (put_sim(m, r, fmt, sink, blank) != 0)
+    status = CLI_FAILURE; /* cli_finish says why */
   stp_sim_result_free(r);
   stp_mapping_free(m);
   return status;
@@ -274,6 +320,7 @@ static int run_simulate(int argc, char **argv) {
     return rc == CLI_HELP ? CLI_OK : rc;
   stp_sim_options o;
   stp_sim_options_init(&o);
+  o.cancel = cli_cancel(); /* Ctrl-C stops the runs (and the bounds, through o.eval) */
   stp_law *law = NULL, *resource = NULL;
   int models, status = CLI_OK;
   const char *s;
@@ -312,14 +359,23 @@ static int run_simulate(int argc, char **argv) {
   o.resource_law = resource;
   o.bounds = !cli_flag(cmd, &a, "no-bounds");
   stp_model model = models == CLI_MODEL_STRICT ? STP_MODEL_STRICT : STP_MODEL_OVERLAP;
-  bool json = cli_flag(cmd, &a, "json");
-  for (int k = 0; ok && k < a.npos; k++) {
-    if (!json && k)
-      fputc('\n', stdout);
-    int st = simulate_one(a.pos[k], models == CLI_MODEL_FILE ? NULL : &model, &o, json,
-                          histogram);
+  int fmt = CLI_FORMAT_TEXT;
+  if (ok && !cli_parse_format(cmd, &a, sim_formats, CLI_FORMAT_TEXT, &fmt)) {
+    ok = false;
+    status = CLI_USAGE;
+  }
+  if (ok) {
+    cli_run_limits.has_seed = true; /* every JSON line records the seed */
+    cli_run_limits.seed = o.seed;
+  }
+  report_sink sink = {.format = fmt, .columns = fmt == CLI_FORMAT_TABLE ? sim_table : sim_columns};
+  for (int k = 0; ok && k < a.npos && cli_output_ok() && !cli_interrupted(); k++) {
+    int st = simulate_one(a.pos[k], models == CLI_MODEL_FILE ? NULL : &model, &o, fmt, &sink,
+                          k > 0, histogram);
     status = st > status ? st : status;
   }
+  if (report_sink_close(&sink, stdout) != 0)
+    status = status > CLI_FAILURE ? status : CLI_FAILURE;
   stp_law_free(law);
   stp_law_free(resource);
   cli_args_free(&a);
@@ -329,7 +385,7 @@ static int run_simulate(int argc, char **argv) {
 const cli_command cli_simulate_command = {
     .name = "simulate",
     .synopsis = "simulate FILE... [--model overlap|strict] [--law SPEC] [--datasets N] "
-                "[--seed S] [--json]",
+                "[--seed S] [--json] [--format F] [-o FILE]",
     .summary = "Monte Carlo simulation of the event graph with random times of any I.I.D. law:\n"
                "throughput, 95% confidence interval, and position within the exact bounds.",
     .details =

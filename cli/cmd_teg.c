@@ -17,6 +17,7 @@ static const cli_option teg_options[] = {
     {"dot", 0, NULL, "print the graph in Graphviz dot format"},
     {"graph-json", 0, NULL, "print the graph as a graph file (streamtp graph reads it)"},
     {"max-transitions", 0, "N", "largest event graph built (default 20000000)"},
+    CLI_MEMORY_OPTION,
     {0}};
 
 static void print_summary(FILE *f, const stp_mapping *m, stp_model model,

@@ -69,5 +69,5 @@ int main(int argc, char **argv) {
     cli_error("unknown command '%s'; see 'streamtp --help'", cmd);
     return CLI_USAGE;
   }
-  return c->run(argc - 2, argv + 2);
+  return cli_run_command(c, argc - 2, argv + 2);
 }

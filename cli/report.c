@@ -1,5 +1,8 @@
-/* report.c: the human report and the JSON object of an evaluation.  The JSON
- * keys are the contract of docs/format.md: extend, never rename. */
+/* report.c: the human report and the JSON object of an evaluation, and how
+ * every record leaves the program: JSON lines (numbers in their shortest
+ * round-trip form, with "version" and "limits"), CSV and aligned tables,
+ * each record written whole (cli_write_record).  The JSON keys are the
+ * contract of docs/format.md: extend, never rename. */
 #include "cli/report.h"
 
 #include <math.h>
@@ -180,10 +183,17 @@ static void csv_string(FILE *f, const char *s) {
 }
 
 static void csv_value(FILE *f, const json_t *v) {
+  if (!v) /* a column this record lacks: an empty field */
+    return;
   switch (json_typeof(v)) {
   case JSON_STRING: csv_string(f, json_string_value(v)); break;
   case JSON_INTEGER: fprintf(f, "%lld", (long long)json_integer_value(v)); break;
-  case JSON_REAL: fprintf(f, "%.17g", json_real_value(v)); break;
+  case JSON_REAL: {
+    char num[40];
+    stp_format_double(json_real_value(v), num, sizeof num);
+    fputs(num, f);
+    break;
+  }
   case JSON_TRUE: fputs("true", f); break;
   case JSON_FALSE: fputs("false", f); break;
   case JSON_ARRAY: /* the replication: "1 2 3 1" */
@@ -197,27 +207,258 @@ static void csv_value(FILE *f, const json_t *v) {
   }
 }
 
-int report_csv_header(FILE *f) {
-  for (size_t c = 0; c < ROW_COLUMNS; c++)
-    fprintf(f, "%s%s", c ? "," : "", row_columns[c].name);
-  return fputc('\n', f) == EOF ? -1 : 0;
+/* ---- records out: whole, or not at all ------------------------------------------- */
+/* Render with `put` into memory, then write the record in one go. */
+static int emit(FILE *f, void (*put)(FILE *, const void *), const void *arg) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  if (!mem)
+    return -1;
+  put(mem, arg);
+  int bad = ferror(mem);
+  if (fclose(mem) != 0 || bad) {
+    free(buf);
+    return -1;
+  }
+  int rc = cli_write_record(f, buf, len) ? 0 : -1;
+  free(buf);
+  return rc;
 }
 
-int report_csv_row(FILE *f, const json_t *row) {
-  if (!row)
-    return -1;
+static void put_csv_header(FILE *f, const void *arg) {
+  (void)arg;
+  for (size_t c = 0; c < ROW_COLUMNS; c++)
+    fprintf(f, "%s%s", c ? "," : "", row_columns[c].name);
+  fputc('\n', f);
+}
+
+int report_csv_header(FILE *f) { return emit(f, put_csv_header, NULL); }
+
+static void put_csv_row(FILE *f, const void *arg) {
+  const json_t *row = arg;
   for (size_t c = 0; c < ROW_COLUMNS; c++) {
     if (c)
       fputc(',', f);
     csv_value(f, json_object_get(row, row_columns[c].name));
   }
-  return fputc('\n', f) == EOF || ferror(f) ? -1 : 0;
+  fputc('\n', f);
+}
+
+int report_csv_row(FILE *f, const json_t *row) {
+  return row ? emit(f, put_csv_row, row) : -1;
+}
+
+/* A JSON value, compact, every real in its shortest round-trip form (Jansson
+ * prints 17 digits: 0.20000000000000001).  A real keeps a '.' or an exponent
+ * so that it reads back as a real.  Members keep their insertion order. */
+static void put_json(FILE *f, const json_t *v) {
+  switch (json_typeof(v)) {
+  case JSON_OBJECT: {
+    const char *key;
+    json_t *val;
+    bool first = true;
+    fputc('{', f);
+    json_object_foreach((json_t *)v, key, val) {
+      if (!first)
+        fputc(',', f);
+      first = false;
+      json_t *k = json_string(key);
+      json_dumpf(k, f, JSON_ENCODE_ANY);
+      json_decref(k);
+      fputc(':', f);
+      put_json(f, val);
+    }
+    fputc('}', f);
+    break;
+  }
+  case JSON_ARRAY:
+    fputc('[', f);
+    for (size_t k = 0; k < json_array_size(v); k++) {
+      if (k)
+        fputc(',', f);
+      put_json(f, json_array_get(v, k));
+    }
+    fputc(']', f);
+    break;
+  case JSON_REAL: {
+    char num[40];
+    double x = json_real_value(v);
+    if (!isfinite(x)) { /* JSON has no inf or nan */
+      fputs("null", f);
+      break;
+    }
+    stp_format_double(x, num, sizeof num);
+    fputs(num, f);
+    if (!num[strcspn(num, ".eE")])
+      fputs(".0", f);
+    break;
+  }
+  default:
+    json_dumpf(v, f, JSON_ENCODE_ANY); /* strings, integers, true, false, null */
+  }
+}
+
+json_t *report_limits(void) {
+  const cli_limits *l = &cli_run_limits;
+  json_t *o = json_object();
+  if (!o)
+    return NULL;
+  if (l->eval) {
+    json_object_set_new(o, "max_transitions", json_integer((json_int_t)l->max_transitions));
+    json_object_set_new(o, "max_states", json_integer((json_int_t)l->max_states));
+  }
+  if (l->max_memory)
+    json_object_set_new(o, "max_memory", json_integer((json_int_t)l->max_memory));
+  if (l->has_seed)
+    json_object_set_new(o, "seed", json_integer((json_int_t)l->seed));
+  return o;
+}
+
+static void put_json_line(FILE *f, const void *arg) {
+  put_json(f, arg);
+  fputc('\n', f);
 }
 
 int report_json_line(FILE *f, json_t *v) {
-  if (!v || json_dumpf(v, f, JSON_COMPACT) != 0)
+  if (!v)
     return -1;
-  return fputc('\n', f) == EOF ? -1 : 0;
+  if (json_is_object(v)) { /* every line says which streamtp wrote it, under what limits */
+    if (!json_object_get(v, "version"))
+      json_object_set_new(v, "version", json_string(STP_VERSION));
+    if (!json_object_get(v, "limits"))
+      json_object_set_new(v, "limits", report_limits());
+  }
+  return emit(f, put_json_line, v);
+}
+
+/* ---- flat records: CSV and tables ------------------------------------------------- */
+static void flatten_into(json_t *out, const char *prefix, const json_t *v) {
+  const char *key;
+  json_t *val;
+  json_object_foreach((json_t *)v, key, val) {
+    char name[256];
+    snprintf(name, sizeof name, "%s%s%s", prefix, prefix[0] ? "_" : "", key);
+    if (json_is_object(val))
+      flatten_into(out, name, val);
+    else
+      json_object_set(out, name, val);
+  }
+}
+
+json_t *report_flatten(const json_t *v) {
+  json_t *out = json_object();
+  if (out && json_is_object(v))
+    flatten_into(out, "", v);
+  return out;
+}
+
+/* The columns of a sink: the given ones, else the keys of its first record. */
+static void sink_columns(report_sink *s, const json_t *flat) {
+  s->keys = json_array();
+  if (s->columns) {
+    for (const char *const *c = s->columns; *c; c++)
+      json_array_append_new(s->keys, json_string(*c));
+    return;
+  }
+  const char *key;
+  json_t *val;
+  json_object_foreach((json_t *)flat, key, val)
+    json_array_append_new(s->keys, json_string(key));
+}
+
+typedef struct csv_line {
+  const json_t *keys, *flat; /* flat NULL: the header */
+} csv_line;
+
+static void put_csv_line(FILE *f, const void *arg) {
+  const csv_line *l = arg;
+  for (size_t c = 0; c < json_array_size(l->keys); c++) {
+    const char *name = json_string_value(json_array_get(l->keys, c));
+    if (c)
+      fputc(',', f);
+    if (l->flat)
+      csv_value(f, json_object_get(l->flat, name));
+    else
+      csv_string(f, name);
+  }
+  fputc('\n', f);
+}
+
+/* A value as a table cell (CSV's text, without the quoting). */
+static char *cell_text(const json_t *v) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  if (!mem)
+    return NULL;
+  if (v && json_is_string(v))
+    fputs(json_string_value(v), mem);
+  else if (v)
+    csv_value(mem, v);
+  fclose(mem);
+  return buf;
+}
+
+int report_sink_put(report_sink *s, FILE *f, const json_t *flat) {
+  if (!flat)
+    return -1;
+  if (!s->keys) {
+    sink_columns(s, flat);
+    if (s->format == CLI_FORMAT_CSV &&
+        emit(f, put_csv_line, &(csv_line){.keys = s->keys, .flat = NULL}) != 0)
+      return -1;
+  }
+  if (s->format == CLI_FORMAT_CSV)
+    return emit(f, put_csv_line, &(csv_line){.keys = s->keys, .flat = flat});
+  if (!s->rows)
+    s->rows = json_array();
+  return json_array_append(s->rows, (json_t *)flat); /* a table waits for its widths */
+}
+
+static void put_table(FILE *f, const void *arg) {
+  const report_sink *s = arg;
+  size_t ncol = json_array_size(s->keys), nrow = json_array_size(s->rows);
+  size_t *width = calloc(ncol ? ncol : 1, sizeof *width);
+  char **cell = calloc((nrow + 1) * (ncol ? ncol : 1), sizeof *cell);
+  if (!width || !cell) {
+    free(width);
+    free(cell);
+    return;
+  }
+  for (size_t c = 0; c < ncol; c++) {
+    const char *name = json_string_value(json_array_get(s->keys, c));
+    cell[c] = strdup(name);
+    for (size_t r = 0; r < nrow; r++)
+      cell[(r + 1) * ncol + c] = cell_text(json_object_get(json_array_get(s->rows, r), name));
+  }
+  for (size_t k = 0; k < (nrow + 1) * ncol; k++) {
+    size_t w = cell[k] ? strlen(cell[k]) : 0;
+    if (w > width[k % ncol])
+      width[k % ncol] = w;
+  }
+  for (size_t r = 0; r <= nrow; r++)
+    for (size_t c = 0; c < ncol; c++) {
+      const char *t = cell[r * ncol + c] ? cell[r * ncol + c] : "";
+      if (c + 1 < ncol)
+        fprintf(f, "%-*s  ", (int)width[c], t);
+      else
+        fprintf(f, "%s\n", t);
+    }
+  for (size_t k = 0; k < (nrow + 1) * ncol; k++)
+    free(cell[k]);
+  free(cell);
+  free(width);
+}
+
+int report_sink_close(report_sink *s, FILE *f) {
+  int rc = 0;
+  if (s->format == CLI_FORMAT_TABLE && s->keys && json_array_size(s->rows))
+    rc = emit(f, put_table, s);
+  json_decref(s->rows);
+  json_decref(s->keys);
+  s->rows = s->keys = NULL;
+  return rc;
 }
 
 /* ---- the human report ------------------------------------------------------ */
@@ -318,4 +559,18 @@ void report_text(FILE *f, const stp_mapping *m, const stp_result *r) {
   }
   if (r->ncomponents)
     component_table(f, m, r);
+}
+
+typedef struct text_args {
+  const stp_mapping *m;
+  const stp_result *r;
+} text_args;
+
+static void put_text(FILE *f, const void *arg) {
+  const text_args *t = arg;
+  report_text(f, t->m, t->r);
+}
+
+int report_text_record(FILE *f, const stp_mapping *m, const stp_result *r) {
+  return emit(f, put_text, &(text_args){m, r});
 }

@@ -4,6 +4,7 @@
 #ifndef STP_REPORT_H
 #define STP_REPORT_H
 
+#include "cli/cli.h"
 #include "streamtp.h"
 #include "streamtp_batch.h"
 
@@ -29,5 +30,26 @@ json_t *report_row(const stp_batch_row *row);
  * replication as "1 2 3 1"), after a header line of the column names. */
 int report_csv_header(FILE *f);
 int report_csv_row(FILE *f, const json_t *row);
+
+/* The "limits" object of the JSON lines (cli_run_limits). */
+json_t *report_limits(void);
+
+/* An object flattened to one level: {"a":{"b":1}} -> {"a_b":1}; arrays stay. */
+json_t *report_flatten(const json_t *v);
+
+/* CSV or table output of flat records (--format csv|table): CSV writes a
+ * header then one line per record as it comes; a table waits for the last
+ * record (report_sink_close) to align its columns.  columns: the keys to
+ * show, NULL-terminated; NULL: those of the first record.  Zero-initialise
+ * the rest. */
+typedef struct report_sink {
+  int format; /* CLI_FORMAT_CSV or CLI_FORMAT_TABLE */
+  const char *const *columns;
+  json_t *keys, *rows;
+} report_sink;
+int report_sink_put(report_sink *s, FILE *f, const json_t *flat);
+int report_sink_close(report_sink *s, FILE *f);
+/* The human report as one whole record (report_text into memory, then out). */
+int report_text_record(FILE *f, const stp_mapping *m, const stp_result *r);
 
 #endif /* STP_REPORT_H */

@@ -5,6 +5,7 @@
 #include "engine/chain.h"
 
 #include "base/core.h"
+#include "base/numfmt.h"
 #include "solvers/generator.h"
 #include "solvers/stationary.h"
 
@@ -171,11 +172,17 @@ stp_status stp_chain_write_mtx(const stp_chain *c, FILE *f, const char *comment,
                                stp_error *err) {
   if (!c || !f)
     return stp__fail(err, STP_EINVAL, "stp_chain_write_mtx: chain or file is NULL");
-  return stp__chain_write_mtx(c, f, comment, err);
+  void *locale = stp__c_locale_enter(); /* numbers print with a '.' in any locale */
+  stp_status s = stp__chain_write_mtx(c, f, comment, err);
+  stp__c_locale_leave(locale);
+  return s;
 }
 
 stp_status stp_chain_write_states(const stp_chain *c, FILE *f, stp_error *err) {
   if (!c || !f)
     return stp__fail(err, STP_EINVAL, "stp_chain_write_states: chain or file is NULL");
-  return stp__chain_write_states(c, f, err);
+  void *locale = stp__c_locale_enter();
+  stp_status s = stp__chain_write_states(c, f, err);
+  stp__c_locale_leave(locale);
+  return s;
 }

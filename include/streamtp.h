@@ -36,7 +36,8 @@ STP_API stp_status stp_model_parse(const char *s, stp_model *out); /* EINVAL if 
 /* ---- mappings ------------------------------------------------------------- */
 typedef struct stp_mapping stp_mapping;
 
-/* Read a mapping file (docs/format.md).  Errors name the file, line and column. */
+/* Read a mapping file (docs/format.md).  Errors name the file, line and column.
+ * path "-" reads standard input to its end (named "<stdin>" in messages). */
 STP_API stp_status stp_mapping_load_file(const char *path, stp_mapping **out, stp_error *err);
 /* Same from memory; label names the input in messages and is the default name. */
 STP_API stp_status stp_mapping_load_string(const char *text, size_t len, const char *label,

@@ -70,6 +70,13 @@ STP_API void stp_error_prefix(stp_error *err, const char *fmt, ...)
 STP_API void stp_error_prefix(stp_error *err, const char *fmt, ...);
 #endif
 
+/* ---- numbers as text --------------------------------------------------------
+ * The shortest of %.15g, %.16g and %.17g that reads back (strtod) to exactly
+ * x, with a '.' whatever the locale: 0.2 -> "0.2", not 0.20000000000000001.
+ * Not finite: "inf", "-inf", "nan".  Writes at most n bytes (NUL included)
+ * and returns what snprintf returns (n >= 32 always suffices). */
+STP_API int stp_format_double(double x, char *buf, size_t n);
+
 /* ---- analysis options ------------------------------------------------------ */
 typedef enum {
   STP_EXP_AUTO = 0,    /* closed form where it holds, Markov chain otherwise */
@@ -88,13 +95,37 @@ typedef struct stp_cancel {
   void *data;
 } stp_cancel;
 
+/* Progress of a long computation (the enumeration of a Markov chain):
+ * called now and then from the computing thread with what is being done,
+ * how far it got, and an estimate of the total (0: none).  The callee
+ * decides what to show and when (the CLI: on standard error after 1 s). */
+typedef struct stp_progress_info {
+  const char *what;  /* "enumerating the Strict markings" */
+  uint64_t done;     /* states found so far */
+  uint64_t estimate; /* a lower bound of the total, 0 if unknown */
+  double seconds;    /* since this computation started */
+} stp_progress_info;
+typedef struct stp_progress {
+  void (*fn)(const stp_progress_info *info, void *data);
+  void *data;
+} stp_progress;
+
 typedef struct stp_options {
   uint64_t max_transitions; /* full event graph size limit (Strict, teg) */
   uint64_t max_states;      /* Markov chain size limit */
   stp_exp_method exp_method;
   double solver_tolerance;  /* accepted scaled residual of stationary solves */
   stp_cancel cancel;        /* see stp_cancel */
+  /* Memory budget in bytes of a chain's states and of the full Strict event
+   * graph, checked on an estimate before building and enforced while
+   * enumerating; 0: STP_DEFAULT_MEMORY_FRACTION of the physical memory. */
+  uint64_t max_memory;
+  stp_progress progress;    /* see stp_progress; fn = NULL: none */
 } stp_options;
+
+#define STP_DEFAULT_MEMORY_FRACTION 0.25
+/* The budget o->max_memory stands for (its default resolved). */
+STP_API uint64_t stp_options_memory_budget(const stp_options *o);
 
 #define STP_DEFAULT_MAX_TRANSITIONS UINT64_C(20000000)
 #define STP_DEFAULT_MAX_STATES UINT64_C(2000000)

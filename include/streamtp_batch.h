@@ -6,8 +6,9 @@
  * calling thread, as soon as every earlier row is done.  A bad input gives
  * a row with an error, and the batch goes on.  Cancelling through
  * the options stops it cleanly: no new input is started, running
- * evaluations stop at their next check, and the rows already done are still
- * handed over in order.
+ * evaluations stop at their next check, and every row of an input started
+ * is still handed over in input order: finished rows as they are, the rows
+ * cut short with status STP_EINTERRUPTED.
  */
 #ifndef STREAMTP_BATCH_H
 #define STREAMTP_BATCH_H

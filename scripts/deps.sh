@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # deps.sh: install the Debian packages streamtp needs, only those missing.
-# Usage: scripts/deps.sh [core|bench|all]   (default core: build and test)
+# Usage: scripts/deps.sh [core|bench|fuzz|all]   (default core: build and test)
 set -euo pipefail
 group=${1:-core}
 core=(build-essential cmake pkg-config libgsl-dev libsuitesparse-dev libcriterion-dev libgmp-dev
       libjansson-dev python3 python3-matplotlib python3-pytest graphviz man-db)
 bench=(libboost-graph-dev liblemon-dev libsimgrid-dev python3-scipy libopenblas-dev hyperfine)
+fuzz=(clang libclang-rt-dev)   # clang and its libFuzzer runtime (scripts/fuzz.sh)
 case "$group" in
   core) want=("${core[@]}") ;;
   bench) want=("${bench[@]}") ;;
-  all) want=("${core[@]}" "${bench[@]}") ;;
-  *) echo "deps.sh: unknown group '$group' (core, bench, all)" >&2; exit 2 ;;
+  fuzz) want=("${core[@]}" "${fuzz[@]}") ;;
+  all) want=("${core[@]}" "${bench[@]}" "${fuzz[@]}") ;;
+  *) echo "deps.sh: unknown group '$group' (core, bench, fuzz, all)" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${want[@]}"; do

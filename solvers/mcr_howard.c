@@ -690,6 +690,7 @@ stp_status stp__mcr_howard(const stp_digraph *g, const stp_mcr_options *opts, st
   size_t max_it = opts && opts->max_iterations ? opts->max_iterations
                                                : 1000 + 10 * (n < 100000 ? n : 100000);
   h.budget_scale = 1;
+  double t0 = stp__now();
   for (;;) {
     double previous = h.best_ratio;
     evaluate(&h);
@@ -698,6 +699,11 @@ stp_status stp__mcr_howard(const stp_digraph *g, const stp_mcr_options *opts, st
      * gains, not climbing around a better cycle; let it go further. */
     bool held = res->iterations > 1 && !ratio_greater(h.best_ratio, previous);
     h.budget_scale = held && h.budget_spent && h.budget_scale < 64 ? 2 * h.budget_scale : 1;
+    if (opts && opts->progress.fn)
+      opts->progress.fn(&(stp_progress_info){.what = "Howard's algorithm, iterations",
+                                              .done = res->iterations,
+                                              .seconds = stp__now() - t0},
+                        opts->progress.data);
     if (opts && stp__cancelled(&opts->cancel)) {
       s = stp__fail(err, STP_EINTERRUPTED, "interrupted during Howard's algorithm");
       goto done;

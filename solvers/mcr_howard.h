@@ -21,6 +21,7 @@ typedef struct stp_mcr_result {
 typedef struct stp_mcr_options {
   size_t max_iterations;     /* 0: default (1000 + 10 * nodes, capped) */
   stp_cancel cancel;         /* checked once per iteration */
+  stp_progress progress;     /* told the iterations so far, once per iteration */
 } stp_mcr_options;
 
 /* Maximum cycle ratio of g.  Every cycle must hold a token: a cycle of

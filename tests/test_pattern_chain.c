@@ -236,3 +236,13 @@ Test(pattern_chain, bad_patterns_and_limits_are_reported) {
   cr_assert(strstr(err.message, "transition 5 of the pattern has mean time 0"), "%s", err.message);
   stp__chain_free(NULL);
 }
+
+/* The memory budget is checked from the exact counts before building: the
+ * 7 x 9 pattern has 9 * C(15, 6) = 45045 states, at least 40 bytes each. */
+Test(pattern_chain, memory_budget_checked_before_building) {
+  stp_error err = {0};
+  cr_assert_eq(stp__pattern_check_memory(7, 9, UINT64_C(1) << 20, &err), STP_ELIMIT);
+  cr_assert(strstr(err.message, "(45045 states)"), "%s", err.message);
+  cr_assert(strstr(err.message, "--max-memory"), "%s", err.message);
+  cr_assert_eq(stp__pattern_check_memory(7, 9, UINT64_C(1) << 30, &err), STP_OK);
+}

@@ -43,7 +43,7 @@ typedef struct bad_case {
 static const bad_case bad_cases[] = {
     /* malformed JSON (Jansson's position) */
     {"{\n  \"stages\": [,]\n}", "test.json:2:14: malformed JSON"},
-    {"", "test.json:1:0: malformed JSON"},
+    {"", "test.json:1:1: malformed JSON"},
     /* duplicate key */
     {"{\"name\":\"a\",\"name\":\"b\"}", "malformed JSON: duplicate object key"},
     /* top level */
@@ -251,4 +251,105 @@ Test(reader, corrupted_files_fail_cleanly) {
   /* some corruptions are harmless (a digit changed): both paths ran */
   cr_assert_gt(loaded, 0);
   cr_assert_lt(loaded, 3000);
+}
+
+/* Issue 13 item 12: a NUL byte right after a number used to be accepted by
+ * the JSON layer, and locating a later error looped for ever.  Now any NUL
+ * byte is refused, with its position, before parsing. */
+Test(reader, nul_byte_is_refused_with_its_position, .timeout = 20) {
+  static const char text[] = "{\"stages\":[{\"work\":1\0,\"output\":1}],\n \"x\":1}";
+  stp_mapping *m = NULL;
+  stp_error err = {0};
+  cr_assert_eq(stp_mapping_load_string(text, sizeof text - 1, "nul.json", &m, &err), STP_EINVAL);
+  cr_assert_null(m);
+  cr_assert(strstr(err.message, "nul.json:1:21: a NUL byte"), "%s", err.message);
+}
+
+/* The position finder itself on a text holding a NUL where a scalar ends:
+ * it must move on (skip_value matched the terminator with strchr). */
+#include "base/jsonpos.h"
+Test(reader, locate_moves_past_a_nul_byte, .timeout = 20) {
+  static const char text[] = "{\"a\":[1\0,2],\"b\":3}";
+  stp_jpath p = stp__jpath_key((stp_jpath){0}, "b");
+  int line = 0, col = 0;
+  stp__json_locate(text, sizeof text - 1, &p, false, &line, &col); /* found or not: it returns */
+  p = stp__jpath_index(stp__jpath_key((stp_jpath){0}, "a"), 1);
+  stp__json_locate(text, sizeof text - 1, &p, false, &line, &col);
+  cr_assert_eq(line, 1);
+}
+
+/* 2^63 and beyond read as reals, like 1e22: the same value, the same answer. */
+Test(reader, huge_integers_read_like_reals) {
+  const char *a = "{\"stages\":[{\"work\":10000000000000000000000,\"output\":1},{\"work\":1}],"
+                  GOOD_PROCS ",\"bandwidth\":1," GOOD_TEAMS "}";
+  const char *b = "{\"stages\":[{\"work\":1e22,\"output\":1},{\"work\":1}],"
+                  GOOD_PROCS ",\"bandwidth\":1," GOOD_TEAMS "}";
+  stp_mapping *ma = load_json(a), *mb = load_json(b);
+  assert_close(stp__comp_time(ma, 0), 5e21, TOL_EXACT);
+  assert_close(stp__comp_time(ma, 0), stp__comp_time(mb, 0), 0);
+  stp_mapping_free(ma);
+  stp_mapping_free(mb);
+}
+
+/* Issue 13 item 13: hostile but valid inputs. */
+static char *many_stages_json(size_t n, size_t dup_of_last) {
+  size_t cap = n * 96 + 256, at = 0;
+  char *s = malloc(cap);
+  at += (size_t)snprintf(s + at, cap - at, "{\"bandwidth\":1,\"stages\":[");
+  for (size_t i = 0; i < n; i++)
+    at += (size_t)snprintf(s + at, cap - at, "%s{\"name\":\"S%zu\",\"work\":1,\"output\":1}",
+                           i ? "," : "", i + 1 == n && dup_of_last ? dup_of_last : i);
+  at += (size_t)snprintf(s + at, cap - at, "],\"processors\":[");
+  for (size_t i = 0; i < n; i++)
+    at += (size_t)snprintf(s + at, cap - at, "%s{\"name\":\"P%zu\",\"speed\":1}", i ? "," : "", i);
+  at += (size_t)snprintf(s + at, cap - at, "],\"mapping\":[");
+  for (size_t i = 0; i < n; i++)
+    at += (size_t)snprintf(s + at, cap - at, "%s[\"P%zu\"]", i ? "," : "", i);
+  snprintf(s + at, cap - at, "]}");
+  return s;
+}
+
+/* Names are compared after sorting: a duplicate far apart is still found,
+ * and named with both positions. */
+Test(reader, duplicate_stage_names_among_many) {
+  char *s = many_stages_json(20000, 7);
+  stp_status st;
+  const char *msg = load_json_error(s, &st);
+  cr_assert_eq(st, STP_EINVAL);
+  cr_assert(strstr(msg, "stage name \"S7\" is used twice (stages[7] and stages[19999])"), "%s",
+            msg);
+  free(s);
+}
+
+/* Times whose sums could overflow are refused at reading, with the range. */
+Test(reader, times_outside_the_range_are_refused) {
+  stp_status st;
+  const char *msg = load_json_error(
+      "{\"stages\":[{\"work\":1e308,\"output\":1},{\"work\":1}]," GOOD_PROCS ",\"bandwidth\":1,"
+      GOOD_TEAMS "}", &st);
+  cr_assert_eq(st, STP_EINVAL);
+  cr_assert(strstr(msg, "(work / speed = 5e+307) is outside [1e-150, 1e+150]"), "%s", msg);
+  msg = load_json_error("{" GOOD_STAGES "," GOOD_PROCS ",\"bandwidth\":1e-160," GOOD_TEAMS "}",
+                        &st);
+  cr_assert(strstr(msg, "at the default bandwidth (output / bandwidth = 4e+160) is outside"),
+            "%s", msg);
+  msg = load_json_error("{" GOOD_STAGES "," GOOD_PROCS ",\"links\":[{\"from\":\"A\",\"to\":\"B\","
+                        "\"bandwidth\":1e-150}]," GOOD_TEAMS "}", &st);
+  cr_assert(strstr(msg, "the transfer time from \"A\" to \"B\" (output / bandwidth = 4e+150)"),
+            "%s", msg);
+}
+
+/* A declared link that carries nothing (another component) does not stand
+ * for a missing one. */
+Test(reader, missing_link_found_among_declared_ones) {
+  stp_status st;
+  const char *msg = load_json_error(
+      "{\"stages\":[{\"work\":1,\"output\":1},{\"work\":1}],\"processors\":[{\"name\":\"A\","
+      "\"speed\":1},{\"name\":\"B\",\"speed\":1},{\"name\":\"C\",\"speed\":1},{\"name\":\"D\","
+      "\"speed\":1}],\"links\":[{\"from\":\"A\",\"to\":\"C\",\"bandwidth\":1},{\"from\":\"A\","
+      "\"to\":\"D\",\"bandwidth\":1},{\"from\":\"B\",\"to\":\"C\",\"bandwidth\":1}],"
+      "\"mapping\":[[\"A\",\"B\"],[\"C\",\"D\"]]}", &st);
+  /* g = 2: A talks to C, B to D; A -> D is declared but carries nothing */
+  cr_assert_eq(st, STP_EINVAL);
+  cr_assert(strstr(msg, "no bandwidth for the link \"B\" -> \"D\""), "%s", msg);
 }

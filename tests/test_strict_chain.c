@@ -187,3 +187,74 @@ Test(strict_chain, graph_limit_and_interruption_are_reported) {
             err.message);
   stp_mapping_free(m);
 }
+
+/* Before anything is built: teams 13, 17, 19, 23 give R = 96577 rows; the
+ * cycle of a processor of team 2 (receive, compute, send) has 3 R / 17 =
+ * 17043 places, each the token's place in a distinct marking; the graph has
+ * R (2N - 2) + R N = 965770 places, one bit each in a marking.  Refused at
+ * once by --max-states or by the memory budget, without enumerating. */
+Test(strict_chain, lower_bound_refuses_before_enumerating) {
+  size_t teams[] = {13, 17, 19, 23};
+  trng r = {.s = 3};
+  stp_mapping *m = tgen_mapping_teams(&r, teams, 4, true);
+  stp_options o;
+  stp_options_init(&o);
+  o.max_states = 17042;
+  stp_chain *c = NULL;
+  stp_error err = {0};
+  double t0 = stp__now();
+  cr_assert_eq(stp__strict_chain(m, &o, &c, &err), STP_ELIMIT);
+  cr_assert(strstr(err.message, "at least 17043 reachable markings"), "%s", err.message);
+  o.max_states = 17043;
+  o.max_memory = UINT64_C(1) << 30; /* 17043 * 965770 / 8 bytes > 1.9 GiB */
+  cr_assert_eq(stp__strict_chain(m, &o, &c, &err), STP_ELIMIT);
+  cr_assert(strstr(err.message, "of 965770 places each"), "%s", err.message);
+  cr_assert(strstr(err.message, "memory budget of 1 GiB"), "%s", err.message);
+  cr_assert_lt(stp__now() - t0, 5.0, "the refusal must come before any enumeration");
+  cr_assert_null(c);
+  stp_mapping_free(m);
+}
+
+/* Teams 30 and 31: the 30 processors of the first team may each compute
+ * their first row or not, independently: at least 2^30 markings, refused
+ * at once under the default --max-states (the longest cycle gives only
+ * 2 * 930 / 30 = 62). */
+Test(strict_chain, first_team_subsets_bound_the_markings) {
+  size_t teams[] = {30, 31};
+  trng r = {.s = 4};
+  stp_mapping *m = tgen_mapping_teams(&r, teams, 2, true);
+  stp_options o;
+  stp_options_init(&o);
+  stp_chain *c = NULL;
+  stp_error err = {0};
+  cr_assert_eq(stp__strict_chain(m, &o, &c, &err), STP_ELIMIT);
+  cr_assert(strstr(err.message, "at least 1073741824 reachable markings"), "%s", err.message);
+  stp_mapping_free(m);
+}
+
+/* The bound holds: on small mappings the enumerated chain is at least as
+ * large as 2^R_1 and as the longest processor cycle. */
+Test(strict_chain, lower_bounds_hold_on_small_chains) {
+  size_t cases[][3] = {{3, 2, 0}, {2, 3, 0}, {4, 1, 0}, {2, 3, 2}, {3, 1, 2}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    size_t n = cases[k][2] ? 3 : 2;
+    trng r = {.s = 10 + k};
+    stp_mapping *m = tgen_mapping_teams(&r, cases[k], n, true);
+    stp_options o;
+    stp_options_init(&o);
+    stp_chain *c = NULL;
+    stp_error err = {0};
+    cr_assert_eq(stp__strict_chain(m, &o, &c, &err), STP_OK, "%s", err.message);
+    uint64_t rows;
+    stp__mapping_lcm(m, &rows);
+    uint64_t want = UINT64_C(1) << cases[k][0];
+    for (size_t i = 0; i < n; i++) {
+      uint64_t len = rows / cases[k][i] * (1 + (i > 0) + (i + 1 < n));
+      want = len > want ? len : want;
+    }
+    cr_assert_geq((uint64_t)c->moves->nrows, want, "case %zu: %lld states < bound %llu", k,
+                  (long long)c->moves->nrows, (unsigned long long)want);
+    stp__chain_free(c);
+    stp_mapping_free(m);
+  }
+}

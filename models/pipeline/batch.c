@@ -154,13 +154,14 @@ static void *worker(void *arg) {
   return NULL;
 }
 
-/* Hand slot k to the sink (unless an interrupt cut it short) and free it. */
+/* Hand slot k to the sink and free it.  A row an interrupt cut short is
+ * handed over too, with status STP_EINTERRUPTED: the output marks it. */
 static stp_status emit(batch *b, size_t k, stp_batch_summary *sum, stp_error *err) {
   slot *sl = &b->slots[k];
   stp_status s = STP_OK;
   if (sl->interrupted)
     sum->interrupted = 1;
-  for (size_t r = 0; r < sl->nrows && s == STP_OK && !sl->interrupted; r++) {
+  for (size_t r = 0; r < sl->nrows && s == STP_OK; r++) {
     const stp_batch_row *row = &sl->rows[r];
     if ((s = b->cfg->sink(row, b->cfg->ctx, err)) != STP_OK)
       break;
@@ -226,8 +227,8 @@ static stp_status drain(batch *b, stp_batch_summary *sum, double t0, stp_error *
   return s;
 }
 
-/* After an interrupt: the rows finished beyond the first unfinished input,
- * still in input order. */
+/* After an interrupt (the workers have stopped, so every input taken is
+ * done, finished or cut short): its rows, still in input order. */
 static stp_status drain_rest(batch *b, stp_batch_summary *sum, stp_error *err) {
   stp_status s = STP_OK;
   for (size_t k = b->next_emit; k < b->n && s == STP_OK; k++)

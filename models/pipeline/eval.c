@@ -4,6 +4,7 @@
 #include "base/core.h"
 #include "models/pipeline/deterministic.h"
 #include "models/pipeline/exponential.h"
+#include "models/pipeline/teg.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -115,10 +116,23 @@ static stp_status copy_components(const stp_component_set *cs, const double *det
   return STP_OK;
 }
 
+/* The size limits, checked before anything walks the pairs of a component
+ * (the cycle-times do: two coprime teams of 50,000 make 2.5e9 pairs). */
+static stp_status check_sizes(const stp_mapping *m, stp_model model, const stp_options *o,
+                              const stp_component_set *cs, stp_error *err) {
+  if (model == STP_MODEL_STRICT)
+    return stp__teg_check_size(m, model, o->max_transitions, err);
+  for (size_t k = 0; k < cs->n; k++)
+    if (cs->c[k].kind != STP_COMPONENT_COMPUTE)
+      STP_CHECK(stp__pattern_check_size(m, &cs->c[k], o->max_transitions, err));
+  return STP_OK;
+}
+
 static stp_status evaluate_det(const stp_mapping *m, stp_model model, const stp_options *o,
                                const stp_component_set *cs, stp_result *r, stp_error *err) {
   stp_cycle_times *ct = NULL;
   double *det_rho = NULL;
+  STP_CHECK(check_sizes(m, model, o, cs, err));
   stp_status s = stp__cycle_times(m, cs, &ct, err);
   if (s == STP_OK && model == STP_MODEL_OVERLAP) {
     det_rho = stp__calloc(cs->n, sizeof *det_rho);

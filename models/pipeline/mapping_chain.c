@@ -57,6 +57,8 @@ static stp_status component_chain(const stp_mapping *m, long k, const stp_option
   if (s == STP_OK)
     s = stp__pattern_times(m, c, &times, err);
   if (s == STP_OK)
+    s = stp__pattern_check_memory(c->u, c->v, stp_options_memory_budget(o), err);
+  if (s == STP_OK)
     s = stp__pattern_chain(c->u, c->v, times, o->max_states, out, err);
   if (s == STP_OK) {
     *about = (stp_chain_about){.model = STP_MODEL_OVERLAP, .component = k, .stage = c->stage,

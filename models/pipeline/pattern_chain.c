@@ -230,9 +230,27 @@ stp_status stp__pattern_chain(size_t u, size_t v, const double *times, uint64_t 
   return STP_OK;
 }
 
+/* Bytes of the chain (rows, moves with their events) and of the solve
+ * (about four vectors of states), from the exact counts, before building. */
+stp_status stp__pattern_check_memory(size_t u, size_t v, uint64_t budget, stp_error *err) {
+  pattern_space ps;
+  if (u == 0 || v == 0 || space_init(&ps, u, v, err) != STP_OK)
+    return STP_OK; /* check_pattern says what is wrong */
+  double bytes = (double)ps.states * 8 * 5 + (double)move_count(&ps) * (8 + 8 + 4);
+  free(ps.binom);
+  if (bytes <= (double)budget)
+    return STP_OK;
+  return stp__fail(err, STP_ELIMIT,
+                   "the %zu x %zu pattern's Markov chain (%lld states) would need about %.3g "
+                   "GiB, above the memory budget of %.3g GiB (--max-memory)",
+                   u, v, (long long)ps.states, bytes / 1073741824.0,
+                   (double)budget / 1073741824.0);
+}
+
 stp_status stp__pattern_exp_rate(size_t u, size_t v, const double *times, const stp_options *o,
                                  double *rate, stp_ctmc_info *info, stp_error *err) {
   stp_chain *c;
+  STP_CHECK(stp__pattern_check_memory(u, v, stp_options_memory_budget(o), err));
   STP_CHECK(stp__pattern_chain(u, v, times, o->max_states, &c, err));
   double *pi = NULL;
   stp_status s = stp__chain_solve(c, o, STP_STATIONARY_AUTO, &pi, rate, info, err);

@@ -11,6 +11,9 @@
 /* S(u, v) = v * C(u+v-1, u-1), the number of states of a u x v pattern;
  * false when it exceeds 2^63. */
 bool stp__pattern_state_count(size_t u, size_t v, uint64_t *out);
+/* STP_ELIMIT when the chain of a u x v pattern and its solve would need
+ * more than `budget` bytes (from the exact state and move counts). */
+stp_status stp__pattern_check_memory(size_t u, size_t v, uint64_t budget, stp_error *err);
 
 /* The chain of a u x v transfer pattern (gcd(u, v) = 1) whose transition k
  * has an exponential firing time of mean times[k]: S(u, v) states, indexed

@@ -9,8 +9,10 @@
  * an open-addressing hash table (linear probing) of 32-bit state numbers;
  * the generator is written row by row as states leave the queue.  The
  * enumeration stops, with a message saying how far it got, at
- * o->max_states markings or when the markings would need more than
- * STP_STRICT_MAX_MARKING_BYTES, so memory stays bounded. */
+ * o->max_states markings or when the markings would exceed the memory
+ * budget (stp_options_memory_budget), so memory stays bounded; and before
+ * anything is built, a lower bound of the markings (strict_estimate) refuses
+ * in microseconds what could never fit. */
 #include "base/core.h"
 #include "models/pipeline/strict_chain.h"
 #include "models/pipeline/teg.h"
@@ -18,8 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STP_STRICT_MAX_MARKING_BYTES (UINT64_C(4) << 30)
 #define EMPTY_SLOT UINT32_MAX
+/* Bytes per marking besides its bits: two hash slots (load <= 1/2), a row
+ * offset, and about three moves of 20 bytes. */
+#define STP_STRICT_BYTES_PER_STATE 80
 
 /* ---- the net: input and output places of each transition ------------------ */
 
@@ -228,6 +232,9 @@ typedef struct bfs {
   uint64_t row_cap;
   uint64_t depth;   /* depth of the state being expanded */
   uint64_t max_states;
+  uint64_t estimate; /* strict_estimate's lower bound, for progress */
+  uint64_t budget;   /* bytes (stp_options_memory_budget) */
+  double t0;
 } bfs;
 
 static stp_status initial_marking(bfs *b, stp_error *err) {
@@ -253,10 +260,11 @@ static stp_status limit_reached(const bfs *b, uint64_t expanded, stp_error *err)
                      (unsigned long long)b->depth, (unsigned long long)expanded);
   return stp__fail(err, STP_ELIMIT,
                    "%s: the Strict Markov chain has more than %llu reachable markings of %llu "
-                   "places each, beyond what this enumeration can store (stopped at depth %llu); "
-                   "use `streamtp simulate`",
+                   "places each, beyond the memory budget of %.3g GiB (--max-memory; stopped at "
+                   "depth %llu); use `streamtp simulate`",
                    b->map->file, (unsigned long long)b->set.limit,
-                   (unsigned long long)b->teg->g->m, (unsigned long long)b->depth);
+                   (unsigned long long)b->teg->g->m, (double)b->budget / 1073741824.0,
+                   (unsigned long long)b->depth);
 }
 
 static stp_status row_start(bfs *b, uint64_t s, stp_error *err) {
@@ -309,6 +317,7 @@ static stp_status enumerate(bfs *b, const stp_options *o, stp_error *err) {
       b->depth++;
       depth_end = b->set.count;
     }
+    stp__progress(o, "enumerating the Strict markings", b->set.count, b->estimate, b->t0);
     if (st % 1024 == 0 && stp__cancelled(&o->cancel))
       s = stp__fail(err, STP_EINTERRUPTED, "interrupted while enumerating the Strict markings");
     else
@@ -341,19 +350,70 @@ static stp_status make_chain(bfs *b, stp_chain *c, stp_error *err) {
 
 static uint64_t marking_limit(const stp_options *o, size_t words) {
   uint64_t limit = o->max_states;
-  uint64_t by_bytes = STP_STRICT_MAX_MARKING_BYTES / (words * sizeof(uint64_t));
+  uint64_t by_bytes =
+      stp_options_memory_budget(o) / (words * sizeof(uint64_t) + STP_STRICT_BYTES_PER_STATE);
   if (by_bytes < limit)
     limit = by_bytes;
   return limit < UINT32_MAX - 1 ? limit : UINT32_MAX - 1;
+}
+
+/* ---- the estimate, before anything is built ------------------------------------
+ * Every processor's cycle holds one token, which visits each place of the
+ * cycle in turn (the graph is live): so there are at least as many markings
+ * as places on the longest processor cycle, (R / R_i) rows times the 1 to 3
+ * actions of stage i (receive, compute, send).  Also, the first action of
+ * each processor of the first team (computing its first row) is enabled in
+ * the initial marking and moves only that processor's token: any subset of
+ * them may fire, 2^R_1 markings.  Each marking stores one bit per place.
+ * When the larger bound already exceeds --max-states or the memory budget,
+ * refuse at once rather than after minutes and gigabytes. */
+static uint64_t min_markings(const stp_mapping *m) {
+  uint64_t rows, best = 0;
+  if (!stp__mapping_lcm(m, &rows))
+    return UINT64_MAX;
+  size_t first = stp__team_size(m, 0);
+  best = first >= 64 ? UINT64_MAX : UINT64_C(1) << first;
+  for (size_t i = 0; i < m->nstages; i++) {
+    uint64_t len = rows / stp__team_size(m, i) * (1 + (i > 0) + (i + 1 < m->nstages));
+    if (len > best)
+      best = len;
+  }
+  return best;
+}
+
+static stp_status strict_estimate(const stp_mapping *m, const stp_options *o, uint64_t *lower,
+                                  stp_error *err) {
+  STP_CHECK(stp__teg_check_size(m, STP_MODEL_STRICT, o->max_transitions, err));
+  STP_CHECK(stp__teg_check_memory(m, STP_MODEL_STRICT, stp_options_memory_budget(o), err));
+  uint64_t places = stp__teg_place_count(m, STP_MODEL_STRICT);
+  *lower = min_markings(m);
+  if (*lower > o->max_states)
+    return stp__fail(err, STP_ELIMIT,
+                     "%s: the Strict Markov chain has at least %llu reachable markings (a "
+                     "processor's cycle has that many places), above the limit of %llu "
+                     "(--max-states); use `streamtp simulate`",
+                     m->file, (unsigned long long)*lower, (unsigned long long)o->max_states);
+  double bytes = (double)*lower * ((double)((places + 63) / 64) * 8 + STP_STRICT_BYTES_PER_STATE);
+  uint64_t budget = stp_options_memory_budget(o);
+  if (bytes > (double)budget)
+    return stp__fail(err, STP_ELIMIT,
+                     "%s: the Strict Markov chain has at least %llu reachable markings of %llu "
+                     "places each, at least %.3g GiB, above the memory budget of %.3g GiB "
+                     "(--max-memory); use `streamtp simulate`",
+                     m->file, (unsigned long long)*lower, (unsigned long long)places,
+                     bytes / 1073741824.0, (double)budget / 1073741824.0);
+  return STP_OK;
 }
 
 stp_status stp__strict_chain(const stp_mapping *m, const stp_options *o, stp_chain **out,
                              stp_error *err) {
   *out = NULL;
   double t0 = stp__now();
-  bfs b = {.map = m, .max_states = o->max_states};
+  bfs b = {.map = m, .max_states = o->max_states, .t0 = t0,
+           .budget = stp_options_memory_budget(o)};
   stp_teg *teg = NULL;
   stp_chain *c = NULL;
+  STP_CHECK(strict_estimate(m, o, &b.estimate, err));
   STP_CHECK(stp__teg_build(m, STP_MODEL_STRICT, o->max_transitions, &teg, err));
   b.teg = teg;
   stp_status s = net_init(teg, &b.net, err);

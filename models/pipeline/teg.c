@@ -63,9 +63,15 @@ static uint64_t place_count(const stp_mapping *m, stp_model model, uint64_t rows
   return places;
 }
 
-stp_status stp__teg_build(const stp_mapping *m, stp_model model, uint64_t max_transitions,
-                          stp_teg **out, stp_error *err) {
-  *out = NULL;
+uint64_t stp__teg_place_count(const stp_mapping *m, stp_model model) {
+  uint64_t rows;
+  if (!stp__mapping_lcm(m, &rows))
+    return UINT64_MAX;
+  return place_count(m, model, rows, (uint32_t)(2 * m->nstages - 1));
+}
+
+stp_status stp__teg_check_size(const stp_mapping *m, stp_model model, uint64_t max_transitions,
+                               stp_error *err) {
   uint64_t rows, n;
   uint32_t cols = (uint32_t)(2 * m->nstages - 1);
   if (!stp__mapping_lcm(m, &rows) || !stp__mul_u64(rows, cols, &n))
@@ -78,6 +84,40 @@ stp_status stp__teg_build(const stp_mapping *m, stp_model model, uint64_t max_tr
                      "columns), above the limit of %llu (--max-transitions)",
                      m->file, stp_model_name(model), (unsigned long long)n,
                      (unsigned long long)rows, cols, (unsigned long long)max_transitions);
+  return STP_OK;
+}
+
+/* What a built graph holds per transition (its time, its node in the CSR
+ * graph) and per place (source, target, weight, tokens, and the edge list
+ * it is built from); measured sizes rounded up. */
+#define TEG_BYTES_PER_TRANSITION 24.0
+#define TEG_BYTES_PER_PLACE 80.0
+
+stp_status stp__teg_check_memory(const stp_mapping *m, stp_model model, uint64_t budget,
+                                 stp_error *err) {
+  uint64_t rows;
+  if (!stp__mapping_lcm(m, &rows))
+    return STP_OK; /* stp__teg_check_size refuses it */
+  double n = (double)rows * (double)(2 * m->nstages - 1);
+  double bytes = n * TEG_BYTES_PER_TRANSITION +
+                 (double)stp__teg_place_count(m, model) * TEG_BYTES_PER_PLACE;
+  if (bytes <= (double)budget)
+    return STP_OK;
+  return stp__fail(err, STP_ELIMIT,
+                   "%s: the %s event graph (%.4g transitions) would need about %.3g GiB, above "
+                   "the memory budget of %.3g GiB (--max-memory)",
+                   m->file, stp_model_name(model), n, bytes / 1073741824.0,
+                   (double)budget / 1073741824.0);
+}
+
+stp_status stp__teg_build(const stp_mapping *m, stp_model model, uint64_t max_transitions,
+                          stp_teg **out, stp_error *err) {
+  *out = NULL;
+  STP_CHECK(stp__teg_check_size(m, model, max_transitions, err));
+  uint64_t rows, n;
+  uint32_t cols = (uint32_t)(2 * m->nstages - 1);
+  stp__mapping_lcm(m, &rows); /* checked above: neither overflows */
+  stp__mul_u64(rows, cols, &n);
   stp_teg *t = calloc(1, sizeof *t);
   if (!t)
     return stp__oom(err, "building the event graph");

@@ -19,6 +19,16 @@ typedef struct stp_teg {
 
 /* Build the full event graph; STP_ELIMIT when it would exceed
  * max_transitions transitions (or when R overflows). */
+/* Places of the full event graph (UINT64_MAX when the lcm overflows). */
+uint64_t stp__teg_place_count(const stp_mapping *m, stp_model model);
+/* STP_ELIMIT when building the full event graph would need more than
+ * `budget` bytes (an estimate from its sizes, before anything is built). */
+stp_status stp__teg_check_memory(const stp_mapping *m, stp_model model, uint64_t budget,
+                                 stp_error *err);
+/* STP_ELIMIT (with the sizes) when the full event graph would exceed
+ * max_transitions: what stp__teg_build checks first, in O(N). */
+stp_status stp__teg_check_size(const stp_mapping *m, stp_model model, uint64_t max_transitions,
+                               stp_error *err);
 stp_status stp__teg_build(const stp_mapping *m, stp_model model, uint64_t max_transitions,
                           stp_teg **out, stp_error *err);
 void stp__teg_free(stp_teg *t);

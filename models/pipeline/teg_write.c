@@ -2,6 +2,7 @@
  * Graphviz dot format (stp_mapping_teg_summary, stp_mapping_write_dot),
  * with its critical cycle (Howard's) marked. */
 #include "base/core.h"
+#include "base/numfmt.h"
 #include "models/pipeline/teg.h"
 #include "solvers/mcr_howard.h"
 
@@ -138,8 +139,11 @@ stp_status stp_mapping_write_dot(const stp_mapping *m, stp_model model, uint64_t
   const char *what;
   double ratio = 0;
   stp_status s = critical_places(t, &crit, &what, &ratio, err);
-  if (s == STP_OK)
+  if (s == STP_OK) {
+    void *locale = stp__c_locale_enter(); /* times print with a '.' in any locale */
     print_dot(f, t, crit, what, ratio);
+    stp__c_locale_leave(locale);
+  }
   free(crit);
   stp__teg_free(t);
   if (s != STP_OK)

@@ -13,14 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Shortest of %.15g, %.16g, %.17g that round-trips (17 always does). */
+/* Shortest of %.15g, %.16g, %.17g that round-trips, in any locale. */
 static void put_number(FILE *f, double x) {
   char buf[40];
-  for (int digits = 15; digits <= 17; digits++) {
-    snprintf(buf, sizeof buf, "%.*g", digits, x);
-    if (stp__close(strtod(buf, NULL), x, 0, 0)) /* zero tolerance: an exact round trip */
-      break;
-  }
+  stp_format_double(x, buf, sizeof buf);
   fputs(buf, f);
 }
 

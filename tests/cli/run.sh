@@ -6,6 +6,11 @@
 #   stdout.contains,   lines that must each appear in the output
 #   stderr.contains
 #   stdin              fed to standard input (default: nothing)
+#   stdout.to          a device standard output goes to instead (/dev/full)
+#   pipe               a command standard output is piped into ("head -1"),
+#                      streamtp running with SIGPIPE ignored; stdout checks
+#                      then apply to what the command printed
+#   output.contains    lines that must appear in the file named @OUT@ in args
 # Usage: run.sh PATH/TO/streamtp [CASE...]
 set -uo pipefail
 bin=$(realpath "$1"); shift
@@ -17,12 +22,28 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 for c in "${cases[@]}"; do
   d="cases/$c"
+  why=""
   read -ra args < "$d/args"
+  args=("${args[@]//@OUT@/$tmp/output}")
+  rm -f "$tmp/output"
   want_rc=0; [ -f "$d/rc" ] && want_rc=$(cat "$d/rc")
   input=/dev/null; [ -f "$d/stdin" ] && input="$d/stdin"
-  timeout 120 "$bin" "${args[@]}" < "$input" > "$tmp/out" 2> "$tmp/err"
+  if [ -f "$d/pipe" ]; then
+    (trap '' PIPE; timeout 120 "$bin" "${args[@]}" < "$input" 2> "$tmp/err" | $(cat "$d/pipe") > "$tmp/out"
+     exit "${PIPESTATUS[0]}")
+  elif [ -f "$d/stdout.to" ]; then
+    timeout 120 "$bin" "${args[@]}" < "$input" > "$(cat "$d/stdout.to")" 2> "$tmp/err"
+    rc=$?; : > "$tmp/out"; (exit $rc)
+  else
+    timeout 120 "$bin" "${args[@]}" < "$input" > "$tmp/out" 2> "$tmp/err"
+  fi
   rc=$?
-  why=""
+  if [ -f "$d/output.contains" ]; then
+    while IFS= read -r line || [ -n "$line" ]; do
+      [ -z "$line" ] && continue
+      grep -qF -- "$line" "$tmp/output" 2>/dev/null || why="$why; output file lacks: $line"
+    done < "$d/output.contains"
+  fi
   [ "$rc" = "$want_rc" ] || why="exit status $rc, expected $want_rc"
   for s in stdout stderr; do
     f=$tmp/out; [ $s = stderr ] && f=$tmp/err

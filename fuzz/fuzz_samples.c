@@ -1,0 +1,38 @@
+/* fuzz_samples.c: libFuzzer target of the sample files of empirical laws
+ * ("empirical:FILE": one number per line, comments): the input is written to
+ * a private temporary file which stp_law_parse then reads. */
+#include "streamtp.h"
+#include "streamtp_law.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char path[64];
+
+static void remove_file(void) { unlink(path); }
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (!path[0]) {
+    snprintf(path, sizeof path, "/tmp/stp-fuzz-samples-%ld.txt", (long)getpid());
+    atexit(remove_file);
+  }
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    return 0;
+  fwrite(data, 1, size, f);
+  fclose(f);
+  char spec[96];
+  snprintf(spec, sizeof spec, "empirical:%s", path);
+  stp_law *law = NULL;
+  stp_error err = {0};
+  if (stp_law_parse(spec, NULL, &law, &err) != STP_OK) {
+    if (!err.message[0])
+      abort();
+    return 0;
+  }
+  stp_law_free(law);
+  return 0;
+}

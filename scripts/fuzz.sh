@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# fuzz.sh: build the libFuzzer targets of fuzz/ with clang under ASan + UBSan
+# (build dir build-fuzz), replay the regression inputs of fuzz/regressions/,
+# then fuzz each target for SECONDS (default 60) from a seed corpus made of
+# the repository's own inputs (tests/cli, examples).  Crashes, leaks and hangs
+# (over 10 s) land in build-fuzz/artifacts/TARGET/; the script fails if any
+# did.  Each crash or hang found gets a copy under fuzz/regressions/TARGET/
+# and a test (tests/cli/cases or a Criterion case) once fixed.
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}; shift || true
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(fuzz_mapping fuzz_law fuzz_samples)
+scripts/deps.sh fuzz
+CC=clang cmake -S . -B build-fuzz -DSTP_FUZZ=ON -DSTP_BUILD_TESTS=OFF \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build-fuzz -j2 --target "${targets[@]}" >/dev/null
+
+seed_corpus() { # TARGET DIR
+  mkdir -p "$2"
+  case "$1" in
+    fuzz_mapping) cp tests/cli/inputs/*.json examples/*.json tests/cli/data/batch/*.json "$2"/ 2>/dev/null || true ;;
+    fuzz_law) i=0
+      for s in det exp uniform:spread=0.5 gamma:cv=0.5 weibull:cv=2 lognormal:cv=0.3 \
+               normal:cv=0.2 beta:a=2,b=3 erlang:k=4 hyperexp:cv=2 gamma:cv=1e-300; do
+        printf '%s' "$s" > "$2/seed$((i++))"; done ;;
+    fuzz_samples) printf '1\n2\n3.5\n' > "$2/a"; printf '# times\n0.1 0.2\n1e3\n' > "$2/b"
+      cp examples/measured-times.txt "$2/" 2>/dev/null || true ;;
+  esac
+}
+
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+status=0
+for t in "${targets[@]}"; do
+  bin=build-fuzz/fuzz/$t
+  if [ -d "fuzz/regressions/$t" ] && ls "fuzz/regressions/$t"/* >/dev/null 2>&1; then
+    echo "== $t: replaying fuzz/regressions/$t"
+    "$bin" -timeout=10 "fuzz/regressions/$t"/* >/dev/null 2>&1 || { echo "   REGRESSION FAILS"; status=1; }
+  fi
+  corpus=build-fuzz/corpus/$t art=build-fuzz/artifacts/$t/
+  seed_corpus "$t" "$corpus"
+  mkdir -p "$art"
+  echo "== $t: fuzzing for ${seconds}s"
+  log=build-fuzz/$t.log
+  if ! "$bin" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+       -max_len=65536 -artifact_prefix="$art" -print_final_stats=1 >"$log" 2>&1; then
+    echo "   FINDING: see $log and $art"; status=1
+  fi
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  echo "   $runs executions, $((runs / seconds)) per second, $(ls "$corpus" | wc -l) corpus files"
+done
+exit $status

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# interrupt.sh: a long computation shows its progress on standard error after
+# a second, and Ctrl-C stops it cleanly: exit 130, "streamtp: interrupted",
+# nothing half-written on standard output.  The Strict chain of teams 13,
+# 17, 19, 23 enumerates for a minute under a 2100M budget: plenty of time.
+# Usage: interrupt.sh PATH/TO/streamtp
+set -uo pipefail
+bin=$(realpath "$1")
+cd "$(dirname "$0")"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { local what=$1; shift; if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fail=1; fi; }
+
+"$bin" eval --json --max-memory 2100M inputs/strict-13-17-19-23.json >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 1 900); do
+  grep -q "enumerating the Strict markings" "$tmp/err" 2>/dev/null && break
+  sleep 0.1
+done
+kill -INT $pid
+wait $pid
+rc=$?
+check "progress on standard error after a second" \
+  grep -q "streamtp: enumerating the Strict markings: [0-9]* so far, [0-9]*/s, at least 17043 in all" "$tmp/err"
+check "Ctrl-C: exit status 130" test $rc -eq 130
+check "Ctrl-C: says so" grep -qx "streamtp: interrupted" "$tmp/err"
+check "Ctrl-C: no half record on standard output" test ! -s "$tmp/out"
+exit $fail
