@@ -96,5 +96,6 @@ extern const cli_command cli_batch_command;
 extern const cli_command cli_generate_command;
 extern const cli_command cli_simulate_command;
 extern const cli_command cli_ctmc_command;
+extern const cli_command cli_redistribute_command;
 
 #endif /* STP_CLI_H */

@@ -11,6 +11,7 @@ static const cli_command *const commands[] = {
     &cli_generate_command,
     &cli_simulate_command,
     &cli_ctmc_command,
+    &cli_redistribute_command,
     NULL,
 };
 
