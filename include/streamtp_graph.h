@@ -46,6 +46,18 @@ STP_API stp_status stp_graph_add_transition(stp_graph *g, const char *name, doub
 STP_API stp_status stp_graph_add_place(stp_graph *g, size_t from, size_t to, uint64_t tokens,
                                        stp_error *err);
 
+/* Marks transition t as an output: each of its firings completes one run
+ * (a data set).  A timed event graph's throughput counts completed runs:
+ * (number of outputs) x the long-run firing rate, so that a graph of R
+ * interleaved rows (a replicated pipeline) with its R last transitions
+ * marked delivers the pipeline's own throughput.  With no output marked,
+ * the throughput is the firing rate itself (one output).  Marking twice is
+ * harmless. */
+STP_API stp_status stp_graph_set_output(stp_graph *g, size_t t, stp_error *err);
+/* Outputs marked (0: none, the throughput is the firing rate). */
+STP_API size_t stp_graph_output_count(const stp_graph *g);
+STP_API int stp_graph_transition_is_output(const stp_graph *g, size_t t);
+
 /* Checks what the analyses need: at least one transition; DAG mode (no
  * token): acyclic, else STP_EDEADLOCK naming a cycle's transitions;
  * TEG mode: every cycle holds a token (else STP_EDEADLOCK naming a
@@ -81,14 +93,16 @@ typedef struct stp_graph_result {
   int is_dag;               /* 1: makespans; 0: throughputs */
   /* deterministic (every time constant) */
   double det_makespan;      /* DAG */
-  double det_period;        /* TEG: max cycle ratio */
-  double det_throughput;    /* TEG: 1 / period */
+  double det_period;        /* TEG: 1 / det_throughput (the max cycle ratio
+                               when at most one output is marked) */
+  double det_throughput;    /* TEG: max(1, outputs) / max cycle ratio */
   size_t *critical;         /* DAG: critical path, source to sink; TEG:
                                critical cycle in firing order */
   size_t critical_len;
   /* exponential (every time exponential with its mean; 0 = instantaneous) */
   int exp_computed;         /* 1: exp_value holds; 0: see exp_reason */
-  double exp_value;         /* DAG: E[makespan]; TEG: throughput */
+  double exp_value;         /* DAG: E[makespan]; TEG: throughput (counted
+                               like det_throughput) */
   uint64_t exp_states;      /* order ideals (DAG) or reachable markings (TEG,
                                the largest component's chain) */
   const char *exp_method;   /* "dag-ctmc" or "ctmc" */

@@ -3,7 +3,7 @@
 # Usage: scripts/deps.sh [core|bench|all]   (default core: build and test)
 set -euo pipefail
 group=${1:-core}
-core=(build-essential cmake pkg-config libgsl-dev libsuitesparse-dev libcriterion-dev
+core=(build-essential cmake pkg-config libgsl-dev libsuitesparse-dev libcriterion-dev libgmp-dev
       libjansson-dev python3 python3-matplotlib)
 bench=(libboost-graph-dev liblemon-dev libsimgrid-dev python3-scipy libopenblas-dev hyperfine)
 case "$group" in

@@ -1,0 +1,183 @@
+/* analyze.c: stp_graph_analyze, the exact analyses of any event graph.
+ * A DAG gets its deterministic makespan and critical path (longest path)
+ * and its exponential makespan from the order-ideal chain; a timed event
+ * graph gets its period and critical cycle from Howard's algorithm and its
+ * exponential throughput from the reachability chain of its markings
+ * (engine/reach.c).  Either way the N.B.U.E. interval closes the result. */
+#include "engine/graph.h"
+#include "engine/ideals.h"
+#include "engine/reach.h"
+
+#include "base/core.h"
+#include "solvers/mcr_howard.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Longest path: transitions in Kahn's order push their finish date to
+ * their successors; the critical path is walked back from the latest. */
+static stp_status dag_deterministic(const stp_graph *g, stp_graph_result *r, stp_error *err) {
+  stp_digraph *d;
+  STP_CHECK(stp__graph_digraph(g, false, &d, err));
+  size_t n = g->nt;
+  double *start = stp__calloc(n, sizeof *start);
+  uint32_t *from = stp__malloc_array(n, sizeof *from), *order = stp__malloc_array(n, sizeof *order);
+  uint32_t *indeg = stp__calloc(n, sizeof *indeg);
+  stp_status s = STP_OK;
+  if (!start || !from || !order || !indeg) {
+    s = stp__oom(err, "longest path");
+    goto done;
+  }
+  for (uint64_t e = 0; e < d->m; e++) indeg[d->dst[e]]++;
+  size_t tail = 0;
+  for (uint32_t t = 0; t < n; t++) {
+    from[t] = UINT32_MAX;
+    if (!indeg[t]) order[tail++] = t;
+  }
+  uint32_t last = order[0];
+  double makespan = -1;
+  for (size_t head = 0; head < tail; head++) {
+    uint32_t t = order[head];
+    double finish = start[t] + g->time[t];
+    if (finish > makespan) makespan = finish, last = t;
+    for (uint64_t e = d->off[t]; e < d->off[t + 1]; e++) {
+      uint32_t u = d->dst[e];
+      if (from[u] == UINT32_MAX || finish > start[u]) start[u] = finish, from[u] = t;
+      if (--indeg[u] == 0) order[tail++] = u;
+    }
+  }
+  size_t len = 0;
+  for (uint32_t t = last; t != UINT32_MAX; t = from[t]) order[len++] = t;
+  r->critical = stp__malloc_array(len, sizeof *r->critical);
+  if (!r->critical) {
+    s = stp__oom(err, "critical path");
+    goto done;
+  }
+  for (size_t i = 0; i < len; i++) r->critical[i] = order[len - 1 - i];
+  r->critical_len = len;
+  r->det_makespan = makespan;
+done:
+  free(start);
+  free(from);
+  free(order);
+  free(indeg);
+  stp__digraph_free(d);
+  return s;
+}
+
+/* A missing exponential value: the reason goes to the result, not to err. */
+static void exp_missing(stp_graph_result *r, const char *reason) {
+  r->exp_computed = 0;
+  size_t n = strlen(reason);
+  if (n >= sizeof r->exp_reason) n = sizeof r->exp_reason - 1;
+  memcpy(r->exp_reason, reason, n);
+  r->exp_reason[n] = '\0';
+}
+
+static stp_status dag_analyze(const stp_graph *g, const stp_graph_options *o, stp_graph_result *r,
+                              stp_error *err) {
+  STP_CHECK(dag_deterministic(g, r, err));
+  r->exp_method = "dag-ctmc";
+  r->bound_lower = r->det_makespan;
+  r->bound_upper = NAN;
+  if (!o->exponential) {
+    exp_missing(r, "not asked for");
+    return STP_OK;
+  }
+  stp_ideals_stats st;
+  stp_error e2 = {0};
+  stp_status s = stp__ideals_makespan(g, o->max_states, &o->cancel, &r->exp_value, &st, &e2);
+  r->exp_states = st.states;
+  if (s == STP_ELIMIT) {
+    exp_missing(r, e2.message);
+    return STP_OK;
+  }
+  if (s != STP_OK) {
+    *err = e2;
+    return s;
+  }
+  r->exp_computed = 1;
+  r->bound_upper = r->exp_value;
+  return STP_OK;
+}
+
+/* Howard on the graph with the single-server self-loops; the critical
+ * cycle is rotated to start at its transition listed first. */
+static stp_status teg_deterministic(const stp_graph *g, const stp_graph_options *o,
+                                    stp_graph_result *r, stp_error *err) {
+  stp_digraph *d;
+  STP_CHECK(stp__graph_digraph(g, true, &d, err));
+  stp_mcr_options mo = {.cancel = o->cancel};
+  stp_mcr_result mr = {0};
+  stp_status s = stp__mcr_howard(d, &mo, &mr, err);
+  stp__digraph_free(d);
+  if (s != STP_OK) return s;
+  size_t len = mr.cycle_len, first = 0;
+  for (size_t i = 1; i < len; i++)
+    if (mr.cycle[i] < mr.cycle[first]) first = i;
+  r->critical = stp__malloc_array(len ? len : 1, sizeof *r->critical);
+  if (!r->critical) {
+    stp__mcr_result_clear(&mr);
+    return stp__oom(err, "critical cycle");
+  }
+  for (size_t i = 0; i < len; i++) r->critical[i] = mr.cycle[(first + i) % len];
+  r->critical_len = len;
+  double outputs = g->noutputs > 1 ? (double)g->noutputs : 1.0;
+  r->det_period = mr.ratio / outputs;
+  r->det_throughput = outputs / mr.ratio;
+  stp__mcr_result_clear(&mr);
+  return STP_OK;
+}
+
+static stp_status teg_analyze(const stp_graph *g, const stp_graph_options *o, stp_graph_result *r,
+                              stp_error *err) {
+  STP_CHECK(teg_deterministic(g, o, r, err));
+  r->exp_method = "ctmc";
+  r->bound_upper = r->det_throughput;
+  r->bound_lower = NAN;
+  if (!o->exponential) {
+    exp_missing(r, "not asked for");
+    return STP_OK;
+  }
+  stp_reach_stats st = {0};
+  stp_error e2 = {0};
+  stp_status s = stp__reach_throughput(g, o->max_states, &o->cancel, &r->exp_value, &st, &e2);
+  r->exp_states = st.states;
+  if (s == STP_ELIMIT) {
+    exp_missing(r, e2.message);
+    return STP_OK;
+  }
+  if (s != STP_OK) {
+    *err = e2;
+    return s;
+  }
+  r->exp_computed = 1;
+  r->bound_lower = r->exp_value;
+  return STP_OK;
+}
+
+stp_status stp_graph_analyze(const stp_graph *g, const stp_graph_options *o, stp_graph_result *r,
+                             stp_error *err) {
+  stp_graph_options defaults;
+  if (!o) {
+    stp_graph_options_init(&defaults);
+    o = &defaults;
+  }
+  stp_graph_options opt = *o;
+  if (!opt.max_states) opt.max_states = STP_GRAPH_DEFAULT_MAX_STATES;
+  memset(r, 0, sizeof *r);
+  r->det_makespan = r->det_period = r->det_throughput = r->exp_value = NAN;
+  STP_CHECK(stp_graph_check(g, err));
+  r->is_dag = stp_graph_is_dag(g);
+  stp_status s = r->is_dag ? dag_analyze(g, &opt, r, err) : teg_analyze(g, &opt, r, err);
+  if (s != STP_OK) stp_graph_result_free(r);
+  return s;
+}
+
+void stp_graph_result_free(stp_graph_result *r) {
+  if (!r) return;
+  free(r->critical);
+  r->critical = NULL;
+  r->critical_len = 0;
+}
