@@ -123,7 +123,7 @@ STP_API stp_status stp_redist_evaluate(const stp_redist *rd, const stp_redist_sc
                                        const stp_redist_cost *c, stp_redist_costs *out,
                                        stp_error *err);
 
-/* The barrier schedule as an activity DAG: per step k a transition "step<k>"
+/* The barrier schedule as an activity DAG: per step k a transition "step<k>" (k from 1)
  * (time alpha, law det) after every message of step k-1 (or after step k-1
  * itself when k-1 is empty), and per message a transition "m<p>-<q>" (time
  * beta (M/L) len, no law: the simulation's law applies) after its step's

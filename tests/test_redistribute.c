@@ -552,3 +552,45 @@ Test(redistribute, costs_of_example_1) {
   stp_redist_schedule_free(sc);
   stp_redist_free(rd);
 }
+
+/* The barrier schedule as an event graph: its deterministic makespan is the
+ * cost, and its exact exponential makespan (order ideals of the DAG, an
+ * independent method) is the closed-form expected cost. */
+Test(redistribute, barrier_graph_matches_the_costs) {
+  struct {
+    uint64_t P, Q, r, s;
+    stp_redist_strategy st;
+  } cases[] = {{12, 8, 4, 3, STP_REDIST_STEPWISE},
+               {4, 3, 2, 3, STP_REDIST_GREEDY},
+               {3, 4, 3, 2, STP_REDIST_CATERPILLAR},
+               {4, 4, 3, 5, STP_REDIST_OPTIMAL}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    stp_redist *rd = make(cases[i].P, cases[i].Q, cases[i].r, cases[i].s);
+    stp_redist_schedule *sc = schedule(rd, cases[i].st, 0);
+    for (int with_alpha = 0; with_alpha < 2; with_alpha++) {
+      stp_redist_cost c = {.alpha = with_alpha ? 0.75 : 0, .beta = 0.5, .M = 3 * info_L(rd)};
+      stp_redist_costs costs;
+      stp_graph *g;
+      stp_error err = {0};
+      cr_assert_eq(stp_redist_evaluate(rd, sc, &c, &costs, &err), STP_OK, "%s", err.message);
+      cr_assert_eq(stp_redist_schedule_graph(rd, sc, &c, &g, &err), STP_OK, "%s", err.message);
+      stp_redist_info in;
+      stp_redist_get_info(rd, &in);
+      cr_assert_eq(stp_graph_transition_count(g), in.messages + stp_redist_schedule_steps(sc));
+      stp_graph_options o;
+      stp_graph_options_init(&o);
+      o.exponential = !with_alpha; /* the analysis would make alpha exponential too */
+      stp_graph_result r;
+      cr_assert_eq(stp_graph_analyze(g, &o, &r, &err), STP_OK, "%s", err.message);
+      assert_close(r.det_makespan, costs.cost, TOL_EXACT);
+      if (!with_alpha) {
+        cr_assert(r.exp_computed, "%s", r.exp_reason);
+        assert_close(r.exp_value, costs.exp_cost, TOL_EXACT);
+      }
+      stp_graph_result_free(&r);
+      stp_graph_free(g);
+    }
+    stp_redist_schedule_free(sc);
+    stp_redist_free(rd);
+  }
+}

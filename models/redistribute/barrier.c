@@ -13,6 +13,7 @@
 #include "solvers/expmax.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 stp_status stp__redist_cost_check(const stp_redist *rd, const stp_redist_cost *c,
@@ -81,5 +82,68 @@ stp_status stp_redist_evaluate(const stp_redist *rd, const stp_redist_schedule *
       .exp_cost = c->alpha * (double)sc->ns + e,
       .exp_method = "closed-form",
   };
+  return STP_OK;
+}
+
+/* Adds step k: its start transition (the barrier, time alpha, law det),
+ * after every message of step k-1 (or after step k-1's start when k-1 is
+ * empty), and one transition per message after it.  *start: the previous
+ * step's start on entry, this one's on return. */
+static stp_status add_step(stp_graph *g, const stp_redist_schedule *sc, uint64_t k,
+                           double alpha, double scale, size_t *start, size_t *tr,
+                           stp_error *err) {
+  stp_law *det = NULL;
+  STP_CHECK(stp_law_parse("det", NULL, &det, err));
+  char name[64];
+  snprintf(name, sizeof name, "step%llu", (unsigned long long)k + 1);
+  size_t st;
+  STP_CHECK(stp_graph_add_transition(g, name, alpha, det, &st, err));
+  /* the barrier: after every message of the previous step, or after the
+   * previous step's start when it was empty */
+  if (k > 0) {
+    if (sc->start[k] == sc->start[k - 1])
+      STP_CHECK(stp_graph_add_place(g, *start, st, 0, err));
+    for (size_t i = sc->start[k - 1]; i < sc->start[k]; i++)
+      STP_CHECK(stp_graph_add_place(g, tr[i], st, 0, err));
+  }
+  for (size_t i = sc->start[k]; i < sc->start[k + 1]; i++) {
+    size_t msg = sc->msg[i];
+    snprintf(name, sizeof name, "m%u-%u", sc->rd->from[msg], sc->rd->to[msg]);
+    STP_CHECK(stp_graph_add_transition(g, name, scale * (double)sc->rd->mlen[msg], NULL, &tr[i],
+                                       err));
+    STP_CHECK(stp_graph_add_place(g, st, tr[i], 0, err));
+  }
+  *start = st;
+  return STP_OK;
+}
+
+stp_status stp_redist_schedule_graph(const stp_redist *rd, const stp_redist_schedule *sc,
+                                     const stp_redist_cost *c, stp_graph **out,
+                                     stp_error *err) {
+  *out = NULL;
+  STP_CHECK(stp__redist_cost_check(rd, c, err));
+  char name[96];
+  snprintf(name, sizeof name, "redistribute-%llu-%llu-%llu-%llu-%s", (unsigned long long)rd->P,
+           (unsigned long long)rd->Q, (unsigned long long)rd->r, (unsigned long long)rd->s,
+           stp_redist_strategy_name(sc->strategy));
+  size_t *tr = stp__malloc_array(rd->nmsg + 1, sizeof *tr);
+  if (!tr)
+    return stp__oom(err, "barrier graph");
+  stp_graph *g;
+  stp_status s = stp_graph_new(name, &g, err);
+  if (s != STP_OK) {
+    free(tr);
+    return s;
+  }
+  double scale = c->beta * (double)(c->M / rd->L);
+  size_t start = 0;
+  for (uint64_t k = 0; k < sc->ns && s == STP_OK; k++)
+    s = add_step(g, sc, k, c->alpha, scale, &start, tr, err);
+  free(tr);
+  if (s != STP_OK) {
+    stp_graph_free(g);
+    return s;
+  }
+  *out = g;
   return STP_OK;
 }
