@@ -41,13 +41,13 @@ typedef struct run {
 } run;
 
 static bool parse_positive(const cli_command *cmd, const cli_args *a, const char *name,
-                           uint64_t *out) {
+                           uint64_t max, uint64_t *out) {
   const char *s = cli_get(cmd, a, name);
   if (!s) {
     cli_usage_error(cmd, "--%s is required", name);
     return false;
   }
-  return cli_parse_u64(cmd, name, s, 1, UINT64_MAX, out);
+  return cli_parse_u64(cmd, name, s, 1, max, out);
 }
 
 static bool parse_strategies(const cli_command *cmd, const cli_args *a, const stp_redist *rd,
@@ -81,8 +81,10 @@ static bool parse_run(const cli_command *cmd, const cli_args *a, run *r, int *rc
     cli_usage_error(cmd, "unexpected argument '%s'", a->pos[0]);
     return false;
   }
-  if (!parse_positive(cmd, a, "P", &P) || !parse_positive(cmd, a, "Q", &Q) ||
-      !parse_positive(cmd, a, "r", &rr) || !parse_positive(cmd, a, "s", &ss))
+  if (!parse_positive(cmd, a, "P", STP_REDIST_MAX_PROCS, &P) ||
+      !parse_positive(cmd, a, "Q", STP_REDIST_MAX_PROCS, &Q) ||
+      !parse_positive(cmd, a, "r", STP_REDIST_MAX_BLOCK, &rr) ||
+      !parse_positive(cmd, a, "s", STP_REDIST_MAX_BLOCK, &ss))
     return false;
   stp_error err = {0};
   if (stp_redist_new(P, Q, rr, ss, &r->rd, &err) != STP_OK) {
