@@ -27,17 +27,21 @@ static const gsl_rng_type xoshiro_type = {
     "stp-xoshiro256**", 0xffffffffUL, 0, sizeof(stp_rng *),
     gsl_state_set,      gsl_state_get, gsl_state_get_double};
 
-stp_rng *stp__rng_alloc(uint64_t seed, uint64_t stream) {
-  gsl_set_error_handler_off();
-  stp_rng *r = malloc(sizeof *r);
-  if (!r)
-    return NULL;
+void stp__rng_seed(stp_rng *r, uint64_t seed, uint64_t stream) {
   /* Streams are spaced by an odd constant before splitmix64 scrambles them
    * (not stp__xoshiro_seed's mix: simulate's outputs for a seed stay those
    * it has always printed). */
   uint64_t x = seed + stream * UINT64_C(0xD1B54A32D192ED03);
   for (int k = 0; k < 4; k++)
     r->x.s[k] = stp__splitmix64(&x);
+}
+
+stp_rng *stp__rng_alloc(uint64_t seed, uint64_t stream) {
+  gsl_set_error_handler_off();
+  stp_rng *r = malloc(sizeof *r);
+  if (!r)
+    return NULL;
+  stp__rng_seed(r, seed, stream);
   gsl_rng *g = gsl_rng_alloc(&xoshiro_type);
   if (!g) {
     free(r);

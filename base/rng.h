@@ -21,6 +21,8 @@ typedef struct stp_rng {
 /* A generator for (seed, stream); NULL when out of memory. */
 stp_rng *stp__rng_alloc(uint64_t seed, uint64_t stream);
 void stp__rng_free(stp_rng *r);
+/* Restart r on stream (seed, stream), as stp__rng_alloc would start it. */
+void stp__rng_seed(stp_rng *r, uint64_t seed, uint64_t stream);
 
 static inline uint64_t stp__rng_next(stp_rng *r) { return stp__xoshiro_next(&r->x); }
 

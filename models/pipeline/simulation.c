@@ -1,8 +1,10 @@
-/* simulation.c: the driver behind stp_simulate: mapping -> simulation plan
- * (mean times as flat arrays) and column laws -> runs of the kernel of
- * solvers/simulate.c in blocks of data sets -> warm-up, batch means or
- * independent replications -> throughput, 95% confidence interval, and its
- * position relative to the exact bounds of stp_evaluate.
+/* simulation.c: the driver behind stp_simulate: mapping -> the event graph
+ * of one data set (a transition per column, means cycling through the team
+ * members, places linking two uses of a processor) and column laws -> runs
+ * of the (max,+) kernel of engine/maxplus.h, grouped by engine/montecarlo.h
+ * (warm-up, batch means or independent replications) -> throughput, 95%
+ * confidence interval, and its position relative to the exact bounds of
+ * stp_evaluate.
  *
  * Firing times are mean x unit-mean factor.  Independent case: one factor
  * per firing, from the law of its column (stage or transfer).  Associated
@@ -14,18 +16,17 @@
  * one data set per link); the resource factor follows the resource law (det
  * by default), one draw per firing. */
 #include "base/core.h"
-#include "solvers/laws.h"
-#include "models/pipeline/mapping.h"
 #include "base/rng.h"
-#include "models/pipeline/sim_kernel.h"
+#include "engine/maxplus.h"
+#include "engine/montecarlo.h"
+#include "models/pipeline/mapping.h"
+#include "solvers/laws.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define SIM_BLOCK_CELLS 8192   /* columns x block: variates of a block stay in L1/L2 */
-#define SIM_BLOCK_MAX 512
 #define SIM_MAX_TABLE (UINT64_C(1) << 24) /* entries of one transfer table */
 #define SIM_BOUND_RTOL 1e-9
 
@@ -52,19 +53,9 @@ void stp_sim_result_free(stp_sim_result *r) {
   free(r);
 }
 
-/* ---- the plan: mean times as flat arrays -------------------------------------------- */
-static void plan_clear(stp_sim_plan *p) {
-  free(p->off);
-  free(p->cmean);
-  free(p->doff);
-  free(p->dmean);
-  *p = (stp_sim_plan){0};
-}
-
-/* Sizes of the transfer tables, refused beyond SIM_MAX_TABLE entries each. */
-static stp_status transfer_tables(const stp_mapping *m, size_t *doff, size_t *total,
-                                  stp_error *err) {
-  uint64_t at = 0;
+/* ---- the event graph of a data set: one transition per column --------------------- */
+/* Transfer tables are refused beyond SIM_MAX_TABLE entries each (R_i x R_(i+1)). */
+static stp_status check_tables(const stp_mapping *m, stp_error *err) {
   for (size_t i = 0; i + 1 < m->nstages; i++) {
     uint64_t n;
     if (!stp__mul_u64(stp__team_size(m, i), stp__team_size(m, i + 1), &n) || n > SIM_MAX_TABLE)
@@ -73,62 +64,75 @@ static stp_status transfer_tables(const stp_mapping *m, size_t *doff, size_t *to
                        "(limit %llu entries)", m->file, m->stages[i].name,
                        stp__team_size(m, i), stp__team_size(m, i + 1),
                        (unsigned long long)SIM_MAX_TABLE);
-    doff[i] = (size_t)at;
-    at += n;
   }
-  *total = (size_t)at;
   return STP_OK;
 }
 
-static void fill_transfer_table(const stp_mapping *m, size_t i, double *d) {
-  size_t ra = stp__team_size(m, i), rb = stp__team_size(m, i + 1);
-  size_t g = (size_t)stp__gcd_u64(ra, rb);
-  for (size_t a = 0; a < ra; a++)
-    for (size_t b = 0; b < rb; b++) /* only pairs with a = b mod g ever talk */
-      d[a * rb + b] = a % g == b % g ? stp__comm_time(m, stp__team_member(m, i, a),
-                                                      stp__team_member(m, i + 1, b))
-                                     : NAN;
+/* Means of column c over one cycle of its resources: data set n computes on
+ * team_i[n mod R_i] and sends from team_i[n mod R_i] to
+ * team_(i+1)[n mod R_(i+1)], a cycle of lcm(R_i, R_(i+1)) <= R_i R_(i+1). */
+static stp_status column_means(const stp_mapping *m, size_t c, stp_mp_graph *g, stp_error *err) {
+  size_t i = c / 2, ra = stp__team_size(m, i), rb = c % 2 ? stp__team_size(m, i + 1) : 1;
+  uint64_t period = ra;
+  if (c % 2)
+    stp__lcm_u64(ra, rb, &period); /* <= R_i R_(i+1), which check_tables bounded */
+  double *mean = stp__malloc_array((size_t)period, sizeof *mean);
+  if (!mean)
+    return stp__oom(err, "building the simulation graph");
+  for (size_t n = 0; n < period; n++)
+    mean[n] = c % 2 ? stp__comm_time(m, stp__team_member(m, i, n % ra),
+                                     stp__team_member(m, i + 1, n % rb))
+                    : stp__comp_time(m, stp__team_member(m, i, n));
+  stp_status st = stp__mp_set_means(g, c, mean, (size_t)period, err);
+  free(mean);
+  return st;
 }
 
-static stp_status plan_build(const stp_mapping *m, stp_model model, stp_sim_plan *p,
-                             stp_error *err) {
-  size_t ns = m->nstages, slots = m->team_off[ns], ntab = 0;
-  *p = (stp_sim_plan){.model = model, .nstages = ns};
-  p->off = stp__malloc_array(ns + 1, sizeof *p->off);
-  p->cmean = stp__malloc_array(slots, sizeof *p->cmean);
-  p->doff = stp__calloc(ns, sizeof *p->doff);
-  stp_status s = p->off && p->cmean && p->doff ? transfer_tables(m, p->doff, &ntab, err)
-                                               : stp__oom(err, "building the simulation plan");
-  if (s == STP_OK && !(p->dmean = stp__malloc_array(ntab, sizeof *p->dmean)))
-    s = stp__oom(err, "building the simulation plan");
-  if (s != STP_OK) {
-    plan_clear(p);
-    return s;
+/* The places of the recurrence of DESIGN.md 2, column c = 2i (computation
+ * of stage i) or 2i + 1 (transfer i -> i + 1), a place with R tokens linking
+ * two uses of one processor R data sets apart:
+ * - both models: c - 1 -> c without token (the data set's own order);
+ * - Overlap: each column waits for its previous use of the same port: 2i
+ *   -> 2i (R_i tokens: the computing processor), 2i+1 -> 2i+1 (R_i: the
+ *   sender's emissions; R_(i+1): the receiver's receptions);
+ * - Strict: a processor's first action on a data set (its reception, or its
+ *   computation at stage 0) waits for its last action (its emission, or its
+ *   computation at the last stage) on its previous data set. */
+static stp_status column_places(const stp_mapping *m, stp_model model, stp_mp_graph *g,
+                                stp_error *err) {
+  size_t ns = m->nstages, ncols = 2 * ns - 1;
+  for (size_t c = 1; c < ncols; c++)
+    STP_CHECK(stp__mp_add_place(g, c - 1, c, 0, err));
+  for (size_t i = 0; i < ns; i++) {
+    uint64_t r = stp__team_size(m, i);
+    if (model == STP_MODEL_STRICT) {
+      size_t first = i == 0 ? 0 : 2 * i - 1, last = i + 1 == ns ? 2 * i : 2 * i + 1;
+      STP_CHECK(stp__mp_add_place(g, last, first, r, err));
+      continue;
+    }
+    STP_CHECK(stp__mp_add_place(g, 2 * i, 2 * i, r, err));
+    if (i + 1 < ns) {
+      STP_CHECK(stp__mp_add_place(g, 2 * i + 1, 2 * i + 1, r, err));
+      STP_CHECK(stp__mp_add_place(g, 2 * i + 1, 2 * i + 1, stp__team_size(m, i + 1), err));
+    }
   }
-  memcpy(p->off, m->team_off, (ns + 1) * sizeof *p->off);
-  for (size_t k = 0; k < slots; k++)
-    p->cmean[k] = stp__comp_time(m, m->team[k]);
-  for (size_t i = 0; i + 1 < ns; i++)
-    fill_transfer_table(m, i, p->dmean + p->doff[i]);
   return STP_OK;
 }
 
 /* ---- the setup shared by every run -------------------------------------------------- */
 typedef struct sim_setup {
-  stp_sim_plan plan;
-  size_t ncols, block;
+  stp_mp_graph graph;
+  size_t ncols;
   const stp_law **law;     /* per column: its law (associated: of the task size) */
   const stp_law *dflt;     /* the law of the columns the file does not set */
   bool associated;
   const stp_law *resource; /* associated case: resource factor law (NULL: det) */
-  uint64_t *round;         /* associated case: data sets sharing one task-size draw */
   stp_law *exp_law;        /* owned default when neither options nor file give one */
 } sim_setup;
 
 static void setup_clear(sim_setup *s) {
-  plan_clear(&s->plan);
+  stp__mp_graph_clear(&s->graph);
   free(s->law);
-  free(s->round);
   stp__law_free(s->exp_law);
   *s = (sim_setup){0};
 }
@@ -150,209 +154,101 @@ static stp_status default_law(const stp_mapping *m, const stp_sim_options *o, si
   return STP_OK;
 }
 
+/* Samplers.  Independent case: one draw of the column's law per firing.
+ * Associated case: the resource factor per firing (det by default) times
+ * the task-size factor shared by a round of R_i data sets (computation) or
+ * lcm(R_i, R_(i+1)) (transfer, one data set per link). */
+static void column_samplers(const stp_mapping *m, sim_setup *s) {
+  for (size_t c = 0; c < s->ncols; c++) {
+    size_t i = c / 2;
+    stp_mp_sampler sp = {.law = s->law[c]};
+    if (s->associated) {
+      sp = (stp_mp_sampler){.law = s->resource, .round_law = s->law[c],
+                            .round = stp__team_size(m, i)};
+      if (c % 2) /* <= R_i * R_(i+1), which check_tables bounded */
+        stp__lcm_u64(stp__team_size(m, i), stp__team_size(m, i + 1), &sp.round);
+    }
+    stp__mp_set_sampler(&s->graph, c, sp);
+  }
+}
+
 static stp_status setup_init(const stp_mapping *m, stp_model model, const stp_sim_options *o,
-                             sim_setup *s, stp_error *err) {
+                             uint64_t rows_max, sim_setup *s, stp_error *err) {
   *s = (sim_setup){.ncols = 2 * m->nstages - 1, .associated = o->associated != 0,
                    .resource = o->resource_law};
-  s->block = SIM_BLOCK_CELLS / s->ncols;
-  s->block = s->block < 1 ? 1 : s->block > SIM_BLOCK_MAX ? SIM_BLOCK_MAX : s->block;
-  stp_status st = plan_build(m, model, &s->plan, err);
+  stp_status st = check_tables(m, err);
+  if (st == STP_OK)
+    st = stp__mp_graph_init(&s->graph, s->ncols, err);
+  for (size_t c = 0; c < s->ncols && st == STP_OK; c++)
+    st = column_means(m, c, &s->graph, err);
+  if (st == STP_OK)
+    st = column_places(m, model, &s->graph, err);
+  if (st == STP_OK) /* the in-order completions are those of the last column */
+    st = stp__mp_graph_compile(&s->graph, rows_max, s->ncols - 1, err);
   if (st == STP_OK)
     st = default_law(m, o, s, &s->dflt, err);
   if (st == STP_OK && !(s->law = stp__calloc(s->ncols, sizeof *s->law)))
-    st = stp__oom(err, "resolving laws");
-  if (st == STP_OK && s->associated && !(s->round = stp__calloc(s->ncols, sizeof *s->round)))
     st = stp__oom(err, "resolving laws");
   if (st != STP_OK) {
     setup_clear(s);
     return st;
   }
-  for (size_t c = 0; c < s->ncols; c++) {
+  for (size_t c = 0; c < s->ncols; c++)
     s->law[c] = column_law(m, s->dflt, c);
-    size_t i = c / 2;
-    if (s->round && c % 2 == 0)
-      s->round[c] = stp__team_size(m, i);
-    else if (s->round) /* <= R_i * R_(i+1), which transfer_tables bounded */
-      stp__lcm_u64(stp__team_size(m, i), stp__team_size(m, i + 1), &s->round[c]);
-  }
-  return STP_OK;
-}
-
-/* ---- one run: a generator, the kernel and the block of factors ---------------------- */
-typedef struct sim_run {
-  stp_rng *rng;
-  stp_sim_kernel kernel;
-  double *xi;      /* ncols x block factors, column-major */
-  double *draws;   /* block: task-size draws of the rounds starting in a block */
-  uint64_t *pos;   /* associated: position of the next data set in its round */
-  double *size;    /* associated: task-size factor of the current round */
-} sim_run;
-
-static void run_clear(sim_run *r) {
-  stp__rng_free(r->rng);
-  stp__sim_kernel_clear(&r->kernel);
-  free(r->xi);
-  free(r->draws);
-  free(r->pos);
-  free(r->size);
-  *r = (sim_run){0};
-}
-
-static stp_status run_init(const sim_setup *s, uint64_t seed, uint64_t stream, sim_run *r,
-                           stp_error *err) {
-  *r = (sim_run){0};
-  r->rng = stp__rng_alloc(seed, stream);
-  r->xi = stp__malloc_array(s->ncols * s->block, sizeof *r->xi);
-  r->draws = stp__malloc_array(s->block, sizeof *r->draws);
-  r->pos = stp__calloc(s->ncols, sizeof *r->pos);
-  r->size = stp__calloc(s->ncols, sizeof *r->size);
-  stp_status st = r->rng && r->xi && r->draws && r->pos && r->size
-                      ? stp__sim_kernel_init(&r->kernel, &s->plan, err)
-                      : stp__oom(err, "allocating a simulation run");
-  if (st != STP_OK) {
-    run_clear(r);
-    return st;
-  }
-  for (size_t k = 0; k < s->ncols * s->block; k++) /* det columns keep these factors */
-    r->xi[k] = 1;
-  return STP_OK;
-}
-
-/* Associated case: multiply the resource factors x[0..n) of column c by the
- * task-size factor of each data set's round (one draw per round). */
-static void apply_rounds(const sim_setup *s, sim_run *r, size_t c, double *x, size_t n) {
-  uint64_t len = s->round[c], pos = r->pos[c];
-  uint64_t first = pos == 0 ? 0 : len - pos; /* first round starting in the block */
-  size_t starts = first < n ? 1 + (size_t)((n - 1 - first) / len) : 0;
-  stp__law_fill(s->law[c], r->rng, r->draws, starts);
-  double size = r->size[c];
-  size_t next = 0;
-  for (size_t j = 0; j < n; j++) {
-    if (pos == 0)
-      size = r->draws[next++];
-    x[j] *= size;
-    pos = pos + 1 == len ? 0 : pos + 1;
-  }
-  r->size[c] = size;
-  r->pos[c] = pos;
-}
-
-static void fill_block(const sim_setup *s, sim_run *r, size_t n) {
-  for (size_t c = 0; c < s->ncols; c++) {
-    double *x = r->xi + c * s->block;
-    if (!s->associated) {
-      if (!stp__law_is_det(s->law[c]))
-        stp__law_fill(s->law[c], r->rng, x, n);
-      continue;
-    }
-    if (s->resource)
-      stp__law_fill(s->resource, r->rng, x, n);
-    else
-      for (size_t j = 0; j < n; j++)
-        x[j] = 1;
-    apply_rounds(s, r, c, x, n);
-  }
-}
-
-/* Run n more data sets; *elapsed = time from the in-order completion of the
- * data sets before them to that of the last one. */
-static stp_status run_advance(const sim_setup *s, sim_run *r, uint64_t n,
-                              const stp_cancel *cancel, double *elapsed, stp_error *err) {
-  stp__sim_kernel_rebase(&r->kernel);
-  while (n > 0) {
-    if (stp__cancelled(cancel))
-      return stp__fail(err, STP_EINTERRUPTED, "simulation interrupted");
-    size_t nb = n < s->block ? (size_t)n : s->block;
-    fill_block(s, r, nb);
-    stp__sim_kernel_run(&r->kernel, r->xi, s->block, nb);
-    n -= nb;
-  }
-  *elapsed = r->kernel.done;
+  column_samplers(m, s);
   return STP_OK;
 }
 
 /* ---- groups: batches of one run, or replications ------------------------------------ */
 typedef struct sim_counts {
-  uint32_t groups;
-  bool replicated;
-  uint64_t per_group, warmup, simulated, firings;
+  stp_mc_groups mc;
+  uint64_t simulated, firings;
 } sim_counts;
 
 static stp_status counts_init(const stp_mapping *m, const stp_sim_options *o, size_t ncols,
                               sim_counts *c, stp_error *err) {
-  c->replicated = o->replications >= 2;
-  c->groups = c->replicated ? o->replications : o->batches;
-  if (c->groups < 2)
+  stp_mc_groups *g = &c->mc;
+  g->replicated = o->replications >= 2;
+  g->groups = g->replicated ? o->replications : o->batches;
+  g->seed = o->seed;
+  if (g->groups < 2)
     return stp__fail(err, STP_EINVAL, "%s: at least 2 batches are needed for a confidence "
-                     "interval (got %u)", m->file, c->groups);
-  c->per_group = o->datasets / c->groups;
-  if (c->per_group == 0)
+                     "interval (got %u)", m->file, g->groups);
+  g->per_group = o->datasets / g->groups;
+  if (g->per_group == 0)
     return stp__fail(err, STP_EINVAL, "%s: %llu data sets cannot fill %u %s", m->file,
-                     (unsigned long long)o->datasets, c->groups,
-                     c->replicated ? "replications" : "batches");
-  uint64_t runs = c->replicated ? c->groups : 1, measured = c->per_group * c->groups, wtot;
-  c->warmup = o->warmup != STP_SIM_AUTO ? o->warmup : measured / runs / 10;
-  if (!stp__mul_u64(c->warmup, runs, &wtot) || !stp__add_u64(measured, wtot, &c->simulated) ||
+                     (unsigned long long)o->datasets, g->groups,
+                     g->replicated ? "replications" : "batches");
+  uint64_t runs = g->replicated ? g->groups : 1, measured = g->per_group * g->groups, wtot;
+  g->warmup = o->warmup != STP_SIM_AUTO ? o->warmup : measured / runs / 10;
+  if (!stp__mul_u64(g->warmup, runs, &wtot) || !stp__add_u64(measured, wtot, &c->simulated) ||
       !stp__mul_u64(c->simulated, ncols, &c->firings))
     return stp__fail(err, STP_ELIMIT, "%s: the number of firings exceeds 2^64", m->file);
   return STP_OK;
-}
-
-/* Elapsed time of each group. */
-static stp_status run_groups(const sim_setup *s, const sim_counts *c, const stp_sim_options *o,
-                             double *elapsed, stp_error *err) {
-  sim_run r = {0};
-  stp_status st = STP_OK;
-  double ignored;
-  for (uint32_t g = 0; g < c->groups && st == STP_OK; g++) {
-    bool fresh = c->replicated || g == 0;
-    if (fresh && g > 0)
-      run_clear(&r);
-    if (fresh && (st = run_init(s, o->seed, c->replicated ? g : 0, &r, err)) == STP_OK)
-      st = run_advance(s, &r, c->warmup, &o->cancel, &ignored, err);
-    if (st == STP_OK)
-      st = run_advance(s, &r, c->per_group, &o->cancel, &elapsed[g], err);
-  }
-  run_clear(&r);
-  return st;
-}
-
-static double mean_of(const double *x, size_t n) {
-  double sum = 0;
-  for (size_t k = 0; k < n; k++)
-    sum += x[k];
-  return sum / (double)n;
-}
-
-static double stddev_of(const double *x, size_t n) {
-  double mu = mean_of(x, n), ss = 0;
-  for (size_t k = 0; k < n; k++)
-    ss += (x[k] - mu) * (x[k] - mu);
-  return sqrt(ss / (double)(n - 1));
 }
 
 /* Throughput = data sets / total time = 1 / mean group period; the 95%
  * interval is Student's on the group periods, mapped through 1/x. */
 static stp_status group_statistics(const stp_mapping *m, const sim_counts *c, double *elapsed,
                                    stp_sim_result *r, stp_error *err) {
-  size_t k = c->groups;
-  double per = (double)c->per_group;
+  size_t k = c->mc.groups;
+  double per = (double)c->mc.per_group;
   for (size_t g = 0; g < k; g++)
     if (!(elapsed[g] > 0) || !isfinite(elapsed[g]))
       return stp__fail(err, STP_EINVAL, "%s: a group of %llu data sets took a time of %g; "
                        "use more data sets (--datasets)", m->file,
-                       (unsigned long long)c->per_group, elapsed[g]);
+                       (unsigned long long)c->mc.per_group, elapsed[g]);
   for (size_t g = 0; g < k; g++)
     elapsed[g] /= per; /* periods */
-  double p = mean_of(elapsed, k);
-  double h = stp__t_quantile(0.975, (double)(k - 1)) * stddev_of(elapsed, k) / sqrt((double)k);
+  double p = stp__mc_mean(elapsed, k);
+  double h = stp__t_quantile(0.975, (double)(k - 1)) * stp__mc_stddev(elapsed, k) / sqrt((double)k);
   r->period = p;
   r->throughput = 1 / p;
   r->ci_low = 1 / (p + h);
   r->ci_high = p > h ? 1 / (p - h) : INFINITY;
   for (size_t g = 0; g < k; g++)
     elapsed[g] = 1 / elapsed[g]; /* group throughputs */
-  r->stddev = stddev_of(elapsed, k);
+  r->stddev = stp__mc_stddev(elapsed, k);
   return STP_OK;
 }
 
@@ -426,8 +322,9 @@ static int laws_nbue(const sim_setup *s) {
 
 static stp_status describe(stp_model model, const stp_sim_options *o, const sim_setup *s,
                            const sim_counts *c, stp_sim_result *r, stp_error *err) {
-  *r = (stp_sim_result){.model = model, .groups = c->groups, .replicated = c->replicated,
-                        .datasets = c->per_group * c->groups, .warmup = c->warmup,
+  *r = (stp_sim_result){.model = model, .groups = c->mc.groups,
+                        .replicated = c->mc.replicated,
+                        .datasets = c->mc.per_group * c->mc.groups, .warmup = c->mc.warmup,
                         .simulated = c->simulated, .firings = c->firings, .seed = o->seed,
                         .associated = s->associated, .ncolumns = s->ncols,
                         .nbue = laws_nbue(s), .lower = NAN, .upper = NAN, .relative = NAN,
@@ -460,16 +357,16 @@ stp_status stp_simulate(const stp_mapping *m, stp_model model, const stp_sim_opt
   sim_counts c;
   sim_setup s;
   STP_CHECK(counts_init(m, opts, 2 * m->nstages - 1, &c, err));
-  STP_CHECK(setup_init(m, model, opts, &s, err));
+  STP_CHECK(setup_init(m, model, opts, stp__mc_rows_per_run(&c.mc), &s, err));
   stp_sim_result *r = calloc(1, sizeof *r);
-  double *elapsed = stp__calloc(c.groups, sizeof *elapsed);
+  double *elapsed = stp__calloc(c.mc.groups, sizeof *elapsed);
   stp_status st = r && elapsed ? describe(model, opts, &s, &c, r, err)
                                : stp__oom(err, "simulating");
   if (st == STP_OK)
     st = sim_bounds(m, model, opts, r, err);
   double t0 = stp__now(), c0 = cpu_now();
   if (st == STP_OK)
-    st = run_groups(&s, &c, opts, elapsed, err);
+    st = stp__mc_run_groups(&s.graph, &c.mc, &opts->cancel, elapsed, err);
   if (st == STP_OK) {
     r->seconds = stp__now() - t0;
     r->cpu_seconds = cpu_now() - c0;

@@ -1,0 +1,47 @@
+/* montecarlo.c: groups of rows over the (max,+) kernel (batch means or
+ * independent replications) and their sample statistics; see montecarlo.h. */
+#include "engine/montecarlo.h"
+
+#include "base/core.h"
+
+#include <math.h>
+
+uint64_t stp__mc_rows_per_run(const stp_mc_groups *p) {
+  uint64_t groups = p->replicated ? 1 : p->groups;
+  return p->warmup + groups * p->per_group;
+}
+
+stp_status stp__mc_run_groups(const stp_mp_graph *g, const stp_mc_groups *p,
+                              const stp_cancel *cancel, double *elapsed, stp_error *err) {
+  stp_mp_run r;
+  STP_CHECK(stp__mp_run_init(&r, g, p->seed, 0, err));
+  stp_status st = STP_OK;
+  double ignored;
+  for (uint32_t k = 0; k < p->groups && st == STP_OK; k++) {
+    bool fresh = p->replicated || k == 0;
+    if (fresh && k > 0)
+      stp__mp_run_reset(&r, p->seed, k);
+    if (fresh)
+      st = stp__mp_run_advance(&r, p->warmup, cancel, &ignored, err);
+    if (st == STP_OK)
+      st = stp__mp_run_advance(&r, p->per_group, cancel, &elapsed[k], err);
+  }
+  stp__mp_run_clear(&r);
+  return st;
+}
+
+double stp__mc_mean(const double *x, size_t n) {
+  double sum = 0;
+  for (size_t k = 0; k < n; k++)
+    sum += x[k];
+  return sum / (double)n;
+}
+
+double stp__mc_stddev(const double *x, size_t n) {
+  if (n < 2)
+    return 0;
+  double mu = stp__mc_mean(x, n), ss = 0;
+  for (size_t k = 0; k < n; k++)
+    ss += (x[k] - mu) * (x[k] - mu);
+  return sqrt(ss / (double)(n - 1));
+}
