@@ -25,6 +25,7 @@ static const cli_option redistribute_options[] = {
     {"max-steps", 0, "K", "optimal: at most K steps (default: no limit)"},
     {"max-nodes", 0, "N", "optimal: search nodes before giving up (default 1e8)"},
     {"json", 0, NULL, "one JSON object per strategy"},
+    CLI_SIM_OPTIONS,
     {0}};
 
 #define TEXT_GRID_MAX 32 /* larger grids only in --json */
@@ -134,6 +135,8 @@ static bool parse_run(const cli_command *cmd, const cli_args *a, run *r, int *rc
       return false;
   }
   r->json = cli_flag(cmd, a, "json");
+  if (!cli_parse_sim_options(cmd, a, false, &r->simulate, &r->sim, &r->law))
+    return false;
   *rc = CLI_OK;
   return true;
 }
@@ -329,6 +332,16 @@ static int evaluate(const run *r, const stp_redist_schedule *sc, outcome *o) {
   memset(o, 0, sizeof *o);
   if (stp_redist_evaluate(r->rd, sc, &r->cost, &o->c, &err) != STP_OK)
     return cli_report_error(&err);
+  if (r->simulate) { /* Monte Carlo of the barrier schedule, any law */
+    stp_graph *g;
+    if (stp_redist_schedule_graph(r->rd, sc, &r->cost, &g, &err) != STP_OK)
+      return cli_report_error(&err);
+    stp_status s = stp_graph_simulate(g, &r->sim, &o->sim, &err);
+    stp_graph_free(g);
+    if (s != STP_OK)
+      return cli_report_error(&err);
+    o->simulated = true;
+  }
   return CLI_OK;
 }
 
@@ -386,7 +399,7 @@ const cli_command cli_redistribute_command = {
     .name = "redistribute",
     .synopsis = "redistribute --P P --Q Q --r R --s S [--M M] [--alpha A] [--beta B] "
                 "[--strategy class|stepwise|greedy|caterpillar|optimal|all] [--max-steps K] "
-                "[--json]",
+                "[--json] [--simulate R [--law SPEC] [--seed S]]",
     .summary = "Schedule a block-cyclic redistribution CYCLIC(r) on P -> CYCLIC(s) on Q in steps\n"
                "(matchings of senders to receivers; Desprez et al., INRIA RR-3117) and price it.",
     .details = "Prints the communication grid (message lengths per L = lcm(P r, Q s) elements),\n"

@@ -594,3 +594,35 @@ Test(redistribute, barrier_graph_matches_the_costs) {
     stp_redist_free(rd);
   }
 }
+
+/* Monte Carlo of the barrier graph: exponential factors reproduce the
+ * closed form within a sigma band; deterministic ones give the cost. */
+Test(redistribute, monte_carlo_of_the_barrier_graph) {
+  stp_redist *rd = make(15, 6, 2, 3);
+  stp_redist_schedule *sc = schedule(rd, STP_REDIST_GREEDY, 0);
+  stp_redist_cost c = {.alpha = 0.5, .beta = 2, .M = 90};
+  stp_redist_costs costs;
+  stp_graph *g;
+  stp_error err = {0};
+  cr_assert_eq(stp_redist_evaluate(rd, sc, &c, &costs, &err), STP_OK);
+  cr_assert_eq(stp_redist_schedule_graph(rd, sc, &c, &g, &err), STP_OK, "%s", err.message);
+  stp_graph_sim_options o;
+  stp_graph_sim_options_init(&o);
+  o.runs = 40000;
+  o.seed = 3;
+  stp_graph_sim_result r;
+  cr_assert_eq(stp_graph_simulate(g, &o, &r, &err), STP_OK, "%s", err.message);
+  double se = r.stddev / sqrt((double)r.runs);
+  cr_assert(fabs(r.mean - costs.exp_cost) < 5 * se, "Monte Carlo %g +- %g, closed form %g",
+            r.mean, se, costs.exp_cost);
+  stp_law *det;
+  cr_assert_eq(stp_law_parse("det", NULL, &det, &err), STP_OK);
+  o.law = det;
+  o.runs = 10;
+  cr_assert_eq(stp_graph_simulate(g, &o, &r, &err), STP_OK, "%s", err.message);
+  assert_close(r.mean, costs.cost, TOL_EXACT);
+  stp_law_free(det);
+  stp_graph_free(g);
+  stp_redist_schedule_free(sc);
+  stp_redist_free(rd);
+}
