@@ -21,7 +21,7 @@ static const cli_option redistribute_options[] = {
     {"M", 0, "M", "array size, a positive multiple of L = lcm(P r, Q s) (default L)"},
     {"alpha", 0, "A", "start-up time of a step (default 0)"},
     {"beta", 0, "B", "time per element (default 1)"},
-    {"strategy", 0, "NAME", "class, stepwise (default), greedy, caterpillar, optimal, or all"},
+    {"strategy", 0, "NAME", "class, stepwise, greedy, caterpillar, optimal, or all (default: class where it applies, else stepwise)"},
     {"max-steps", 0, "K", "optimal: at most K steps (default: no limit)"},
     {"max-nodes", 0, "N", "optimal: search nodes before giving up (default 1e8)"},
     {"json", 0, NULL, "one JSON object per strategy"},
@@ -55,9 +55,15 @@ static bool parse_strategies(const cli_command *cmd, const cli_args *a, const st
                              stp_redist_strategy *list, size_t *n) {
   const char *s = cli_get(cmd, a, "strategy");
   *n = 0;
-  if (!s || strcmp(s, "all") != 0) {
-    stp_redist_strategy st = STP_REDIST_STEPWISE;
-    if (s && stp_redist_strategy_parse(s, &st) != STP_OK) {
+  stp_error why;
+  if (!s) { /* the paper's schedule: class where Prop. 4 applies, else stepwise */
+    list[(*n)++] = stp_redist_class_applies(rd, &why) == STP_OK ? STP_REDIST_CLASS
+                                                                  : STP_REDIST_STEPWISE;
+    return true;
+  }
+  if (strcmp(s, "all") != 0) {
+    stp_redist_strategy st;
+    if (stp_redist_strategy_parse(s, &st) != STP_OK) {
       cli_usage_error(cmd, "--strategy: '%s' is not one of class, stepwise, greedy, "
                       "caterpillar, optimal, all", s);
       return false;
@@ -65,7 +71,6 @@ static bool parse_strategies(const cli_command *cmd, const cli_args *a, const st
     list[(*n)++] = st;
     return true;
   }
-  stp_error why;
   if (stp_redist_class_applies(rd, &why) == STP_OK)
     list[(*n)++] = STP_REDIST_CLASS;
   list[(*n)++] = STP_REDIST_STEPWISE;

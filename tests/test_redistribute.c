@@ -626,3 +626,30 @@ Test(redistribute, monte_carlo_of_the_barrier_graph) {
   stp_redist_schedule_free(sc);
   stp_redist_free(rd);
 }
+
+/* Lemma 1: with d = gcd(r, s) the grid is d times the grid of (r/d, s/d).
+ * d = 2^23 makes g > 2^22, where the grid is counted per cell instead of
+ * by class table; the reduced grid is counted by brute force. */
+Test(redistribute, lemma_1_scaling_beyond_the_class_table) {
+  struct {
+    uint64_t P, Q, r, s;
+  } cases[] = {{4, 4, 3, 5}, {6, 9, 2, 3}, {12, 8, 4, 3}, {5, 7, 1, 1}};
+  uint64_t d = UINT64_C(1) << 23;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    uint64_t P = cases[i].P, Q = cases[i].Q, r = cases[i].r, s = cases[i].s;
+    stp_redist *big = make(P, Q, r * d, s * d);
+    stp_redist_info in;
+    stp_redist_get_info(big, &in);
+    cr_assert_gt(in.g, UINT64_C(1) << 22);
+    stp_redist *small = make(P, Q, r, s);
+    uint64_t L = info_L(small);
+    uint64_t *cnt = calloc(P * Q, sizeof *cnt);
+    for (uint64_t e = 0; e < L; e++)
+      cnt[((e / r) % P) * Q + (e / s) % Q]++;
+    for (uint64_t c = 0; c < P * Q; c++)
+      cr_assert_eq(stp_redist_length(big, c / Q, c % Q), d * cnt[c]);
+    free(cnt);
+    stp_redist_free(small);
+    stp_redist_free(big);
+  }
+}

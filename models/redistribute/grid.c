@@ -17,6 +17,8 @@
 
 typedef __int128 i128;
 
+#define GRID_TABLE_MAX (UINT64_C(1) << 22) /* classes tabulated up to this g */
+
 /* sum of (c0 + c1 d) over d in [lo, hi] with d = c (mod g). */
 static i128 ap_sum(i128 lo, i128 hi, i128 c, i128 g, i128 c0, i128 c1) {
   if (lo > hi)
@@ -28,12 +30,9 @@ static i128 ap_sum(i128 lo, i128 hi, i128 c, i128 g, i128 c0, i128 c1) {
   return n * c0 + c1 * (n * d0 + g * (n * (n - 1) / 2));
 }
 
-uint64_t stp__redist_count(uint64_t P, uint64_t Q, uint64_t r, uint64_t s, uint64_t g,
-                           uint64_t p, uint64_t q) {
-  (void)P;
-  (void)Q;
-  i128 G = (i128)g, R = (i128)r, S = (i128)s;
-  i128 c = ((((i128)q * S - (i128)p * R) % G) + G) % G;
+/* The length of every message of class c = (q s - p r) mod g. */
+static uint64_t length_of_class(uint64_t r, uint64_t s, uint64_t g, uint64_t cls) {
+  i128 G = (i128)g, R = (i128)r, S = (i128)s, c = (i128)cls;
   i128 a = R < S ? R : S;
   i128 mid_lo = a - S + 1, mid_hi = R - a - 1;
   i128 fall_lo = R - a > mid_lo ? R - a : mid_lo;
@@ -41,6 +40,19 @@ uint64_t stp__redist_count(uint64_t P, uint64_t Q, uint64_t r, uint64_t s, uint6
                + ap_sum(mid_lo, mid_hi, c, G, a, 0)      /* min(r, s) */
                + ap_sum(fall_lo, R - 1, c, G, R, -1);    /* r - d */
   return (uint64_t)total;
+}
+
+uint64_t stp__redist_count(uint64_t P, uint64_t Q, uint64_t r, uint64_t s, uint64_t g,
+                           uint64_t p, uint64_t q) {
+  (void)P;
+  (void)Q;
+  i128 G = (i128)g;
+  i128 c = ((((i128)q * (i128)s - (i128)p * (i128)r) % G) + G) % G;
+  return length_of_class(r, s, g, (uint64_t)c);
+}
+
+static uint64_t class_length(const stp_redist *rd, uint64_t c) {
+  return length_of_class(rd->r, rd->s, rd->g, c);
 }
 
 static stp_status check_param(const char *name, uint64_t v, uint64_t max, stp_error *err) {
@@ -72,9 +84,22 @@ static stp_status fill_grid(stp_redist *rd, stp_error *err) {
   rd->deg_col = stp__calloc((size_t)rd->Q, sizeof *rd->deg_col);
   if (!rd->len || !rd->deg_row || !rd->deg_col)
     return stp__oom(err, "communication grid");
-  for (uint64_t p = 0; p < rd->P; p++)
-    for (uint64_t q = 0; q < rd->Q; q++) {
-      uint64_t l = stp__redist_count(rd->P, rd->Q, rd->r, rd->s, rd->g, p, q);
+  /* The length depends only on c = (q s - p r) mod g: a table over c when g
+   * is small, the closed form per cell otherwise; c advances by s mod g
+   * along a row (no division per cell). */
+  uint64_t *table = NULL;
+  if (rd->g <= GRID_TABLE_MAX) {
+    table = stp__malloc_array((size_t)rd->g, sizeof *table);
+    if (!table)
+      return stp__oom(err, "communication grid");
+    for (uint64_t c = 0; c < rd->g; c++)
+      table[c] = class_length(rd, c);
+  }
+  uint64_t smod = rd->s % rd->g;
+  for (uint64_t p = 0; p < rd->P; p++) {
+    uint64_t c = (rd->g - (uint64_t)((unsigned __int128)p * rd->r % rd->g)) % rd->g;
+    for (uint64_t q = 0; q < rd->Q; q++, c = c + smod >= rd->g ? c + smod - rd->g : c + smod) {
+      uint64_t l = table ? table[c] : class_length(rd, c);
       rd->len[p * rd->Q + q] = l;
       if (l > 0) {
         rd->nmsg++;
@@ -82,6 +107,8 @@ static stp_status fill_grid(stp_redist *rd, stp_error *err) {
         rd->deg_col[q]++;
       }
     }
+  }
+  free(table);
   rd->from = stp__malloc_array(rd->nmsg, sizeof *rd->from);
   rd->to = stp__malloc_array(rd->nmsg, sizeof *rd->to);
   rd->mlen = stp__malloc_array(rd->nmsg, sizeof *rd->mlen);
