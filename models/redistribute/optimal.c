@@ -19,11 +19,12 @@
  *
  * Feasibility of a profile is a search over the block of each message with
  * unit propagation (a message with one block left takes it) and, at every
- * node, one flow test per split of the blocks into {0..t} and {t+1..m-1}:
- * a valid completion must pick, among the undecided messages, a set going
- * to the first part with every processor within its two capacities, which
- * is a degree-interval subgraph (solvers/bdegree.h).  With two lengths the
- * test is exact; beyond, it prunes and the search decides. */
+ * node, one flow test per pair t < u: the messages of level <= u (which
+ * only use blocks 0..u) split into blocks {0..t} and {t+1..u}; a valid
+ * completion picks, among the undecided ones, a set going to the first
+ * part with every processor within its two capacities, which is a
+ * degree-interval subgraph (solvers/bdegree.h).  With two lengths the test
+ * is exact; beyond, it prunes and the search decides. */
 #include "models/redistribute/optimal.h"
 
 #include "base/core.h"
@@ -106,14 +107,17 @@ static bool propagate(opt *o) {
   return true;
 }
 
-/* The split test for blocks {0..t} | {t+1..m-1}. */
-static bool split_feasible(opt *o, size_t t) {
-  int64_t Nin = (int64_t)o->N[t], Nout = (int64_t)(o->N[o->m - 1] - o->N[t]);
+/* The split test for blocks {0..t} | {t+1..u} on the messages of level
+ * <= u (they never use a block beyond u). */
+static bool split_feasible(opt *o, size_t t, size_t u) {
+  int64_t Nin = (int64_t)o->N[t], Nout = (int64_t)(o->N[u] - o->N[t]);
   memset(o->in, 0, o->V * sizeof *o->in);
   memset(o->out, 0, o->V * sizeof *o->out);
   memset(o->fr, 0, o->V * sizeof *o->fr);
   size_t nf = 0;
   for (size_t e = 0; e < o->E; e++) {
+    if (o->lvl[e] > u)
+      continue;
     size_t a = vp(o, e), b = vq(o, e);
     bool can_in, can_out;
     if (o->blk[e] >= 0) {
@@ -175,11 +179,12 @@ static int search(opt *o) {
     undo_to(o, mark);
     return 0;
   }
-  for (size_t t = 0; t + 1 < o->m; t++)
-    if (!split_feasible(o, t)) {
-      undo_to(o, mark);
-      return o->status == STP_OK ? 0 : -1;
-    }
+  for (size_t u = 1; u < o->m; u++)
+    for (size_t t = 0; t < u; t++)
+      if (!split_feasible(o, t, u)) {
+        undo_to(o, mark);
+        return o->status == STP_OK ? 0 : -1;
+      }
   /* branch on the undecided message with the fewest blocks left (longest first) */
   size_t best = SIZE_MAX, best_cnt = SIZE_MAX;
   for (size_t e = 0; e < o->E; e++) {
