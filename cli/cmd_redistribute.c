@@ -23,7 +23,7 @@ static const cli_option redistribute_options[] = {
     {"beta", 0, "B", "time per element (default 1)"},
     {"strategy", 0, "NAME", "class, stepwise, greedy, caterpillar, optimal, or all (default: class where it applies, else stepwise)"},
     {"max-steps", 0, "K", "optimal: at most K steps (default: no limit)"},
-    {"max-nodes", 0, "N", "optimal: search nodes before giving up (default 1e8)"},
+    {"max-nodes", 0, "N", "optimal: search nodes before giving up (default 1e6)"},
     {"json", 0, NULL, "one JSON object per strategy"},
     CLI_SIM_OPTIONS,
     {0}};

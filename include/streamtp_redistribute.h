@@ -67,7 +67,7 @@ STP_API stp_status stp_redist_class_applies(const stp_redist *rd, stp_error *err
 
 typedef struct stp_redist_options {
   uint64_t max_steps; /* optimal: at most this many steps; 0 = no limit */
-  uint64_t max_nodes; /* optimal: search nodes before ELIMIT; 0 = 10^8 */
+  uint64_t max_nodes; /* optimal: search nodes before ELIMIT; 0 = 10^6 */
   stp_cancel cancel;
 } stp_redist_options;
 STP_API void stp_redist_options_init(stp_redist_options *o);

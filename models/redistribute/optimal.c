@@ -15,7 +15,9 @@
  * Profiles: with N_t = n_0 + ... + n_t and Delta_t the maximum degree of
  * the messages of length >= w_t, every schedule has N_t >= Delta_t; that
  * also gives the lower bound sum_t (w_t - w_t+1) Delta_t.  Only profiles
- * between it and the incumbent (a heuristic's schedule) are enumerated.
+ * between it and the incumbent (a heuristic's schedule) are enumerated, and
+ * a profile whose prefix sums are all at most those of a refuted one is
+ * refuted without search (feasibility is monotone in them).
  *
  * Feasibility of a profile is a search over the block of each message with
  * unit propagation (a message with one block left takes it) and, at every
@@ -35,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_MAX_NODES UINT64_C(100000000)
+#define DEFAULT_MAX_NODES UINT64_C(1000000)
 #define MAX_PROFILE_WORDS (UINT64_C(1) << 25)
 
 typedef struct opt {
@@ -311,6 +313,22 @@ static void sort_idx(size_t *a, size_t *tmp, size_t n, const profiles *pr) {
   memcpy(a, tmp, n * sizeof *a);
 }
 
+/* A profile whose prefix sums N are all <= those of a refuted one is
+ * infeasible too: a schedule for it would give one for the refuted profile
+ * (its k-th most expensive step fits in the other's k-th, which costs at
+ * least as much). */
+static bool dominated(const uint64_t *refuted, size_t nref, const uint64_t *N, size_t m) {
+  for (size_t i = 0; i < nref; i++) {
+    const uint64_t *R = refuted + i * m;
+    size_t t = 0;
+    while (t < m && N[t] <= R[t])
+      t++;
+    if (t == m)
+      return true;
+  }
+  return false;
+}
+
 /* ---- set-up -------------------------------------------------------------------- */
 
 static int cmp_desc(const void *a, const void *b) {
@@ -456,6 +474,11 @@ stp_status stp__redist_optimal(const stp_redist *rd, const stp_redist_options *o
       order[i] = i;
     sort_idx(order, tmp, pr.count, &pr);
   }
+  /* prefix sums of the refuted profiles: feasibility is monotone in them */
+  uint64_t *refuted = s == STP_OK ? stp__malloc_array(pr.count * o.m + 1, sizeof *refuted) : NULL;
+  size_t nref = 0;
+  if (s == STP_OK && !refuted)
+    s = stp__oom(err, "optimal: profiles");
   for (size_t i = 0; s == STP_OK && i < pr.count && !found; i++) {
     const uint32_t *n = pr.n + order[i] * o.m;
     uint64_t acc = 0;
@@ -463,6 +486,10 @@ stp_status stp__redist_optimal(const stp_redist *rd, const stp_redist_options *o
       o.n[t] = n[t];
       acc += n[t];
       o.N[t] = acc;
+    }
+    if (dominated(refuted, nref, o.N, o.m)) {
+      stats->profiles++;
+      continue;
     }
     for (size_t e = 0; e < o.E; e++)
       o.blk[e] = -1;
@@ -472,7 +499,9 @@ stp_status stp__redist_optimal(const stp_redist *rd, const stp_redist_options *o
     int r = search(&o);
     if (r < 0)
       s = o.status;
-    else if (r == 1) {
+    else if (r == 0)
+      memcpy(refuted + nref++ * o.m, o.N, o.m * sizeof *o.N);
+    else {
       found = true;
       s = to_steps(&o, step, err);
       *ns = pr.ns[order[i]];
@@ -483,6 +512,7 @@ stp_status stp__redist_optimal(const stp_redist *rd, const stp_redist_options *o
     memcpy(step, inc_step, o.E * sizeof *step);
     *ns = inc_ns;
   }
+  free(refuted);
   free(order);
   free(tmp);
   free(pr.n);
