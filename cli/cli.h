@@ -97,5 +97,6 @@ extern const cli_command cli_generate_command;
 extern const cli_command cli_simulate_command;
 extern const cli_command cli_ctmc_command;
 extern const cli_command cli_redistribute_command;
+extern const cli_command cli_graph_command;
 
 #endif /* STP_CLI_H */

@@ -1,12 +1,21 @@
 /* cmd_teg.c: `streamtp teg FILE`: the timed event graph of a mapping, as a
  * summary or as Graphviz (--dot), to look at. */
 #include "cli/cli.h"
+#include "streamtp_graph_file.h"
 
 #include <stdlib.h>
+
+#define STP_CHECK_CLI(expr)          \
+  do {                               \
+    stp_status s_ = (expr);          \
+    if (s_ != STP_OK)                \
+      return s_;                     \
+  } while (0)
 
 static const cli_option teg_options[] = {
     {"model", 0, "M", "overlap or strict (default: the file's \"model\")"},
     {"dot", 0, NULL, "print the graph in Graphviz dot format"},
+    {"graph-json", 0, NULL, "print the graph as a graph file (streamtp graph reads it)"},
     {"max-transitions", 0, "N", "largest event graph built (default 20000000)"},
     {0}};
 
@@ -19,6 +28,19 @@ static void print_summary(FILE *f, const stp_mapping *m, stp_model model,
           (unsigned long long)t->rows, (unsigned long long)t->columns,
           (unsigned long long)t->transitions, (unsigned long long)t->places,
           (unsigned long long)t->tokens);
+}
+
+/* The graph file of the mapping's event graph on stdout; the size limit
+ * is checked first (the summary is cheap) so that --max-transitions holds. */
+static stp_status write_graph_json(const stp_mapping *m, stp_model model, uint64_t max_transitions,
+                                   stp_error *err) {
+  stp_teg_summary sum;
+  STP_CHECK_CLI(stp_mapping_teg_summary(m, model, max_transitions, &sum, err));
+  stp_graph *g;
+  STP_CHECK_CLI(stp_mapping_graph(m, model, &g, err));
+  stp_status s = stp_graph_write_json(g, stdout, err);
+  stp_graph_free(g);
+  return s;
 }
 
 static int run_teg(int argc, char **argv) {
@@ -37,13 +59,24 @@ static int run_teg(int argc, char **argv) {
     goto out;
   stp_error err = {0};
   stp_teg_summary sum;
-  stp_status st = cli_flag(&cli_teg_command, &a, "dot")
-                      ? stp_mapping_write_dot(m, model, o.max_transitions, stdout, &err)
-                      : stp_mapping_teg_summary(m, model, o.max_transitions, &sum, &err);
+  bool dot = cli_flag(&cli_teg_command, &a, "dot"), json = cli_flag(&cli_teg_command, &a, "graph-json");
+  stp_status st;
+  if (dot && json) {
+    cli_usage_error(&cli_teg_command, "--dot and --graph-json exclude each other");
+    stp_mapping_free(m);
+    rc = CLI_USAGE;
+    goto out;
+  }
+  if (json)
+    st = write_graph_json(m, model, o.max_transitions, &err);
+  else if (dot)
+    st = stp_mapping_write_dot(m, model, o.max_transitions, stdout, &err);
+  else
+    st = stp_mapping_teg_summary(m, model, o.max_transitions, &sum, &err);
   if (st != STP_OK) {
     rc = cli_report_error(&err);
   } else {
-    if (!cli_flag(&cli_teg_command, &a, "dot"))
+    if (!dot && !json)
       print_summary(stdout, m, model, &sum);
     rc = CLI_OK;
   }
@@ -55,9 +88,10 @@ out:
 
 const cli_command cli_teg_command = {
     .name = "teg",
-    .synopsis = "teg FILE [--model overlap|strict] [--dot]",
+    .synopsis = "teg FILE [--model overlap|strict] [--dot | --graph-json]",
     .summary = "Build the timed event graph of a mapping (paper section 3) and print a summary,\n"
-               "or the whole graph in Graphviz dot format: streamtp teg FILE --dot | dot -Tpng.",
+               "or the whole graph in Graphviz dot format: streamtp teg FILE --dot | dot -Tpng,\n"
+               "or as a graph file for `streamtp graph` (--graph-json).",
     .details = "Transitions are boxes (processor and stage, or link, with the firing time);\n"
                "places are arrows; red arrows hold a token; dashed arrows join rows.",
     .options = teg_options,

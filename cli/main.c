@@ -12,6 +12,7 @@ static const cli_command *const commands[] = {
     &cli_simulate_command,
     &cli_ctmc_command,
     &cli_redistribute_command,
+    &cli_graph_command,
     NULL,
 };
 

@@ -102,17 +102,34 @@ static stp_status dag_analyze(const stp_graph *g, const stp_graph_options *o, st
   return STP_OK;
 }
 
-/* Howard on the graph with the single-server self-loops; the critical
- * cycle is rotated to start at its transition listed first. */
+/* Howard on the places alone.  Transitions are single servers (a one-token
+ * self-loop each), but an elementary cycle is either a cycle of places or
+ * one self-loop, so the period is max(Howard's ratio, the largest time):
+ * no n extra edges for Howard to walk.  Howard also finds a token-free
+ * cycle (a deadlock), named like stp_graph_check does.  The critical cycle
+ * is rotated to start at its transition listed first. */
 static stp_status teg_deterministic(const stp_graph *g, const stp_graph_options *o,
                                     stp_graph_result *r, stp_error *err) {
   stp_digraph *d;
-  STP_CHECK(stp__graph_digraph(g, true, &d, err));
+  STP_CHECK(stp__graph_digraph(g, false, &d, err));
   stp_mcr_options mo = {.cancel = o->cancel};
   stp_mcr_result mr = {0};
   stp_status s = stp__mcr_howard(d, &mo, &mr, err);
   stp__digraph_free(d);
-  if (s != STP_OK) return s;
+  if (s == STP_EDEADLOCK && mr.cycle) s = stp__graph_deadlock(g, mr.cycle, mr.cycle_len, err);
+  if (s != STP_OK) {
+    stp__mcr_result_clear(&mr);
+    return s;
+  }
+  size_t slowest = 0;
+  for (size_t t = 1; t < g->nt; t++)
+    if (g->time[t] > g->time[slowest]) slowest = t;
+  if (!mr.has_cycle || g->time[slowest] > mr.ratio) {
+    stp__mcr_result_clear(&mr);
+    mr = (stp_mcr_result){.has_cycle = true, .ratio = g->time[slowest], .cycle_len = 1};
+    if (!(mr.cycle = malloc(sizeof *mr.cycle))) return stp__oom(err, "critical cycle");
+    mr.cycle[0] = (uint32_t)slowest;
+  }
   size_t len = mr.cycle_len, first = 0;
   for (size_t i = 1; i < len; i++)
     if (mr.cycle[i] < mr.cycle[first]) first = i;
@@ -168,8 +185,9 @@ stp_status stp_graph_analyze(const stp_graph *g, const stp_graph_options *o, stp
   if (!opt.max_states) opt.max_states = STP_GRAPH_DEFAULT_MAX_STATES;
   memset(r, 0, sizeof *r);
   r->det_makespan = r->det_period = r->det_throughput = r->exp_value = NAN;
-  STP_CHECK(stp_graph_check(g, err));
   r->is_dag = stp_graph_is_dag(g);
+  /* a DAG is checked whole; a timed event graph's cycles are Howard's */
+  STP_CHECK(r->is_dag ? stp_graph_check(g, err) : stp__graph_check_basic(g, err));
   stp_status s = r->is_dag ? dag_analyze(g, &opt, r, err) : teg_analyze(g, &opt, r, err);
   if (s != STP_OK) stp_graph_result_free(r);
   return s;

@@ -71,6 +71,7 @@ static bool grow(void **p, size_t *cap, size_t need, size_t size) {
   void *q = realloc(*p, n * size);
   if (!q) return false;
   *p = q;
+  *cap = n; /* without it every addition reallocates (quadratic under ASan) */
   return true;
 }
 
@@ -194,7 +195,7 @@ void stp__graph_names(const stp_graph *g, const uint32_t *ts, size_t n, char *bu
   }
 }
 
-stp_status stp_graph_check(const stp_graph *g, stp_error *err) {
+stp_status stp__graph_check_basic(const stp_graph *g, stp_error *err) {
   if (g->nt == 0) return stp__fail(err, STP_EINVAL, "the graph has no transition");
   if (g->marked)
     for (size_t t = 0; t < g->nt; t++)
@@ -202,6 +203,21 @@ stp_status stp_graph_check(const stp_graph *g, stp_error *err) {
         return stp__fail(err, STP_EINVAL,
                          "transition '%s': time 0 in a graph with tokens (a timed event graph "
                          "needs times > 0)", g->tname[t]);
+  return STP_OK;
+}
+
+stp_status stp__graph_deadlock(const stp_graph *g, const uint32_t *cycle, size_t len,
+                               stp_error *err) {
+  char names[512];
+  stp__graph_names(g, cycle, len, names, sizeof names);
+  return stp__fail(err, STP_EDEADLOCK,
+                   g->marked ? "deadlock: the cycle %s holds no token"
+                             : "the graph has no token but a cycle: %s (a DAG must be acyclic)",
+                   names);
+}
+
+stp_status stp_graph_check(const stp_graph *g, stp_error *err) {
+  STP_CHECK(stp__graph_check_basic(g, err));
   stp_digraph *d;
   STP_CHECK(stp__graph_digraph(g, false, &d, err));
   uint32_t *cycle = NULL;
@@ -209,13 +225,9 @@ stp_status stp_graph_check(const stp_graph *g, stp_error *err) {
   bool found = stp__find_token_free_cycle(d, &cycle, &len);
   stp__digraph_free(d);
   if (!found) return len == SIZE_MAX ? stp__oom(err, "cycle search") : STP_OK;
-  char names[512];
-  stp__graph_names(g, cycle, len, names, sizeof names);
+  stp_status s = stp__graph_deadlock(g, cycle, len, err);
   free(cycle);
-  return stp__fail(err, STP_EDEADLOCK,
-                   g->marked ? "deadlock: the cycle %s holds no token"
-                             : "the graph has no token but a cycle: %s (a DAG must be acyclic)",
-                   names);
+  return s;
 }
 
 const char *stp_graph_name(const stp_graph *g) { return g->name; }

@@ -40,6 +40,13 @@ struct stp_graph {
 stp_status stp__graph_digraph(const stp_graph *g, bool self_loops, stp_digraph **out,
                               stp_error *err);
 
+/* stp_graph_check in two halves, for the analyses that find a token-free
+ * cycle on their own way (Howard does): the checks of sizes and times, and
+ * the error naming a token-free cycle (cycle[0..len-1], in firing order). */
+stp_status stp__graph_check_basic(const stp_graph *g, stp_error *err);
+stp_status stp__graph_deadlock(const stp_graph *g, const uint32_t *cycle, size_t len,
+                               stp_error *err);
+
 /* "a -> b -> c" for the transitions ts[0..n-1] into buf (at most max bytes,
  * " ..." when cut). */
 void stp__graph_names(const stp_graph *g, const uint32_t *ts, size_t n, char *buf, size_t max);

@@ -17,6 +17,7 @@
 
 #include "streamtp_base.h"
 #include "streamtp_chain.h"
+#include "streamtp_graph.h"
 #include "streamtp_law.h"
 
 #include <stddef.h>
@@ -122,6 +123,16 @@ STP_API stp_status stp_mapping_teg_summary(const stp_mapping *m, stp_model model
  * order, one edge per place (red with its token count when marked). */
 STP_API stp_status stp_mapping_write_dot(const stp_mapping *m, stp_model model,
                                          uint64_t max_transitions, FILE *f, stp_error *err);
+
+/* The full event graph of m under model as a generic graph
+ * (streamtp_graph.h), for `streamtp teg --graph-json` and any analysis of
+ * streamtp_graph.h.  Transitions are named "r3:T2@P4" (row 3 computes stage
+ * T2 on processor P4) and "r3:T2:P4->P7" (row 3 sends T2's output from P4
+ * to P7); the last column of every row is marked as an output, so that the
+ * graph's throughput is the mapping's.  STP_ELIMIT beyond
+ * STP_GRAPH_MAX_TRANSITIONS transitions. */
+STP_API stp_status stp_mapping_graph(const stp_mapping *m, stp_model model, stp_graph **out,
+                                     stp_error *err);
 
 /* What stp_mapping_chain built. */
 typedef struct stp_chain_about {

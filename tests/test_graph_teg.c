@@ -202,3 +202,24 @@ Test(graph_teg, state_cap) {
   stp_graph_result_free(&r);
   stp_graph_free(g);
 }
+
+/* The analysis finds a token-free cycle itself (Howard) and names it as
+ * stp_graph_check does. */
+Test(graph_teg, deadlock_named_by_analyze) {
+  stp_graph *g = new_graph();
+  size_t a = add(g, 1), b = add(g, 2), c = add(g, 3);
+  place(g, a, b, 1);
+  place(g, b, c, 0);
+  place(g, c, b, 0);
+  stp_graph_options o;
+  stp_graph_options_init(&o);
+  stp_graph_result r;
+  stp_error err = {0}, check = {0};
+  cr_assert_eq(stp_graph_analyze(g, &o, &r, &err), STP_EDEADLOCK);
+  cr_assert_eq(stp_graph_check(g, &check), STP_EDEADLOCK);
+  cr_assert(strstr(err.message, "deadlock: the cycle ") && strstr(err.message, "t1") &&
+                strstr(err.message, "t2") && !strstr(err.message, "t0"),
+            "%s", err.message);
+  cr_assert_null(r.critical);
+  stp_graph_free(g);
+}

@@ -5,7 +5,7 @@
  * file, the line and column of the offending value (found again by jsonpos.c)
  * and what is wrong.  Anything not accepted here never reaches the engine. */
 #include "base/core.h"
-#include "base/jsonpos.h"
+#include "models/jsonread.h"
 #include "solvers/laws.h"
 #include "models/pipeline/mapping.h"
 #include "models/pipeline/reader.h"
@@ -17,162 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct reader {
-  const char *label;
-  const char *text;
-  size_t len;
-  stp_error *err;
-} reader;
-
-static stp_status vreport(const reader *r, const stp_jpath *path, bool at_key, const char *fmt,
-                          va_list ap) {
-  char what[STP_ERROR_MAX];
-  vsnprintf(what, sizeof what, fmt, ap);
-  int line, col;
-  if (path && stp__json_locate(r->text, r->len, path, at_key, &line, &col))
-    return stp__fail(r->err, STP_EINVAL, "%s:%d:%d: %s", r->label, line, col, what);
-  return stp__fail(r->err, STP_EINVAL, "%s: %s", r->label, what);
-}
-
-/* Report a problem with the value at `path` (or its key when at_key). */
-static stp_status STP_PRINTF(4, 5)
-    report(const reader *r, stp_jpath path, bool at_key, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  stp_status s = vreport(r, &path, at_key, fmt, ap);
-  va_end(ap);
-  return s;
-}
-
-static const char *json_type_name(const json_t *v) {
-  switch (json_typeof(v)) {
-  case JSON_OBJECT: return "an object";
-  case JSON_ARRAY: return "an array";
-  case JSON_STRING: return "a string";
-  case JSON_INTEGER:
-  case JSON_REAL: return "a number";
-  case JSON_TRUE:
-  case JSON_FALSE: return "a boolean";
-  default: return "null";
-  }
-}
-
-/* Levenshtein distance, for "did you mean" hints on unknown keys. */
-static size_t edit_distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b);
-  if (la > 64 || lb > 64)
-    return SIZE_MAX;
-  size_t row[65];
-  for (size_t j = 0; j <= lb; j++)
-    row[j] = j;
-  for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j];
-      size_t best = diag + (a[i - 1] != b[j - 1]);
-      if (up + 1 < best)
-        best = up + 1;
-      if (row[j - 1] + 1 < best)
-        best = row[j - 1] + 1;
-      row[j] = best;
-      diag = up;
-    }
-  }
-  return row[lb];
-}
-
-/* "Did you mean": keep `candidate` as the hint when it is the closest to
- * `name` so far, and closer than HINT_DISTANCE edits. */
-#define HINT_DISTANCE 3
-static void consider_hint(const char *name, const char *candidate, size_t *best,
-                          const char **hint) {
-  size_t d = edit_distance(name, candidate);
-  if (d < *best) {
-    *best = d;
-    *hint = candidate;
-  }
-}
-
-/* Every key of obj must be in `allowed` (NULL-terminated). */
-static stp_status check_keys(const reader *r, const json_t *obj, stp_jpath path,
-                             const char *const *allowed, const char *where) {
-  const char *key;
-  json_t *val;
-  json_object_foreach((json_t *)obj, key, val) {
-    const char *hint = NULL;
-    size_t best = HINT_DISTANCE;
-    bool ok = false;
-    for (const char *const *a = allowed; *a; a++) {
-      if (strcmp(key, *a) == 0)
-        ok = true;
-      consider_hint(key, *a, &best, &hint);
-    }
-    if (ok)
-      continue;
-    if (hint)
-      return report(r, stp__jpath_key(path, key), true,
-                    "unknown key \"%s\" in %s (did you mean \"%s\"?)", key, where, hint);
-    return report(r, stp__jpath_key(path, key), true, "unknown key \"%s\" in %s", key, where);
-  }
-  return STP_OK;
-}
-
-static stp_status want_type(const reader *r, const json_t *v, stp_jpath path, json_type t,
-                            const char *what) {
-  bool ok = json_typeof(v) == t || (t == JSON_REAL && json_is_number(v));
-  if (ok)
-    return STP_OK;
-  const char *wanted = t == JSON_OBJECT  ? "an object"
-                       : t == JSON_ARRAY ? "an array"
-                       : t == JSON_STRING ? "a string"
-                                          : "a number";
-  char p[256];
-  stp__jpath_format(&path, p, sizeof p);
-  return report(r, path, false, "%s (%s) must be %s, not %s", what, p, wanted, json_type_name(v));
-}
-
-static stp_status get_member(const reader *r, const json_t *obj, stp_jpath path, const char *key,
-                             const char *where, json_t **out) {
-  *out = json_object_get(obj, key);
-  if (*out)
-    return STP_OK;
-  return report(r, path, false, "missing required key \"%s\" in %s", key, where);
-}
-
-/* A number that must be finite and > 0 (or >= 0 when allow_zero). */
-static stp_status get_positive(const reader *r, const json_t *v, stp_jpath path,
-                               const char *what, bool allow_zero, double *out) {
-  STP_CHECK(want_type(r, v, path, JSON_REAL, what));
-  double x = json_number_value(v);
-  char p[256];
-  stp__jpath_format(&path, p, sizeof p);
-  if (!isfinite(x))
-    return report(r, path, false, "%s (%s) must be finite", what, p);
-  if (x < 0 || (x == 0 && !allow_zero))
-    return report(r, path, false, "%s (%s) must be %s, got %g", what, p,
-                  allow_zero ? ">= 0" : "> 0", x);
-  *out = x;
-  return STP_OK;
-}
-
-#define STP_MAX_NAME 256
-
-static stp_status get_name(const reader *r, const json_t *v, stp_jpath path, const char *what,
-                           char **out) {
-  STP_CHECK(want_type(r, v, path, JSON_STRING, what));
-  const char *s = json_string_value(v);
-  size_t n = json_string_length(v);
-  if (n == 0)
-    return report(r, path, false, "%s must not be empty", what);
-  if (n > STP_MAX_NAME)
-    return report(r, path, false, "%s is longer than %d bytes", what, STP_MAX_NAME);
-  for (size_t i = 0; i < n; i++)
-    if ((unsigned char)s[i] < 0x20)
-      return report(r, path, false, "%s must not contain control characters", what);
-  *out = stp__strdup(s);
-  return *out ? STP_OK : stp__oom(r->err, "reading a name");
-}
+typedef stp_jreader reader;
 
 /* ---- name lookup: processor names sorted once, then binary search --------
  * Records carry their own keys so that qsort needs no context (the reader
@@ -227,28 +72,28 @@ static stp_status read_stages(const reader *r, const json_t *arr, stp_mapping *m
   for (size_t i = 0; i < n; i++) {
     json_t *st = json_array_get(arr, i), *v;
     stp_jpath p = stp__jpath_index(base, i);
-    STP_CHECK(want_type(r, st, p, JSON_OBJECT, "a stage"));
-    STP_CHECK(check_keys(r, st, p, keys, "a stage"));
+    STP_CHECK(stp__jr_want_type(r, st, p, JSON_OBJECT, "a stage"));
+    STP_CHECK(stp__jr_check_keys(r, st, p, keys, "a stage"));
     if ((v = json_object_get(st, "name")))
-      STP_CHECK(get_name(r, v, stp__jpath_key(p, "name"), "a stage name", &m->stages[i].name));
+      STP_CHECK(stp__jr_get_name(r, v, stp__jpath_key(p, "name"), "a stage name", &m->stages[i].name));
     else if (!(m->stages[i].name = stp__asprintf("T%zu", i + 1)))
       return stp__oom(r->err, "naming a stage");
-    STP_CHECK(get_member(r, st, p, "work", "a stage", &v));
-    STP_CHECK(get_positive(r, v, stp__jpath_key(p, "work"), "work", false, &m->stages[i].work));
+    STP_CHECK(stp__jr_get_member(r, st, p, "work", "a stage", &v));
+    STP_CHECK(stp__jr_get_positive(r, v, stp__jpath_key(p, "work"), "work", false, &m->stages[i].work));
     bool last = i + 1 == n;
     v = json_object_get(st, "output");
     if (!v && !last)
-      return report(r, p, false,
+      return stp__jr_report(r, p, false,
                     "missing required key \"output\" in stage %zu (only the last stage may omit it)",
                     i + 1);
     if (v)
-      STP_CHECK(get_positive(r, v, stp__jpath_key(p, "output"), "output", last,
+      STP_CHECK(stp__jr_get_positive(r, v, stp__jpath_key(p, "output"), "output", last,
                              &m->stages[i].output));
   }
   for (size_t i = 0; i < n; i++)
     for (size_t k = 0; k < i; k++)
       if (strcmp(m->stages[i].name, m->stages[k].name) == 0)
-        return report(r, stp__jpath_index(base, i), false,
+        return stp__jr_report(r, stp__jpath_index(base, i), false,
                       "stage name \"%s\" is used twice (stages[%zu] and stages[%zu])",
                       m->stages[i].name, k, i);
   return STP_OK;
@@ -261,13 +106,13 @@ static stp_status read_processors(const reader *r, const json_t *arr, stp_mappin
   for (size_t p = 0; p < m->nprocs; p++) {
     json_t *pr = json_array_get(arr, p), *v;
     stp_jpath path = stp__jpath_index(base, p);
-    STP_CHECK(want_type(r, pr, path, JSON_OBJECT, "a processor"));
-    STP_CHECK(check_keys(r, pr, path, keys, "a processor"));
-    STP_CHECK(get_member(r, pr, path, "name", "a processor", &v));
-    STP_CHECK(get_name(r, v, stp__jpath_key(path, "name"), "a processor name",
+    STP_CHECK(stp__jr_want_type(r, pr, path, JSON_OBJECT, "a processor"));
+    STP_CHECK(stp__jr_check_keys(r, pr, path, keys, "a processor"));
+    STP_CHECK(stp__jr_get_member(r, pr, path, "name", "a processor", &v));
+    STP_CHECK(stp__jr_get_name(r, v, stp__jpath_key(path, "name"), "a processor name",
                        &m->procs[p].name));
-    STP_CHECK(get_member(r, pr, path, "speed", "a processor", &v));
-    STP_CHECK(get_positive(r, v, stp__jpath_key(path, "speed"), "speed", false,
+    STP_CHECK(stp__jr_get_member(r, pr, path, "speed", "a processor", &v));
+    STP_CHECK(stp__jr_get_positive(r, v, stp__jpath_key(path, "speed"), "speed", false,
                            &m->procs[p].speed));
   }
   ix->n = m->nprocs;
@@ -280,7 +125,7 @@ static stp_status read_processors(const reader *r, const json_t *arr, stp_mappin
   for (size_t k = 1; k < m->nprocs; k++) {
     const name_rec *a = &ix->rec[k - 1], *b = &ix->rec[k];
     if (strcmp(a->name, b->name) == 0) /* sorted by index among equals */
-      return report(r, stp__jpath_key(stp__jpath_index(base, b->index), "name"), false,
+      return stp__jr_report(r, stp__jpath_key(stp__jpath_index(base, b->index), "name"), false,
                     "processor name \"%s\" is declared twice (processors[%zu] and processors[%zu])",
                     a->name, a->index, b->index);
   }
@@ -289,13 +134,13 @@ static stp_status read_processors(const reader *r, const json_t *arr, stp_mappin
 
 static stp_status lookup_proc(const reader *r, const name_index *ix, const json_t *v,
                               stp_jpath path, const char *what, size_t *out) {
-  STP_CHECK(want_type(r, v, path, JSON_STRING, what));
+  STP_CHECK(stp__jr_want_type(r, v, path, JSON_STRING, what));
   *out = name_lookup(ix, json_string_value(v));
   if (*out != SIZE_MAX)
     return STP_OK;
   char p[256];
   stp__jpath_format(&path, p, sizeof p);
-  return report(r, path, false, "processor \"%s\" in %s is not declared", json_string_value(v), p);
+  return stp__jr_report(r, path, false, "processor \"%s\" in %s is not declared", json_string_value(v), p);
 }
 
 static stp_status read_links(const reader *r, const json_t *arr, stp_mapping *m,
@@ -306,16 +151,16 @@ static stp_status read_links(const reader *r, const json_t *arr, stp_mapping *m,
     json_t *l = json_array_get(arr, k), *v;
     stp_jpath p = stp__jpath_index(base, k);
     stp_link *lk = &m->links[k];
-    STP_CHECK(want_type(r, l, p, JSON_OBJECT, "a link"));
-    STP_CHECK(check_keys(r, l, p, keys, "a link"));
-    STP_CHECK(get_member(r, l, p, "from", "a link", &v));
+    STP_CHECK(stp__jr_want_type(r, l, p, JSON_OBJECT, "a link"));
+    STP_CHECK(stp__jr_check_keys(r, l, p, keys, "a link"));
+    STP_CHECK(stp__jr_get_member(r, l, p, "from", "a link", &v));
     STP_CHECK(lookup_proc(r, ix, v, stp__jpath_key(p, "from"), "a link's \"from\"", &lk->from));
-    STP_CHECK(get_member(r, l, p, "to", "a link", &v));
+    STP_CHECK(stp__jr_get_member(r, l, p, "to", "a link", &v));
     STP_CHECK(lookup_proc(r, ix, v, stp__jpath_key(p, "to"), "a link's \"to\"", &lk->to));
     if (lk->from == lk->to)
-      return report(r, p, false, "link from \"%s\" to itself", m->procs[lk->from].name);
-    STP_CHECK(get_member(r, l, p, "bandwidth", "a link", &v));
-    STP_CHECK(get_positive(r, v, stp__jpath_key(p, "bandwidth"), "bandwidth", false,
+      return stp__jr_report(r, p, false, "link from \"%s\" to itself", m->procs[lk->from].name);
+    STP_CHECK(stp__jr_get_member(r, l, p, "bandwidth", "a link", &v));
+    STP_CHECK(stp__jr_get_positive(r, v, stp__jpath_key(p, "bandwidth"), "bandwidth", false,
                            &lk->bandwidth));
   }
   link_rec *rec = stp__malloc_array(m->nlinks, sizeof *rec);
@@ -327,7 +172,7 @@ static stp_status read_links(const reader *r, const json_t *arr, stp_mapping *m,
   stp_status s = STP_OK;
   for (size_t k = 1; k < m->nlinks && s == STP_OK; k++)
     if (rec[k].from == rec[k - 1].from && rec[k].to == rec[k - 1].to)
-      s = report(r, stp__jpath_index(base, rec[k].index), false,
+      s = stp__jr_report(r, stp__jpath_index(base, rec[k].index), false,
                  "the link \"%s\" -> \"%s\" is declared twice (links[%zu] and links[%zu])",
                  m->procs[rec[k].from].name, m->procs[rec[k].to].name, rec[k - 1].index,
                  rec[k].index);
@@ -346,17 +191,17 @@ static size_t count_members(const json_t *arr) {
 
 static stp_status check_team_shapes(const reader *r, const json_t *arr, size_t nstages) {
   stp_jpath base = stp__jpath_key((stp_jpath){0}, "mapping");
-  STP_CHECK(want_type(r, arr, base, JSON_ARRAY, "\"mapping\""));
+  STP_CHECK(stp__jr_want_type(r, arr, base, JSON_ARRAY, "\"mapping\""));
   size_t n = json_array_size(arr);
   if (n != nstages)
-    return report(r, base, false, "\"mapping\" has %zu team%s but the pipeline has %zu stage%s", n,
+    return stp__jr_report(r, base, false, "\"mapping\" has %zu team%s but the pipeline has %zu stage%s", n,
                   n == 1 ? "" : "s", nstages, nstages == 1 ? "" : "s");
   for (size_t i = 0; i < n; i++) {
     json_t *team = json_array_get(arr, i);
     stp_jpath p = stp__jpath_index(base, i);
-    STP_CHECK(want_type(r, team, p, JSON_ARRAY, "a team"));
+    STP_CHECK(stp__jr_want_type(r, team, p, JSON_ARRAY, "a team"));
     if (json_array_size(team) == 0)
-      return report(r, p, false, "the team of stage %zu (mapping[%zu]) is empty", i + 1, i);
+      return stp__jr_report(r, p, false, "the team of stage %zu (mapping[%zu]) is empty", i + 1, i);
   }
   return STP_OK;
 }
@@ -382,10 +227,10 @@ static stp_status read_teams(const reader *r, const json_t *arr, stp_mapping *m,
       if (s != STP_OK)
         break;
       if (where[q] == i)
-        s = report(r, p, false, "processor \"%s\" appears twice in mapping[%zu]",
+        s = stp__jr_report(r, p, false, "processor \"%s\" appears twice in mapping[%zu]",
                    m->procs[q].name, i);
       else if (where[q] != SIZE_MAX)
-        s = report(r, p, false,
+        s = stp__jr_report(r, p, false,
                    "processor \"%s\" is in two teams (mapping[%zu] and mapping[%zu]); a processor "
                    "runs at most one stage",
                    m->procs[q].name, where[q], i);
@@ -408,7 +253,7 @@ static stp_status check_times(const reader *r, const stp_mapping *m) {
       size_t p = stp__team_member(m, i, k);
       double c = stp__comp_time(m, p);
       if (!(isfinite(c) && c > 0))
-        return report(r, stp__jpath_index(stp__jpath_index(base, i), k), false,
+        return stp__jr_report(r, stp__jpath_index(stp__jpath_index(base, i), k), false,
                       "the computation time of stage \"%s\" on \"%s\" (work / speed = %g) is not "
                       "a finite positive number",
                       m->stages[i].name, m->procs[p].name, c);
@@ -422,13 +267,13 @@ static stp_status check_times(const reader *r, const stp_mapping *m) {
           size_t q = stp__transfer_receiver(m, i, j, sh, b);
           stp_jpath at = stp__jpath_index(stp__jpath_index(base, i + 1), j + sh.g * b);
           if (stp__link_bandwidth(m, p, q) == 0)
-            return report(r, at, false,
+            return stp__jr_report(r, at, false,
                           "no bandwidth for the link \"%s\" -> \"%s\", which carries the output of "
                           "stage \"%s\": add it to \"links\" or set a default \"bandwidth\"",
                           m->procs[p].name, m->procs[q].name, m->stages[i].name);
           double d = stp__comm_time(m, p, q);
           if (!(isfinite(d) && d > 0))
-            return report(r, at, false,
+            return stp__jr_report(r, at, false,
                           "the transfer time from \"%s\" to \"%s\" (output / bandwidth = %g) is "
                           "not a finite positive number",
                           m->procs[p].name, m->procs[q].name, d);
@@ -458,25 +303,25 @@ static char *label_dir(const char *label) {
 
 static stp_status read_law(const reader *r, const json_t *v, stp_jpath path, const char *what,
                            const char *dir, stp_law **out) {
-  STP_CHECK(want_type(r, v, path, JSON_STRING, what));
+  STP_CHECK(stp__jr_want_type(r, v, path, JSON_STRING, what));
   stp_error lerr = {0};
   if (stp__law_parse(json_string_value(v), dir, out, &lerr) == STP_OK)
     return STP_OK;
   if (lerr.status == STP_ENOMEM)
     return stp__oom(r->err, "reading a law");
-  return report(r, path, false, "%s: %s", what, lerr.message);
+  return stp__jr_report(r, path, false, "%s: %s", what, lerr.message);
 }
 
 static stp_status unknown_stage(const reader *r, const stp_mapping *m, stp_jpath path,
                                 const char *name, const char *where) {
   const char *hint = NULL;
-  size_t best = HINT_DISTANCE;
+  size_t best = STP_JR_HINT_DISTANCE;
   for (size_t i = 0; i < m->nstages; i++)
-    consider_hint(name, m->stages[i].name, &best, &hint);
+    stp__jr_consider_hint(name, m->stages[i].name, &best, &hint);
   if (hint)
-    return report(r, path, true, "unknown stage \"%s\" in %s (did you mean \"%s\"?)", name,
+    return stp__jr_report(r, path, true, "unknown stage \"%s\" in %s (did you mean \"%s\"?)", name,
                   where, hint);
-  return report(r, path, true, "unknown stage \"%s\" in %s", name, where);
+  return stp__jr_report(r, path, true, "unknown stage \"%s\" in %s", name, where);
 }
 
 /* One of "stages" / "transfers": stage name -> law, into slots[i]. */
@@ -484,7 +329,7 @@ static stp_status read_law_map(const reader *r, const json_t *obj, stp_jpath pat
                                const stp_mapping *m, const name_index *stages, bool transfers,
                                const char *dir, stp_law **slots) {
   const char *where = transfers ? "\"laws\".\"transfers\"" : "\"laws\".\"stages\"";
-  STP_CHECK(want_type(r, obj, path, JSON_OBJECT, where));
+  STP_CHECK(stp__jr_want_type(r, obj, path, JSON_OBJECT, where));
   const char *key;
   json_t *val;
   json_object_foreach((json_t *)obj, key, val) {
@@ -493,10 +338,10 @@ static stp_status read_law_map(const reader *r, const json_t *obj, stp_jpath pat
     if (i == SIZE_MAX)
       return unknown_stage(r, m, at, key, where);
     if (transfers && i + 1 == m->nstages)
-      return report(r, at, true,
+      return stp__jr_report(r, at, true,
                     "\"%s\" is the last stage: its output is not transferred, so it takes no "
                     "transfer law", key);
-    char what[STP_MAX_NAME + 64];
+    char what[STP_JR_MAX_NAME + 64];
     snprintf(what, sizeof what, transfers ? "the law of the transfers after stage \"%s\""
                                           : "the law of stage \"%s\"", key);
     STP_CHECK(read_law(r, val, at, what, dir, &slots[i]));
@@ -508,8 +353,8 @@ static stp_status read_laws_in(const reader *r, const json_t *laws, const stp_ma
                                const char *dir, stp_law_table *t) {
   static const char *const keys[] = {"default", "stages", "transfers", NULL};
   stp_jpath p = stp__jpath_key((stp_jpath){0}, "laws");
-  STP_CHECK(want_type(r, laws, p, JSON_OBJECT, "\"laws\""));
-  STP_CHECK(check_keys(r, laws, p, keys, "\"laws\""));
+  STP_CHECK(stp__jr_want_type(r, laws, p, JSON_OBJECT, "\"laws\""));
+  STP_CHECK(stp__jr_check_keys(r, laws, p, keys, "\"laws\""));
   json_t *v;
   if ((v = json_object_get(laws, "default")))
     STP_CHECK(read_law(r, v, stp__jpath_key(p, "default"), "the default law", dir, &t->dflt));
@@ -559,19 +404,19 @@ static stp_status read_header(const reader *r, const json_t *root, stp_mapping *
   json_t *v;
   stp_jpath top = {0};
   if ((v = json_object_get(root, "name")))
-    STP_CHECK(get_name(r, v, stp__jpath_key(top, "name"), "\"name\"", &m->name));
+    STP_CHECK(stp__jr_get_name(r, v, stp__jpath_key(top, "name"), "\"name\"", &m->name));
   else if (!(m->name = file_stem(r->label)))
     return stp__oom(r->err, "naming the mapping");
   m->model = STP_MODEL_OVERLAP;
   if ((v = json_object_get(root, "model"))) {
     stp_jpath p = stp__jpath_key(top, "model");
-    STP_CHECK(want_type(r, v, p, JSON_STRING, "\"model\""));
+    STP_CHECK(stp__jr_want_type(r, v, p, JSON_STRING, "\"model\""));
     if (stp_model_parse(json_string_value(v), &m->model) != STP_OK)
-      return report(r, p, false, "\"model\" must be \"overlap\" or \"strict\", not \"%s\"",
+      return stp__jr_report(r, p, false, "\"model\" must be \"overlap\" or \"strict\", not \"%s\"",
                     json_string_value(v));
   }
   if ((v = json_object_get(root, "bandwidth")))
-    STP_CHECK(get_positive(r, v, stp__jpath_key(top, "bandwidth"), "the default bandwidth", false,
+    STP_CHECK(stp__jr_get_positive(r, v, stp__jpath_key(top, "bandwidth"), "the default bandwidth", false,
                            &m->bandwidth));
   return STP_OK;
 }
@@ -584,18 +429,18 @@ static stp_status top_array(const reader *r, const json_t *root, const char *key
   *n = 0;
   if (!*arr) {
     if (required)
-      return report(r, (stp_jpath){0}, false, "missing required key \"%s\" in the top-level object",
+      return stp__jr_report(r, (stp_jpath){0}, false, "missing required key \"%s\" in the top-level object",
                     key);
     return STP_OK;
   }
   char what[64];
   snprintf(what, sizeof what, "\"%s\"", key);
-  STP_CHECK(want_type(r, *arr, p, JSON_ARRAY, what));
+  STP_CHECK(stp__jr_want_type(r, *arr, p, JSON_ARRAY, what));
   *n = json_array_size(*arr);
   if (required && *n == 0)
-    return report(r, p, false, "\"%s\" must not be empty", key);
+    return stp__jr_report(r, p, false, "\"%s\" must not be empty", key);
   if (*n > max)
-    return report(r, p, false, "\"%s\" has %zu entries; the limit is %zu", key, *n, max);
+    return stp__jr_report(r, p, false, "\"%s\" has %zu entries; the limit is %zu", key, *n, max);
   return STP_OK;
 }
 
@@ -604,15 +449,15 @@ static stp_status read_root(const reader *r, const json_t *root, stp_mapping **o
                                      "bandwidth", "links", "mapping", "laws", NULL};
   stp_jpath top = {0};
   if (!json_is_object(root))
-    return report(r, top, false, "the top level must be an object, not %s", json_type_name(root));
-  STP_CHECK(check_keys(r, root, top, keys, "the top-level object"));
+    return stp__jr_report(r, top, false, "the top level must be an object, not %s", stp__jr_json_type_name(root));
+  STP_CHECK(stp__jr_check_keys(r, root, top, keys, "the top-level object"));
   json_t *stages, *procs, *links, *teams;
   size_t ns, np, nl;
   STP_CHECK(top_array(r, root, "stages", true, STP_MAX_STAGES, &stages, &ns));
   STP_CHECK(top_array(r, root, "processors", true, STP_MAX_PROCESSORS, &procs, &np));
   STP_CHECK(top_array(r, root, "links", false, STP_MAX_LINKS, &links, &nl));
   if (!(teams = json_object_get(root, "mapping")))
-    return report(r, top, false, "missing required key \"mapping\" in the top-level object");
+    return stp__jr_report(r, top, false, "missing required key \"mapping\" in the top-level object");
   stp_mapping *m;
   STP_CHECK(stp__mapping_alloc(ns, np, nl, count_members(teams), &m, r->err));
   name_index ix = {0};

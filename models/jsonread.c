@@ -1,0 +1,195 @@
+/* jsonread.c: checking JSON input files value by value, with the file,
+ * line and column of every offending value (found again by base/jsonpos.c)
+ * and "did you mean" hints on unknown keys.  Shared by the readers of every
+ * family (mapping files, graph files, platforms). */
+#include "models/jsonread.h"
+
+#include "base/core.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+
+stp_status stp__jr_vreport(const stp_jreader *r, const stp_jpath *path, bool at_key, const char *fmt,
+                          va_list ap) {
+  char what[STP_ERROR_MAX];
+  vsnprintf(what, sizeof what, fmt, ap);
+  int line, col;
+  if (path && stp__json_locate(r->text, r->len, path, at_key, &line, &col))
+    return stp__fail(r->err, STP_EINVAL, "%s:%d:%d: %s", r->label, line, col, what);
+  return stp__fail(r->err, STP_EINVAL, "%s: %s", r->label, what);
+}
+
+/* Report a problem with the value at `path` (or its key when at_key). */
+stp_status stp__jr_report(const stp_jreader *r, stp_jpath path, bool at_key, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  stp_status s = stp__jr_vreport(r, &path, at_key, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+const char *stp__jr_json_type_name(const json_t *v) {
+  switch (json_typeof(v)) {
+  case JSON_OBJECT: return "an object";
+  case JSON_ARRAY: return "an array";
+  case JSON_STRING: return "a string";
+  case JSON_INTEGER:
+  case JSON_REAL: return "a number";
+  case JSON_TRUE:
+  case JSON_FALSE: return "a boolean";
+  default: return "null";
+  }
+}
+
+/* Levenshtein distance, for "did you mean" hints on unknown keys. */
+size_t stp__jr_edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 64 || lb > 64)
+    return SIZE_MAX;
+  size_t row[65];
+  for (size_t j = 0; j <= lb; j++)
+    row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      size_t best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best)
+        best = up + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+/* "Did you mean": keep `candidate` as the hint when it is the closest to
+ * `name` so far, and closer than STP_JR_HINT_DISTANCE edits. */
+void stp__jr_consider_hint(const char *name, const char *candidate, size_t *best,
+                          const char **hint) {
+  size_t d = stp__jr_edit_distance(name, candidate);
+  if (d < *best) {
+    *best = d;
+    *hint = candidate;
+  }
+}
+
+/* Every key of obj must be in `allowed` (NULL-terminated). */
+stp_status stp__jr_check_keys(const stp_jreader *r, const json_t *obj, stp_jpath path,
+                             const char *const *allowed, const char *where) {
+  const char *key;
+  json_t *val;
+  json_object_foreach((json_t *)obj, key, val) {
+    const char *hint = NULL;
+    size_t best = STP_JR_HINT_DISTANCE;
+    bool ok = false;
+    for (const char *const *a = allowed; *a; a++) {
+      if (strcmp(key, *a) == 0)
+        ok = true;
+      stp__jr_consider_hint(key, *a, &best, &hint);
+    }
+    if (ok)
+      continue;
+    if (hint)
+      return stp__jr_report(r, stp__jpath_key(path, key), true,
+                    "unknown key \"%s\" in %s (did you mean \"%s\"?)", key, where, hint);
+    return stp__jr_report(r, stp__jpath_key(path, key), true, "unknown key \"%s\" in %s", key, where);
+  }
+  return STP_OK;
+}
+
+stp_status stp__jr_want_type(const stp_jreader *r, const json_t *v, stp_jpath path, json_type t,
+                            const char *what) {
+  bool ok = json_typeof(v) == t || (t == JSON_REAL && json_is_number(v));
+  if (ok)
+    return STP_OK;
+  const char *wanted = t == JSON_OBJECT  ? "an object"
+                       : t == JSON_ARRAY ? "an array"
+                       : t == JSON_STRING ? "a string"
+                                          : "a number";
+  char p[256];
+  stp__jpath_format(&path, p, sizeof p);
+  return stp__jr_report(r, path, false, "%s (%s) must be %s, not %s", what, p, wanted, stp__jr_json_type_name(v));
+}
+
+stp_status stp__jr_get_member(const stp_jreader *r, const json_t *obj, stp_jpath path, const char *key,
+                             const char *where, json_t **out) {
+  *out = json_object_get(obj, key);
+  if (*out)
+    return STP_OK;
+  return stp__jr_report(r, path, false, "missing required key \"%s\" in %s", key, where);
+}
+
+/* A number that must be finite and > 0 (or >= 0 when allow_zero). */
+stp_status stp__jr_get_positive(const stp_jreader *r, const json_t *v, stp_jpath path,
+                               const char *what, bool allow_zero, double *out) {
+  STP_CHECK(stp__jr_want_type(r, v, path, JSON_REAL, what));
+  double x = json_number_value(v);
+  char p[256];
+  stp__jpath_format(&path, p, sizeof p);
+  if (!isfinite(x))
+    return stp__jr_report(r, path, false, "%s (%s) must be finite", what, p);
+  if (x < 0 || (x == 0 && !allow_zero))
+    return stp__jr_report(r, path, false, "%s (%s) must be %s, got %g", what, p,
+                  allow_zero ? ">= 0" : "> 0", x);
+  *out = x;
+  return STP_OK;
+}
+
+
+stp_status stp__jr_get_name(const stp_jreader *r, const json_t *v, stp_jpath path, const char *what,
+                           char **out) {
+  STP_CHECK(stp__jr_want_type(r, v, path, JSON_STRING, what));
+  const char *s = json_string_value(v);
+  size_t n = json_string_length(v);
+  if (n == 0)
+    return stp__jr_report(r, path, false, "%s must not be empty", what);
+  if (n > STP_JR_MAX_NAME)
+    return stp__jr_report(r, path, false, "%s is longer than %d bytes", what, STP_JR_MAX_NAME);
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)s[i] < 0x20)
+      return stp__jr_report(r, path, false, "%s must not contain control characters", what);
+  *out = stp__strdup(s);
+  return *out ? STP_OK : stp__oom(r->err, "reading a name");
+}
+
+
+stp_status stp__jr_get_count(const stp_jreader *r, const json_t *v, stp_jpath path,
+                             const char *what, uint64_t max, uint64_t *out) {
+  char p[256];
+  stp__jpath_format(&path, p, sizeof p);
+  if (json_is_real(v)) {
+    double x = json_real_value(v);
+    if (x != floor(x) || x < 0 || x > (double)max)
+      return stp__jr_report(r, path, false, "%s (%s) must be an integer in 0..%llu, got %g", what,
+                            p, (unsigned long long)max, x);
+    *out = (uint64_t)x;
+    return STP_OK;
+  }
+  STP_CHECK(stp__jr_want_type(r, v, path, JSON_INTEGER, what));
+  json_int_t x = json_integer_value(v);
+  if (x < 0 || (uint64_t)x > max)
+    return stp__jr_report(r, path, false, "%s (%s) must be an integer in 0..%llu, got %lld", what,
+                          p, (unsigned long long)max, (long long)x);
+  *out = (uint64_t)x;
+  return STP_OK;
+}
+
+stp_status stp__jr_reject_nul(const stp_jreader *r) {
+  const char *z = memchr(r->text, '\0', r->len);
+  if (!z) return STP_OK;
+  int line = 1, col = 1;
+  for (const char *c = r->text; c < z; c++) {
+    if (*c == '\n') {
+      line++;
+      col = 1;
+    } else if (((unsigned char)*c & 0xC0) != 0x80) /* columns in characters */
+      col++;
+  }
+  return stp__fail(r->err, STP_EINVAL, "%s:%d:%d: a NUL byte in the file", r->label, line, col);
+}

@@ -1,0 +1,54 @@
+/* mapping_graph.c: a mapping's full event graph (models/pipeline/teg.c) as a
+ * generic stp_graph, so that the analyses of streamtp_graph.h, the graph
+ * file writer and `streamtp graph` see a pipeline like any other schedule.
+ * The places are the event graph's own; the graph adds only names and the
+ * outputs (the last column of every row: each of its firings delivers one
+ * data set). */
+#include "base/core.h"
+#include "models/pipeline/teg.h"
+#include "streamtp.h"
+
+#include <stdio.h>
+
+/* "r3:T2@P4" for a computation, "r3:T2:P4->P7" for a transfer. */
+static void transition_name(const stp_teg *t, uint64_t row, uint32_t col, char *buf, size_t n) {
+  const stp_mapping *m = t->map;
+  size_t q, p = stp__teg_processor(m, row, col, &q);
+  const char *stage = m->stages[col / 2].name;
+  if (col % 2 == 0)
+    snprintf(buf, n, "r%llu:%s@%s", (unsigned long long)row, stage, m->procs[p].name);
+  else
+    snprintf(buf, n, "r%llu:%s:%s->%s", (unsigned long long)row, stage, m->procs[p].name,
+             m->procs[q].name);
+}
+
+static stp_status fill(const stp_teg *t, stp_graph *g, stp_error *err) {
+  char name[512];
+  for (uint64_t j = 0; j < t->nrows; j++)
+    for (uint32_t c = 0; c < t->ncols; c++) {
+      transition_name(t, j, c, name, sizeof name);
+      STP_CHECK(stp_graph_add_transition(g, name, t->time[j * t->ncols + c], NULL, NULL, err));
+    }
+  for (uint64_t e = 0; e < t->g->m; e++)
+    STP_CHECK(stp_graph_add_place(g, t->g->src[e], t->g->dst[e], t->g->tok[e], err));
+  for (uint64_t j = 0; j < t->nrows; j++)
+    STP_CHECK(stp_graph_set_output(g, (size_t)(j * t->ncols + t->ncols - 1), err));
+  return STP_OK;
+}
+
+stp_status stp_mapping_graph(const stp_mapping *m, stp_model model, stp_graph **out,
+                             stp_error *err) {
+  *out = NULL;
+  stp_teg *t;
+  STP_CHECK(stp__teg_build(m, model, STP_GRAPH_MAX_TRANSITIONS, &t, err));
+  stp_graph *g;
+  stp_status s = stp_graph_new(m->name, &g, err);
+  if (s == STP_OK) s = fill(t, g, err);
+  stp__teg_free(t);
+  if (s != STP_OK) {
+    stp_graph_free(g);
+    return s;
+  }
+  *out = g;
+  return STP_OK;
+}
