@@ -9,9 +9,10 @@
  * - TEG: every transition is single-server (a 1-token self-loop is added);
  *   a run fires firings/10 rows of warm-up, then `firings` rows; the
  *   estimate is firings / (C(end) - C(warm-up)), C = the completion dates.
- *   That is the rate of the slowest transition, i.e. the throughput of the
+ *   That is the rate of the slowest transition, i.e. the firing rate of the
  *   graph also when it is not strongly connected (transition 0 of a
- *   strongly connected graph has the same rate).
+ *   strongly connected graph has the same rate); the throughput is that
+ *   rate times the number of output transitions, when some are marked.
  * Run r (r = 0 .. runs - 1) draws from stream r of the seed (see
  * engine/montecarlo.h): the same seed gives the same numbers everywhere,
  * and the runs are independent.  Statistics: mean, sample standard
@@ -103,14 +104,17 @@ static stp_status check_args(const stp_graph *g, const stp_graph_sim_options *o,
   return stp_graph_check(g, err);
 }
 
-/* Per-run estimates -> mean, standard deviation, 95% interval. */
-static stp_status statistics(bool dag, uint64_t firings, double *value, size_t runs,
-                             stp_graph_sim_result *r, stp_error *err) {
+/* Per-run estimates -> mean, standard deviation, 95% interval.  TEG: a run
+ * completes `outputs` data sets per firing (stp_graph_set_output; none
+ * marked counts as one). */
+static stp_status statistics(bool dag, uint64_t firings, size_t outputs, double *value,
+                             size_t runs, stp_graph_sim_result *r, stp_error *err) {
+  double per_run = (double)firings * (double)(outputs > 1 ? outputs : 1);
   for (size_t k = 0; k < runs && !dag; k++) {
     if (!(value[k] > 0) || !isfinite(value[k]))
       return stp__fail(err, STP_EINVAL, "run %zu: %llu firings took a time of %g", k,
                        (unsigned long long)firings, value[k]);
-    value[k] = (double)firings / value[k];
+    value[k] = per_run / value[k];
   }
   r->runs = runs;
   r->mean = stp__mc_mean(value, runs);
@@ -147,7 +151,7 @@ stp_status stp_graph_simulate(const stp_graph *g, const stp_graph_sim_options *o
     stp__mp_graph_clear(&k);
   }
   if (st == STP_OK)
-    st = statistics(dag, o->firings, value, o->runs, r, err);
+    st = statistics(dag, o->firings, stp_graph_output_count(g), value, o->runs, r, err);
   free(value);
   stp__law_free(exp_law);
   return st;

@@ -299,6 +299,8 @@ stp_status stp__mp_graph_compile(stp_mp_graph *g, uint64_t rows_max, size_t watc
   g->watch = watch;
   g->block = MP_BLOCK_CELLS / n;
   g->block = g->block < 1 ? 1 : g->block > MP_BLOCK_MAX ? MP_BLOCK_MAX : g->block;
+  if (rows_max < g->block) /* short runs (one row per DAG run): a smaller window; the */
+    g->block = rows_max < 1 ? 1 : (size_t)rows_max; /* draws are the same (n <= rows_max) */
   g->order = stp__malloc_array(n, sizeof *g->order);
   g->pos = stp__malloc_array(n, sizeof *g->pos);
   g->chain = stp__calloc(n, sizeof *g->chain);
@@ -410,6 +412,23 @@ static void apply_rounds(const stp_mp_sampler *s, stp_mp_run *r, size_t t, doubl
   r->rpos[t] = pos;
 }
 
+/* x[j] = mean of row j times x[j] (ones: x holds no factor, x[j] = mean):
+ * mean[0] for every row (one mean) or mean[j] (means cycled in g->ext).
+ * mean * 1 == mean exactly, so copying gives the same times as multiplying. */
+static void apply_means(const double *mean, bool cycled, bool ones, double *x, size_t n) {
+  if (cycled && ones)
+    memcpy(x, mean, n * sizeof *x);
+  else if (cycled)
+    for (size_t j = 0; j < n; j++)
+      x[j] = mean[j] * x[j];
+  else if (ones)
+    for (size_t j = 0; j < n; j++)
+      x[j] = mean[0];
+  else
+    for (size_t j = 0, m = 0; j < n; j++)
+      x[j] = mean[m] * x[j];
+}
+
 /* Firing times of the next n rows: factors drawn transition by transition
  * in index order, then multiplied by the means (cycling with the firing
  * index), out of the critical loop. */
@@ -419,9 +438,12 @@ static void fill_block(stp_mp_run *r, size_t n) {
     if (times_fixed(g, t))
       continue;
     const stp_mp_sampler *s = &g->sampler[t];
-    size_t i = g->pos[t];
+    size_t i = g->pos[t], p = g->period[t];
     double *x = r->xi + i * g->block;
     bool drawn = s->law && !stp__law_is_det(s->law);
+    const double *mean = p == 1 ? g->means + g->mean_off[t] : g->ext + g->ext_off[t] + r->cyc[i];
+    if (p > 1)
+      r->cyc[i] = (size_t)((r->cyc[i] + n) % p);
     if (drawn)
       stp__law_fill(s->law, r->rng, x, n);
     else if (s->round_law)
@@ -429,21 +451,7 @@ static void fill_block(stp_mp_run *r, size_t n) {
         x[j] = 1;
     if (s->round_law)
       apply_rounds(s, r, t, x, n);
-    size_t p = g->period[t];
-    const double *mean = p == 1 ? g->means + g->mean_off[t] : g->ext + g->ext_off[t] + r->cyc[i];
-    if (p > 1)
-      r->cyc[i] = (size_t)((r->cyc[i] + n) % p);
-    if (p == 1 && (drawn || s->round_law))
-      for (size_t j = 0; j < n; j++)
-        x[j] = mean[0] * x[j];
-    else if (p == 1) /* mean * 1 == mean exactly: copying the means gives the same times */
-      for (size_t j = 0; j < n; j++)
-        x[j] = mean[0];
-    else if (drawn || s->round_law)
-      for (size_t j = 0; j < n; j++)
-        x[j] = mean[j] * x[j];
-    else
-      memcpy(x, mean, n * sizeof *x);
+    apply_means(mean, p > 1, !drawn && !s->round_law, x, n);
   }
 }
 
