@@ -158,6 +158,7 @@ extern const cli_command cli_generate_command;
 extern const cli_command cli_simulate_command;
 extern const cli_command cli_ctmc_command;
 extern const cli_command cli_bcast_command;
+extern const cli_command cli_redistribute_command;
 extern const cli_command cli_graph_command;
 extern const cli_command cli_reduce_command;
 
