@@ -314,8 +314,7 @@ static bool platform_options(const cli_args *a, const stp_bcast_platform *p, pla
     cli_usage_error(CMD, "--intra: '%s' is not one of binomial, flat, chain", s);
     return false;
   }
-  if ((s = cli_get(CMD, a, "max-states")) &&
-      !cli_parse_u64(CMD, "max-states", s, 1, UINT64_MAX, &run->gopts.max_states))
+  if (!cli_parse_max_states(CMD, a, &run->gopts.max_states))
     return false;
   s = cli_get(CMD, a, "inter");
   run->first = 0;

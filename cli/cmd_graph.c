@@ -205,10 +205,8 @@ static int run_graph(int argc, char **argv) {
                  .dot = cli_flag(&cli_graph_command, &a, "dot")};
   stp_graph_options_init(&j.opt);
   stp_law *law = NULL;
-  const char *s;
   rc = CLI_USAGE;
-  if ((s = cli_get(&cli_graph_command, &a, "max-states")) &&
-      !cli_parse_u64(&cli_graph_command, "max-states", s, 1, UINT64_MAX, &j.opt.max_states))
+  if (!cli_parse_max_states(&cli_graph_command, &a, &j.opt.max_states))
     goto out;
   if (!cli_parse_sim_options(&cli_graph_command, &a, true, &j.simulate, &j.sim, &law)) goto out;
   if (j.dot && (j.json || j.simulate)) {

@@ -178,8 +178,7 @@ static bool parse_run(const cli_args *a, reduce_run *run) {
       return false;
     }
   }
-  if ((s = cli_get(CMD, a, "max-states")) &&
-      !cli_parse_u64(CMD, "max-states", s, 1, UINT64_C(1000000000), &run->gopts.max_states))
+  if (!cli_parse_max_states(CMD, a, &run->gopts.max_states))
     return false;
   run->gopts.exponential = run->exp;
   if (!cli_parse_sim_options(CMD, a, false, &run->simulate, &run->sim, &run->law))
