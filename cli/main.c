@@ -26,8 +26,11 @@ static void print_global_help(FILE *f) {
         "block-cyclic redistributions, broadcasts on grids (docs/format.md).\n\n"
         "commands:\n",
         f);
+  int width = 0; /* the longest name, so that two spaces always follow it */
   for (const cli_command *const *c = commands; *c; c++)
-    fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->synopsis + strlen((*c)->name) + 1);
+    width = (int)strlen((*c)->name) > width ? (int)strlen((*c)->name) : width;
+  for (const cli_command *const *c = commands; *c; c++)
+    fprintf(f, "  %-*s  %s\n", width, (*c)->name, (*c)->synopsis + strlen((*c)->name) + 1);
   fputs("\n  streamtp COMMAND --help   details of one command\n"
         "  streamtp --version        print the version\n\n"
         "Exit status: 0 success, 1 internal failure, 2 bad input or usage.\n",
