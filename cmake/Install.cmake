@@ -86,7 +86,8 @@ else()
   set(STP_PYTHON_DIR_DEFAULT lib/python${STP_PYTHON3_VERSION}/dist-packages)
 endif()
 set(STP_PYTHON_DIR ${STP_PYTHON_DIR_DEFAULT} CACHE STRING "Where the Python module goes (relative to the prefix)")
-install(FILES ${PROJECT_SOURCE_DIR}/python/streamtp/__init__.py DESTINATION ${STP_PYTHON_DIR}/streamtp)
+install(FILES ${PROJECT_SOURCE_DIR}/python/streamtp/__init__.py ${PROJECT_SOURCE_DIR}/python/streamtp/graph.py
+        DESTINATION ${STP_PYTHON_DIR}/streamtp)
 install(CODE "
   set(dir \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${STP_PYTHON_DIR}/streamtp\")
   file(WRITE \"\${dir}/_config.py\"

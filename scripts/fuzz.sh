@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}; shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(fuzz_mapping fuzz_law fuzz_samples)
+[ ${#targets[@]} -eq 0 ] && targets=(fuzz_mapping fuzz_law fuzz_samples fuzz_graph fuzz_bcast fuzz_latency)
 scripts/deps.sh fuzz
 CC=clang cmake -S . -B build-fuzz -DSTP_FUZZ=ON -DSTP_BUILD_TESTS=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -27,6 +27,10 @@ seed_corpus() { # TARGET DIR
         printf '%s' "$s" > "$2/seed$((i++))"; done ;;
     fuzz_samples) printf '1\n2\n3.5\n' > "$2/a"; printf '# times\n0.1 0.2\n1e3\n' > "$2/b"
       cp examples/measured-times.txt "$2/" 2>/dev/null || true ;;
+    fuzz_graph) cp examples/graphs/*.json tests/cli/inputs/graphs/*.json "$2"/ ;;
+    fuzz_bcast) cp examples/bcast/*.json tests/cli/inputs/bcast/*.json "$2"/ ;;
+    fuzz_latency) cp examples/bcast/*.csv tests/cli/inputs/bcast/*.csv "$2"/
+      printf '0,1\n1,0\n' > "$2/two"; printf '0 , 2.5e0\r\n2.5,0\r\n' > "$2/crlf" ;;
   esac
 }
 

@@ -611,7 +611,7 @@ Test(bcast_partition, latency_csv) {
       {"0,1\n1,0\n1,1\n", "lat.csv:3:1: more than 2 rows; the matrix must be square"},
       {"0,1,2\n1,0,2\n", "lat.csv:3:1: 2 rows for 3 columns; the matrix must be square"},
       {"0,1\n1\n", "lat.csv:2:1: row 1 has 1 entries; the matrix must be 2 x 2"},
-      {"0,1\n2,0\n", "lat.csv:2:1: entry [1][0] differs from its mirror"},
+      {"0,1\n2,0\n", "lat.csv:2:1: entry [1][0] differs from its mirror [0][1]"},
       {"0, x\nx,0\n", "lat.csv:1:4: entry [0][1] is not a number"},
       {"0,-1\n-1,0\n", "lat.csv:1:3: entry [0][1] must be a finite number >= 0"},
       {"0,,\n", "lat.csv:1:3: entry [0][1] is empty"},

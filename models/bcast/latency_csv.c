@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,9 +89,12 @@ static stp_status read_rows(csv *c, double *w, size_t n, size_t *beg, size_t *en
                        "be %zu x %zu", c->label, c->line, i, count, n, n);
     for (size_t j = 0; j < n; j++) {
       STP_CHECK(parse_field(c, beg[j], end[j], i, j, &w[i * n + j]));
-      if (j < i && w[i * n + j] != w[j * n + i])
-        return field_error(c, beg[j], "differs from its mirror [j][i]: the matrix must be "
-                           "symmetric", i, j);
+      if (j < i && w[i * n + j] != w[j * n + i]) {
+        char what[96];
+        snprintf(what, sizeof what, "differs from its mirror [%zu][%zu]: the matrix must be "
+                 "symmetric", j, i);
+        return field_error(c, beg[j], what, i, j);
+      }
     }
     c->pos = nl + 1;
     c->line++;

@@ -387,3 +387,10 @@ def simulate(mapping, model=None, *, law=None, datasets=1000000, seed=1, warmup=
     finally:
         for lw in laws:
             lw.free()
+
+
+# The generic event graph and the seed families (streamtp.graph): imported
+# last, since that module builds on the helpers above.
+from .graph import bcast, bcast_model, bcast_partition, graph, reduce  # noqa: E402
+
+__all__ += ["graph", "reduce", "bcast", "bcast_model", "bcast_partition"]

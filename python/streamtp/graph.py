@@ -1,0 +1,521 @@
+"""streamtp.graph: the generic event graph and the seed families (reduction
+trees, broadcasts on grids of clusters) from Python, over the same shared
+library as streamtp.evaluate.  Each function returns the object that the
+matching command prints with --json (docs/format.md, "graph", "reduce",
+"bcast"), key for key, without the envelope every command line adds
+("version", "limits": they describe the command run, not the result).
+
+    >>> import streamtp
+    >>> streamtp.graph("examples/graphs/fork-join.json")["deterministic"]["makespan"]
+    5.5
+    >>> streamtp.reduce(5, d=1, c=2)["exponential"]["makespan"]
+    8.253703703703703
+    >>> [r["deterministic"]["makespan"] for r in streamtp.bcast("examples/bcast/small4.json")]
+    [16.0, 17.0, ...]
+
+Only the structures these calls need are mirrored here (include/
+streamtp_graph.h, streamtp_reduce.h, streamtp_bcast.h).
+"""
+import ctypes
+import json
+import math
+import os
+
+from . import _Cancel, _Error, _Law, _P, _PE, _fn, _num, _raise, _s, Error
+
+__all__ = ["graph", "reduce", "bcast", "bcast_model", "bcast_partition"]
+
+_c_size = ctypes.c_size_t
+_c_u64 = ctypes.c_uint64
+_c_double = ctypes.c_double
+_c_int = ctypes.c_int
+_c_str = ctypes.c_char_p
+_PS = ctypes.POINTER(_c_size)
+_PD = ctypes.POINTER(_c_double)
+
+
+# ---- the C structures ------------------------------------------------------------
+class _GraphOptions(ctypes.Structure):
+    _fields_ = [("max_states", _c_u64), ("exponential", _c_int), ("cancel", _Cancel)]
+
+
+class _GraphResult(ctypes.Structure):
+    _fields_ = [("is_dag", _c_int), ("det_makespan", _c_double), ("det_period", _c_double),
+                ("det_throughput", _c_double), ("critical", _PS), ("critical_len", _c_size),
+                ("exp_computed", _c_int), ("exp_value", _c_double), ("exp_states", _c_u64),
+                ("exp_method", _c_str), ("exp_reason", ctypes.c_char * 256),
+                ("bound_lower", _c_double), ("bound_upper", _c_double)]
+
+
+class _SimOptions(ctypes.Structure):
+    _fields_ = [("runs", _c_u64), ("seed", _c_u64), ("firings", _c_u64), ("law", _P),
+                ("cancel", _Cancel)]
+
+
+class _SimResult(ctypes.Structure):
+    _fields_ = [("runs", _c_u64), ("mean", _c_double), ("stddev", _c_double),
+                ("ci95_lo", _c_double), ("ci95_hi", _c_double)]
+
+
+class _ReduceSpec(ctypes.Structure):
+    _fields_ = [("n", _c_u64), ("d", _c_double), ("c", _c_double), ("tree", _c_int),
+                ("algorithm", _c_int), ("K", _c_u64)]
+
+
+class _BcastOptions(ctypes.Structure):
+    _fields_ = [("size", _c_double), ("has_size", _c_int), ("root", _c_size),
+                ("intra", _c_int)]
+
+
+class _BcastSend(ctypes.Structure):
+    _fields_ = [("from_", _c_size), ("to", _c_size), ("start", _c_double),
+                ("arrival", _c_double)]
+
+
+class _BcastSchedule(ctypes.Structure):
+    _fields_ = [("heuristic", _c_int), ("root", _c_size), ("nclusters", _c_size), ("T", _PD),
+                ("ready", _PD), ("sends", ctypes.POINTER(_BcastSend)), ("makespan", _c_double)]
+
+
+class _ModelParams(ctypes.Structure):
+    _fields_ = [("P", _c_u64), ("L", _c_double), ("g", _c_double), ("k", _c_u64),
+                ("gs", _c_double), ("g1", _c_double)]
+
+
+class _Partition(ctypes.Structure):
+    _fields_ = [("n", _c_size), ("nclusters", _c_size), ("sizes", _PS), ("offsets", _PS),
+                ("nodes", _PS)]
+
+
+# ---- the functions -------------------------------------------------------------------
+_PP = ctypes.POINTER(_P)
+_law_spec = _fn("stp_law_spec", _c_str, _P)
+_graph_read_file = _fn("stp_graph_read_file", _c_int, _c_str, _PP, _PE)
+_graph_read_string = _fn("stp_graph_read_string", _c_int, _c_str, _c_size, _c_str, _PP, _PE)
+_graph_free = _fn("stp_graph_free", None, _P)
+_graph_name = _fn("stp_graph_name", _c_str, _P)
+_graph_count = _fn("stp_graph_transition_count", _c_size, _P)
+_graph_tname = _fn("stp_graph_transition_name", _c_str, _P, _c_size)
+_graph_options_init = _fn("stp_graph_options_init", None, ctypes.POINTER(_GraphOptions))
+_graph_analyze = _fn("stp_graph_analyze", _c_int, _P, ctypes.POINTER(_GraphOptions),
+                     ctypes.POINTER(_GraphResult), _PE)
+_graph_result_free = _fn("stp_graph_result_free", None, ctypes.POINTER(_GraphResult))
+_sim_options_init = _fn("stp_graph_sim_options_init", None, ctypes.POINTER(_SimOptions))
+_graph_simulate = _fn("stp_graph_simulate", _c_int, _P, ctypes.POINTER(_SimOptions),
+                      ctypes.POINTER(_SimResult), _PE)
+
+_reduce_spec_init = _fn("stp_reduce_spec_init", None, ctypes.POINTER(_ReduceSpec), _c_u64,
+                        _c_double, _c_double)
+_reduce_tree_name = _fn("stp_reduce_tree_name", _c_str, _c_int)
+_reduce_alg_name = _fn("stp_reduce_algorithm_name", _c_str, _c_int)
+_reduce_tree_parse = _fn("stp_reduce_tree_parse", _c_int, _c_str, ctypes.POINTER(_c_int))
+_reduce_build = _fn("stp_reduce_build", _c_int, ctypes.POINTER(_ReduceSpec), _PP, _PE)
+_reduce_free = _fn("stp_reduce_free", None, _P)
+_reduce_child = _fn("stp_reduce_child", _c_u64, _P, _c_u64)
+_reduce_start = _fn("stp_reduce_transfer_start", _c_double, _P, _c_u64)
+_reduce_makespan = _fn("stp_reduce_makespan", _c_double, _P)
+_reduce_graph = _fn("stp_reduce_graph", _c_int, _P, _PP, _PE)
+_opt_lower = _fn("stp_reduce_opt_lower", _c_double, _c_u64, _c_double, _c_double)
+_opt_upper = _fn("stp_reduce_opt_upper", _c_double, _c_u64, _c_double, _c_double)
+_length_bound = _fn("stp_reduce_length_bound", _c_double, ctypes.POINTER(_ReduceSpec))
+
+_platform_load_file = _fn("stp_bcast_platform_load_file", _c_int, _c_str, _PP, _PE)
+_platform_load_string = _fn("stp_bcast_platform_load_string", _c_int, _c_str, _c_size, _c_str,
+                            _PP, _PE)
+_platform_free = _fn("stp_bcast_platform_free", None, _P)
+_platform_file = _fn("stp_bcast_platform_file", _c_str, _P)
+_platform_needs_size = _fn("stp_bcast_platform_needs_size", _c_int, _P)
+_cluster_name = _fn("stp_bcast_cluster_name", _c_str, _P, _c_size)
+_cluster_find = _fn("stp_bcast_cluster_find", _c_int, _P, _c_str, _PS, _PE)
+_heuristic_name = _fn("stp_bcast_heuristic_name", _c_str, _c_int)
+_heuristic_parse = _fn("stp_bcast_heuristic_parse", _c_int, _c_str, ctypes.POINTER(_c_int))
+_intra_parse = _fn("stp_bcast_intra_parse", _c_int, _c_str, ctypes.POINTER(_c_int))
+_bcast_options_init = _fn("stp_bcast_options_init", None, ctypes.POINTER(_BcastOptions))
+_schedule_compute = _fn("stp_bcast_schedule_compute", _c_int, _P,
+                        ctypes.POINTER(_BcastOptions), _c_int, ctypes.POINTER(_BcastSchedule),
+                        _PE)
+_schedule_free = _fn("stp_bcast_schedule_free", None, ctypes.POINTER(_BcastSchedule))
+_schedule_analyze = _fn("stp_bcast_schedule_analyze", _c_int, _P, ctypes.POINTER(_BcastOptions),
+                        ctypes.POINTER(_BcastSchedule), ctypes.POINTER(_GraphOptions),
+                        ctypes.POINTER(_GraphResult), _PE)
+_schedule_simulate = _fn("stp_bcast_schedule_simulate", _c_int, _P,
+                         ctypes.POINTER(_BcastOptions), ctypes.POINTER(_BcastSchedule),
+                         ctypes.POINTER(_SimOptions), ctypes.POINTER(_SimResult), _PE)
+_alg_name = _fn("stp_bcast_alg_name", _c_str, _c_int)
+_model_formula = _fn("stp_bcast_model_formula", _c_double, _c_int, ctypes.POINTER(_ModelParams))
+_model_dag = _fn("stp_bcast_model_dag", _c_int, _c_int, ctypes.POINTER(_ModelParams), _PD, _PE)
+_latency_load_file = _fn("stp_bcast_latency_load_file", _c_int, _c_str,
+                         ctypes.POINTER(_PD), _PS, _PE)
+_latency_load_string = _fn("stp_bcast_latency_load_string", _c_int, _c_str, _c_size, _c_str,
+                           ctypes.POINTER(_PD), _PS, _PE)
+_partition_compute = _fn("stp_bcast_partition_compute", _c_int, _PD, _c_size, _c_double,
+                         ctypes.POINTER(_Partition), _PE)
+_partition_free = _fn("stp_bcast_partition_free", None, ctypes.POINTER(_Partition))
+_libc_free = ctypes.CDLL(None).free
+_libc_free.argtypes = [ctypes.c_void_p]
+
+_HEURISTICS = 7      # STP_BCAST_HEURISTIC_COUNT
+_ALGS = 11           # STP_BCAST_ALG_COUNT
+_REDUCE_ALG1, _REDUCE_ALG2, _REDUCE_ALG3 = 1, 2, 3
+_SIZE_MAX = 2 ** (8 * ctypes.sizeof(_c_size)) - 1
+
+# The command's reasons (cli/cmd_reduce.c) for a missing exponential value.
+_REASON_ALG2 = ("transfer limit: Algorithm 2 bounds the number of concurrent transfers, "
+                "which no fixed-order DAG expresses")
+_REASON_NONE = "not computed (--exp-method none)"
+
+
+def _check(st, err, prefix=None):
+    if st != 0:
+        if prefix:
+            err.message = f"{prefix}: {_s(err.message)}".encode()[:1023]
+        _raise(st, err)
+
+
+def _usage(message):
+    raise Error("EINVAL", message)
+
+
+def _load(source, from_file, from_string, label, what):
+    """A library object from a path or from a dict (its file's content)."""
+    ptr, err = _P(), _Error()
+    if isinstance(source, (str, os.PathLike)):
+        st = from_file(os.fsencode(source), ctypes.byref(ptr), ctypes.byref(err))
+    elif isinstance(source, dict):
+        text = json.dumps(source, indent=1).encode()  # one key per line: located errors
+        st = from_string(text, len(text), label, ctypes.byref(ptr), ctypes.byref(err))
+    else:
+        raise TypeError(f"{what} must be a dict (a {what} file's content) or a path")
+    _check(st, err)
+    return ptr
+
+
+def _graph_options(max_states, exponential=True):
+    o = _GraphOptions()
+    _graph_options_init(ctypes.byref(o))
+    o.exponential = int(exponential)
+    if max_states is not None:
+        if max_states < 1:
+            _usage(f"max_states must be >= 1, not {max_states}")
+        o.max_states = max_states
+    return o
+
+
+def _sim_options(runs, law, seed, firings=10000):
+    o = _SimOptions()
+    _sim_options_init(ctypes.byref(o))
+    if runs < 1:
+        _usage(f"simulate must be >= 1 runs, not {runs}")
+    if firings < 1:
+        _usage(f"firings must be >= 1, not {firings}")
+    o.runs, o.seed, o.firings, o.law = runs, seed, firings, law.ptr
+    return o
+
+
+def _law_name(law):
+    return _s(_law_spec(law.ptr)) if law.ptr else "exp"
+
+
+def _sim_json(law, seed, s):
+    return {"law": _law_name(law), "runs": s.runs, "seed": seed, "mean": _num(s.mean),
+            "ci95": [_num(s.ci95_lo), _num(s.ci95_hi)]}
+
+
+# ---- graph ------------------------------------------------------------------------------
+def _graph_dict(file, g, r):
+    names = [_s(_graph_tname(g, r.critical[k])) for k in range(r.critical_len)]
+    what = "makespan" if r.is_dag else "throughput"
+    d = {"file": file, "name": _s(_graph_name(g)), "transitions": _graph_count(g),
+         "mode": "dag" if r.is_dag else "teg"}
+    if r.is_dag:
+        d["deterministic"] = {"makespan": _num(r.det_makespan), "critical_path": names}
+    else:
+        d["deterministic"] = {"throughput": _num(r.det_throughput), "period": _num(r.det_period),
+                              "critical_cycle": names}
+    if r.exp_computed:
+        d["exponential"] = {what: _num(r.exp_value), "states": r.exp_states,
+                            "method": _s(r.exp_method)}
+    else:
+        d["exponential"] = {what: None, "reason": _s(r.exp_reason)}
+    d["bounds"] = {"lower": _num(r.bound_lower), "upper": _num(r.bound_upper)}
+    return d
+
+
+def graph(source, max_states=None, simulate=None, law=None, seed=1, firings=10000):
+    """Analyse an event graph (a graph file's path, or a dict of its content):
+    the object `streamtp graph FILE --json` prints.  max_states: largest
+    exponential chain (None: 1000000); simulate: R Monte Carlo runs with
+    `law` (a law spec, None: exp), `seed` and, for a timed event graph,
+    `firings` counted per run."""
+    g = _load(source, _graph_read_file, _graph_read_string, b"<graph>", "graph")
+    lw = _Law(law, "law")
+    try:
+        file = os.fsdecode(source) if not isinstance(source, dict) else "<graph>"
+        opts, err, r = _graph_options(max_states), _Error(), _GraphResult()
+        _check(_graph_analyze(g, ctypes.byref(opts), ctypes.byref(r), ctypes.byref(err)), err)
+        try:
+            d = _graph_dict(file, g, r)
+            if simulate is not None:
+                so, sr = _sim_options(simulate, lw, seed, firings), _SimResult()
+                _check(_graph_simulate(g, ctypes.byref(so), ctypes.byref(sr),
+                                       ctypes.byref(err)), err, file)
+                d["simulation"] = _sim_json(lw, seed, sr)
+            return d
+        finally:
+            _graph_result_free(ctypes.byref(r))
+    finally:
+        lw.free()
+        _graph_free(g)
+
+
+# ---- reduce -----------------------------------------------------------------------------
+def _position(lo, hi, s):
+    """Where the 95% interval lies in [det, exp] (cli/cmd_reduce.c)."""
+    if not math.isfinite(hi):
+        return "unknown"
+    if s.ci95_lo > hi * (1 + 1e-9) + 1e-12:
+        return "above"
+    if s.ci95_hi < lo * (1 - 1e-9) - 1e-12:
+        return "below"
+    return "within"
+
+
+def _reduce_values(spec, tree, exp, gopts, sim):
+    """(exp_makespan or NaN, states, reason, sim result) of one built tree."""
+    if spec.algorithm == _REDUCE_ALG2:
+        return math.nan, 0, _REASON_ALG2, None
+    reason = None if exp else _REASON_NONE
+    if spec.n == 1:  # nothing to reduce: every value is 0, in every run
+        return (math.nan if reason else 0.0), 1, reason, _SimResult(runs=sim.runs if sim else 0)
+    if not exp and sim is None:
+        return math.nan, 0, reason, None
+    g, err = _P(), _Error()
+    _check(_reduce_graph(tree, ctypes.byref(g), ctypes.byref(err)), err)
+    try:
+        value, states = math.nan, 0
+        if exp:
+            r = _GraphResult()
+            _check(_graph_analyze(g, ctypes.byref(gopts), ctypes.byref(r), ctypes.byref(err)), err)
+            if r.exp_computed:
+                value, states = r.exp_value, r.exp_states
+            else:
+                reason = _s(r.exp_reason)
+            _graph_result_free(ctypes.byref(r))
+        sr = None
+        if sim is not None:
+            sr = _SimResult()
+            _check(_graph_simulate(g, ctypes.byref(sim), ctypes.byref(sr), ctypes.byref(err)),
+                   err)
+        return value, states, reason, sr
+    finally:
+        _graph_free(g)
+
+
+def _reduce_one(spec, n, exp, gopts, sim, lw, seed, brief):
+    spec.n = n
+    tree, err = _P(), _Error()
+    _check(_reduce_build(ctypes.byref(spec), ctypes.byref(tree), ctypes.byref(err)), err)
+    try:
+        det = _reduce_makespan(tree)
+        e, states, reason, sr = _reduce_values(spec, tree, exp, gopts, sim)
+        d = {"n": n, "d": float(spec.d), "c": float(spec.c),
+             "tree": _s(_reduce_tree_name(spec.tree)),
+             "algorithm": _s(_reduce_alg_name(spec.algorithm)),
+             "K": None if spec.algorithm == _REDUCE_ALG1 else spec.K}
+        if not brief:
+            d["children"] = [_reduce_child(tree, i) for i in range(2, n + 1)]
+            d["transfer_starts"] = [_num(_reduce_start(tree, i)) for i in range(2, n + 1)]
+        d["deterministic"] = {"makespan": _num(det)}
+        d["exponential"] = ({"makespan": None, "reason": reason} if reason else
+                            {"makespan": _num(e), "states": states, "method": "dag-ctmc"})
+        d["bounds"] = {"lower": _num(det), "upper": _num(e)}
+        d["opt_bounds"] = [_num(_opt_lower(n, spec.d, spec.c)), _num(_opt_upper(n, spec.d, spec.c))]
+        d["length_bound"] = _num(_length_bound(ctypes.byref(spec)))
+        if sim is not None:
+            rel = (sr.mean - det) / (e - det) if math.isfinite(e) and e - det > 1e-12 * e \
+                else math.nan
+            d["simulation"] = dict(_sim_json(lw, seed, sr), position=_position(det, e, sr),
+                                   relative=_num(rel))
+        return d
+    finally:
+        _reduce_free(tree)
+
+
+def reduce(n, d, c, *, tree="optimal", max_reducers=None, max_transfers=None,
+           exp_method="dag-ctmc", max_states=None, simulate=None, law=None, seed=1, brief=False):
+    """A reduction tree of Canon and Antoniu: the object `streamtp reduce --n N
+    --d D --c C --json` prints; n a pair (A, B) gives the list of the range
+    A..B.  max_reducers K: Algorithm 3; max_transfers K: Algorithm 2 (optimal
+    tree, no exponential value); exp_method "dag-ctmc" or "none"; simulate R
+    runs with `law` and `seed`; brief leaves out children and transfer_starts."""
+    lo, hi = (n, n) if isinstance(n, int) else tuple(n)
+    if not 1 <= lo <= hi:
+        _usage(f"n must be >= 1 (a range A..B with A <= B), not {n!r}")
+    if d < 0 or c < 0 or not d + c > 0 or not math.isfinite(d + c):
+        _usage(f"d and c must be finite, >= 0, one of them positive (d = {d}, c = {c})")
+    spec = _ReduceSpec()
+    _reduce_spec_init(ctypes.byref(spec), lo, d, c)
+    t = _c_int()
+    if _reduce_tree_parse(tree.encode(), ctypes.byref(t)) != 0:
+        _usage(f"tree must be one of optimal, binomial, fibonacci, not {tree!r}")
+    spec.tree = t.value
+    if max_reducers is not None and max_transfers is not None:
+        _usage("max_transfers and max_reducers exclude each other")
+    if max_reducers is not None or max_transfers is not None:
+        spec.algorithm = _REDUCE_ALG3 if max_reducers is not None else _REDUCE_ALG2
+        spec.K = max_reducers if max_reducers is not None else max_transfers
+    if exp_method not in ("dag-ctmc", "none"):
+        _usage(f"exp_method must be dag-ctmc or none, not {exp_method!r}")
+    if simulate is not None and spec.algorithm == _REDUCE_ALG2:
+        _usage("simulate: Algorithm 2 (max_transfers) limits concurrent transfers, which no "
+               "fixed-order DAG expresses")
+    exp = exp_method == "dag-ctmc"
+    gopts = _graph_options(max_states, exp)
+    lw = _Law(law, "law")
+    try:
+        sim = None if simulate is None else _sim_options(simulate, lw, seed)
+        out = [_reduce_one(spec, k, exp, gopts, sim, lw, seed, brief) for k in range(lo, hi + 1)]
+    finally:
+        lw.free()
+    return out[0] if isinstance(n, int) else out
+
+
+# ---- bcast --------------------------------------------------------------------------------
+def _bcast_dict(p, s, r, sim, lw, seed):
+    name = lambda j: _s(_cluster_name(p, j))
+    e = {"makespan": _num(r.exp_value) if r.exp_computed else None}
+    if r.exp_computed:
+        e["states"] = r.exp_states
+    else:
+        e["reason"] = _s(r.exp_reason)
+    e["method"] = _s(r.exp_method) or "dag-ctmc"
+    d = {"file": _s(_platform_file(p)), "heuristic": _s(_heuristic_name(s.heuristic)),
+         "root": name(s.root), "T": [_num(s.T[j]) for j in range(s.nclusters)],
+         "sends": [{"from": name(x.from_), "to": name(x.to), "start": _num(x.start),
+                    "arrival": _num(x.arrival)}
+                   for x in (s.sends[k] for k in range(s.nclusters - 1))],
+         "deterministic": {"makespan": _num(s.makespan)}, "exponential": e,
+         "bounds": {"lower": _num(r.bound_lower), "upper": _num(r.bound_upper)}}
+    if sim is not None:
+        d["simulation"] = _sim_json(lw, seed, sim)
+    return d
+
+
+def _bcast_options(p, size, root, intra):
+    o = _BcastOptions()
+    _bcast_options_init(ctypes.byref(o))
+    if size is not None:
+        if not size >= 1:
+            _usage(f"size must be >= 1 byte, not {size}")
+        o.size, o.has_size = size, 1
+    elif _platform_needs_size(p):
+        _usage(f"size: required, since a gap in {_s(_platform_file(p))} depends on the "
+               "message size")
+    if root is not None:
+        j, err = _c_size(), _Error()
+        if _cluster_find(p, root.encode(), ctypes.byref(j), ctypes.byref(err)) != 0:
+            _usage(f'root: no cluster "{root}" in {_s(_platform_file(p))}')
+        o.root = j.value
+    a = _c_int()
+    if _intra_parse(intra.encode(), ctypes.byref(a)) != 0:
+        _usage(f"intra must be one of binomial, flat, chain, not {intra!r}")
+    o.intra = a.value
+    return o
+
+
+def _one_heuristic(p, o, h, gopts, sim, lw, seed):
+    s, r, err = _BcastSchedule(), _GraphResult(), _Error()
+    prefix = _s(_heuristic_name(h))
+    try:
+        _check(_schedule_compute(p, ctypes.byref(o), h, ctypes.byref(s), ctypes.byref(err)),
+               err, prefix)
+        _check(_schedule_analyze(p, ctypes.byref(o), ctypes.byref(s), ctypes.byref(gopts),
+                                 ctypes.byref(r), ctypes.byref(err)), err, prefix)
+        sr = None
+        if sim is not None:
+            sr = _SimResult()
+            _check(_schedule_simulate(p, ctypes.byref(o), ctypes.byref(s), ctypes.byref(sim),
+                                      ctypes.byref(sr), ctypes.byref(err)), err, prefix)
+        return _bcast_dict(p, s, r, sr, lw, seed)
+    finally:
+        _graph_result_free(ctypes.byref(r))
+        _schedule_free(ctypes.byref(s))
+
+
+def bcast(platform, inter="all", *, intra="binomial", size=None, root=None, max_states=None,
+          simulate=None, law=None, seed=1):
+    """Broadcast on a grid of clusters (a platform file's path, or a dict of
+    its content): the objects `streamtp bcast PLATFORM --json` prints, a list
+    of one per heuristic for inter="all", else the one object of heuristic
+    `inter`.  intra: binomial, flat or chain; size: the message size in bytes
+    (required when a gap depends on it); root: a cluster's name; simulate R
+    runs with `law` and `seed`."""
+    if inter == "all":
+        hs = list(range(_HEURISTICS))
+    else:
+        h = _c_int()
+        if _heuristic_parse(str(inter).encode(), ctypes.byref(h)) != 0:
+            _usage(f"inter must be one of flat, fef, ecef, ecef-la, ecef-lat, ecef-lat-max, "
+                   f"bottomup, all, not {inter!r}")
+        hs = [h.value]
+    p = _load(platform, _platform_load_file, _platform_load_string, b"<platform>", "platform")
+    lw = _Law(law, "law")
+    try:
+        o = _bcast_options(p, size, root, intra)
+        gopts = _graph_options(max_states)
+        sim = None if simulate is None else _sim_options(simulate, lw, seed)
+        out = [_one_heuristic(p, o, h, gopts, sim, lw, seed) for h in hs]
+    finally:
+        lw.free()
+        _platform_free(p)
+    return out if inter == "all" else out[0]
+
+
+def bcast_model(P, L, g, *, k=1, gs=None, g1=0.0):
+    """Table 1 of Steffenel: `streamtp bcast --model --P P --L L --g G --json`,
+    the printed formula and the (max,+) value ("dag", None where the
+    algorithm has none) of each intra-cluster algorithm."""
+    if not (isinstance(P, int) and P >= 2 and isinstance(k, int) and k >= 1):
+        _usage(f"P must be an integer >= 2 and k >= 1 (P = {P!r}, k = {k!r})")
+    gs = g if gs is None else gs
+    for name, x in (("L", L), ("g", g), ("gs", gs), ("g1", g1)):
+        if not (0 <= x < math.inf):
+            _usage(f"{name} must be finite and >= 0, not {x}")
+    q = _ModelParams(P=P, L=L, g=g, k=k, gs=gs, g1=g1)
+    algs, err = {}, _Error()
+    for a in range(_ALGS):
+        dag = _c_double()
+        _check(_model_dag(a, ctypes.byref(q), ctypes.byref(dag), ctypes.byref(err)), err)
+        algs[_s(_alg_name(a))] = {"formula": _num(_model_formula(a, ctypes.byref(q))),
+                                  "dag": _num(dag.value)}
+    return {"P": P, "L": _num(float(L)), "g": _num(float(g)), "k": k, "gs": _num(float(gs)),
+            "g1": _num(float(g1)), "algorithms": algs}
+
+
+def bcast_partition(latency, rho):
+    """Lowekamp's clusters: `streamtp bcast --partition CSV --rho R --json`.
+    latency: a CSV file's path, or a square matrix (a list of rows)."""
+    if not (0 <= rho < math.inf):
+        _usage(f"rho must be finite and >= 0, not {rho}")
+    w, n, err = _PD(), _c_size(), _Error()
+    if isinstance(latency, (str, os.PathLike)):
+        file = os.fsdecode(latency)
+        st = _latency_load_file(os.fsencode(latency), ctypes.byref(w), ctypes.byref(n),
+                                ctypes.byref(err))
+    else:
+        file = "<latency>"
+        text = "".join(",".join(repr(float(x)) for x in row) + "\n" for row in latency).encode()
+        st = _latency_load_string(text, len(text), file.encode(), ctypes.byref(w),
+                                  ctypes.byref(n), ctypes.byref(err))
+    _check(st, err)
+    part = _Partition()
+    try:
+        _check(_partition_compute(w, n, rho, ctypes.byref(part), ctypes.byref(err)), err)
+        off = part.offsets
+        clusters = [[part.nodes[k] for k in range(off[c], off[c + 1])]
+                    for c in range(part.nclusters)]
+        return {"file": file, "rho": _num(float(rho)),
+                "sizes": [part.sizes[c] for c in range(part.nclusters)], "clusters": clusters}
+    finally:
+        _partition_free(ctypes.byref(part))
+        _libc_free(ctypes.cast(w, ctypes.c_void_p))

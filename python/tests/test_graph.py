@@ -1,0 +1,260 @@
+"""Tests of streamtp.graph, streamtp.reduce, streamtp.bcast, bcast_model and
+bcast_partition (python/streamtp/graph.py): each result must be the object
+the command prints with --json for the same input (`streamtp graph`,
+`reduce`, `bcast`), key for key, in the same order, with the same JSON types
+(an integer stays an integer), bit for bit, once the envelope of a command
+line ("version", "limits") is set aside; each refusal must carry the
+command's message.  Run by ctest (python) like test_streamtp.py."""
+import glob
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import streamtp  # noqa: E402
+
+BIN = os.environ.get("STREAMTP", os.path.join(ROOT, "build", "streamtp"))
+ENVELOPE = ("version", "limits")
+
+
+def rel(*parts):
+    # Paths relative to the repository, as a user types them: messages and
+    # "file" keys then hold the same text on both sides.
+    return os.path.join(*parts)
+
+
+def cli(*args):
+    out = subprocess.run([BIN, *map(str, args), "--json"], capture_output=True, text=True,
+                         cwd=ROOT)
+    return out
+
+
+def cli_json(*args):
+    out = cli(*args)
+    assert out.returncode == 0, out.stderr
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    for line in lines:
+        for k in ENVELOPE:
+            line.pop(k, None)
+    return lines
+
+
+def cli_error(*args):
+    out = cli(*args)
+    assert out.returncode == 2, out.stdout
+    prefix = "streamtp: error: "
+    assert out.stderr.startswith(prefix)
+    return out.stderr[len(prefix):].strip()
+
+
+def same(got, want, where="$"):
+    """Equal values of equal JSON types, dict keys in the same order."""
+    assert type(got) is type(want), f"{where}: {got!r} vs {want!r}"
+    if isinstance(want, dict):
+        assert list(got) == list(want), where
+        for k in want:
+            same(got[k], want[k], f"{where}.{k}")
+    elif isinstance(want, list):
+        assert len(got) == len(want), where
+        for k, (g, w) in enumerate(zip(got, want)):
+            same(g, w, f"{where}[{k}]")
+    else:
+        assert got == want, f"{where}: {got!r} vs {want!r}"
+
+
+@pytest.fixture(autouse=True)
+def at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+# ---- graph ----------------------------------------------------------------------------
+GRAPHS = sorted(glob.glob(rel("examples", "graphs", "*.json"))) + \
+    [rel("tests", "cli", "inputs", "graphs", "example-a-strict.json")]
+
+
+@pytest.mark.parametrize("path", GRAPHS)
+def test_graph_is_graph_json(path):
+    same(streamtp.graph(path), cli_json("graph", path)[0])
+
+
+@pytest.mark.parametrize("path", GRAPHS)
+def test_graph_simulate_is_graph_json(path):
+    want = cli_json("graph", path, "--simulate", 40, "--law", "gamma:cv=0.5", "--seed", 3,
+                    "--firings", 500)[0]
+    same(streamtp.graph(path, simulate=40, law="gamma:cv=0.5", seed=3, firings=500), want)
+    # The default law is exp, the default seed 1.
+    same(streamtp.graph(path, simulate=10, firings=200),
+         cli_json("graph", path, "--simulate", 10, "--firings", 200)[0])
+
+
+def test_graph_max_states_and_dict():
+    path = rel("examples", "graphs", "barrier.json")
+    got = streamtp.graph(path, max_states=3)
+    same(got, cli_json("graph", path, "--max-states", 3)[0])
+    assert got["exponential"]["throughput"] is None and "3" in got["exponential"]["reason"]
+    with open(path) as f:
+        from_dict = streamtp.graph(json.load(f))
+    assert from_dict.pop("file") == "<graph>"
+    want = cli_json("graph", path)[0]
+    want.pop("file")
+    same(from_dict, want)
+    # barrier.json: the deterministic period is the critical cycle w3 -> sync,
+    # 4 + 0.5 (its times in the file), one token.
+    assert from_dict["deterministic"]["period"] == 4.5
+
+
+BAD_GRAPHS = [p for p in sorted(glob.glob(rel("tests", "cli", "inputs", "graphs", "*.json")))
+              if os.path.basename(p) not in ("example-a-strict.json", "wide.json")]
+
+
+@pytest.mark.parametrize("path", BAD_GRAPHS)
+def test_graph_errors_are_the_commands(path):
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.graph(path)
+    assert str(e.value) == cli_error("graph", path)
+    assert e.value.input_error
+
+
+def test_graph_argument_errors():
+    with pytest.raises(TypeError):
+        streamtp.graph(3)
+    with pytest.raises(streamtp.Error, match="law: "):
+        streamtp.graph(GRAPHS[0], simulate=5, law="gama")
+    with pytest.raises(streamtp.Error, match="simulate must be >= 1"):
+        streamtp.graph(GRAPHS[0], simulate=0)
+
+
+# ---- reduce ---------------------------------------------------------------------------
+REDUCE = [
+    ({"n": 5, "d": 1, "c": 2}, []),
+    ({"n": 1, "d": 1, "c": 2}, []),
+    ({"n": 9, "d": 2, "c": 1, "tree": "binomial"}, ["--tree", "binomial"]),
+    ({"n": 9, "d": 1, "c": 1, "tree": "fibonacci"}, ["--tree", "fibonacci"]),
+    ({"n": 9, "d": 1, "c": 2, "max_reducers": 2}, ["--max-reducers", 2]),
+    ({"n": 9, "d": 1, "c": 2, "max_transfers": 2}, ["--max-transfers", 2]),
+    ({"n": 7, "d": 1, "c": 2, "exp_method": "none"}, ["--exp-method", "none"]),
+    ({"n": 12, "d": 1, "c": 2, "max_states": 5}, ["--max-states", 5]),
+    ({"n": 6, "d": 1, "c": 0.5, "simulate": 50, "law": "det", "seed": 4},
+     ["--simulate", 50, "--law", "det", "--seed", 4]),
+    ({"n": 1, "d": 1, "c": 2, "simulate": 20}, ["--simulate", 20]),
+    ({"n": 6, "d": 1, "c": 2, "simulate": 30, "exp_method": "none"},
+     ["--simulate", 30, "--exp-method", "none"]),
+]
+
+
+@pytest.mark.parametrize("kw,args", REDUCE)
+def test_reduce_is_reduce_json(kw, args):
+    kw = dict(kw)
+    n, d, c = kw.pop("n"), kw.pop("d"), kw.pop("c")
+    same(streamtp.reduce(n, d, c, **kw), cli_json("reduce", "--n", n, "--d", d, "--c", c, *args)[0])
+
+
+def test_reduce_range():
+    same(streamtp.reduce((1, 6), 1, 2), cli_json("reduce", "--n", "1..6", "--d", 1, "--c", 2))
+    same(streamtp.reduce((3, 8), 1, 2, brief=True, exp_method="none"),
+         cli_json("reduce", "--n", "3..8", "--d", 1, "--c", 2, "--brief", "--exp-method", "none"))
+    # n = 2: one transfer then one reduction, d + c; E[exp] the same sum of means.
+    r = streamtp.reduce(2, 1.5, 2.5)
+    assert r["deterministic"]["makespan"] == 4.0 and r["exponential"]["makespan"] == 4.0
+
+
+def test_reduce_errors():
+    with pytest.raises(streamtp.Error, match="exclude each other"):
+        streamtp.reduce(5, 1, 1, max_reducers=2, max_transfers=2)
+    with pytest.raises(streamtp.Error, match="Algorithm 2"):
+        streamtp.reduce(5, 1, 1, max_transfers=2, simulate=10)
+    with pytest.raises(streamtp.Error, match="one of them positive"):
+        streamtp.reduce(5, 0, 0)
+    with pytest.raises(streamtp.Error, match="tree must be"):
+        streamtp.reduce(5, 1, 1, tree="ternary")
+    # A library refusal carries the library's message: the command's.
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.reduce(5, 1, 1, tree="binomial", max_transfers=2)
+    assert "optimal" in str(e.value)
+
+
+# ---- bcast ----------------------------------------------------------------------------
+SMALL4 = rel("examples", "bcast", "small4.json")
+GRID88 = rel("examples", "bcast", "grid88.json")
+BCAST = [
+    (SMALL4, {}, []),
+    (SMALL4, {"intra": "chain", "root": "C"}, ["--intra", "chain", "--root", "C"]),
+    (SMALL4, {"inter": "ecef-la", "simulate": 30, "law": "uniform:spread=0.5", "seed": 2},
+     ["--inter", "ecef-la", "--simulate", 30, "--law", "uniform:spread=0.5", "--seed", 2]),
+    (SMALL4, {"max_states": 10}, ["--max-states", 10]),
+    (GRID88, {"size": 1048576}, ["--size", 1048576]),
+    (GRID88, {"size": 100, "intra": "flat", "inter": "bottomup"},
+     ["--size", 100, "--intra", "flat", "--inter", "bottomup"]),
+]
+
+
+@pytest.mark.parametrize("path,kw,args", BCAST)
+def test_bcast_is_bcast_json(path, kw, args):
+    want = cli_json("bcast", path, *args)
+    got = streamtp.bcast(path, **kw)
+    same(got, want if kw.get("inter", "all") == "all" else want[0])
+
+
+def test_bcast_dict_and_errors():
+    with open(SMALL4) as f:
+        platform = json.load(f)
+    got = streamtp.bcast(platform, "flat")
+    want = cli_json("bcast", SMALL4, "--inter", "flat")[0]
+    assert got.pop("file") == "<platform>"
+    want.pop("file")
+    same(got, want)
+    # small4, flat: A sends to B, C, D in turn, held 4, 1, 2 (its g row);
+    # D's send starts at 5 and lands L = 4 after its gap, at 11; then D's
+    # binomial broadcast inside, ceil(log2 2) g = 5: makespan 16 (B: 5 + 10).
+    assert got["deterministic"]["makespan"] == 16.0
+    with pytest.raises(streamtp.Error, match="size: required"):
+        streamtp.bcast(GRID88)
+    with pytest.raises(streamtp.Error, match='no cluster "Z"'):
+        streamtp.bcast(SMALL4, root="Z")
+    with pytest.raises(streamtp.Error, match="inter must be"):
+        streamtp.bcast(SMALL4, "best")
+
+
+BAD_PLATFORMS = sorted(glob.glob(rel("tests", "cli", "inputs", "bcast", "*.json")))
+
+
+@pytest.mark.parametrize("path", BAD_PLATFORMS)
+def test_bcast_errors_are_the_commands(path):
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.bcast(path)
+    assert str(e.value) == cli_error("bcast", path)
+
+
+@pytest.mark.parametrize("kw,args", [
+    ({"P": 8, "L": 1, "g": 2}, []),
+    ({"P": 13, "L": 0.5, "g": 3, "k": 4, "gs": 1, "g1": 0.25},
+     ["--k", 4, "--gs", 1, "--g1", 0.25]),
+])
+def test_bcast_model_is_bcast_json(kw, args):
+    want = cli_json("bcast", "--model", "--P", kw["P"], "--L", kw["L"], "--g", kw["g"], *args)[0]
+    got = streamtp.bcast_model(**kw)
+    same(got, want)
+
+
+def test_bcast_partition_is_bcast_json(tmp_path):
+    csv = rel("examples", "bcast", "grid88-latency.csv")
+    for rho in (0.05, 0.2, 1.0):
+        same(streamtp.bcast_partition(csv, rho), cli_json("bcast", "--partition", csv, "--rho", rho)[0])
+    # A matrix in memory: two pairs 1 apart, 10 between them.
+    m = [[0, 1, 10, 10], [1, 0, 10, 10], [10, 10, 0, 1], [10, 10, 1, 0]]
+    got = streamtp.bcast_partition(m, 0.5)
+    assert got["clusters"] == [[0, 1], [2, 3]] and got["sizes"] == [2, 2]
+    path = tmp_path / "m.csv"
+    path.write_text("".join(",".join(map(str, row)) + "\n" for row in m))
+    want = cli_json("bcast", "--partition", path, "--rho", 0.5)[0]
+    want["file"] = "<latency>"
+    same(got, want)
+    for bad in glob.glob(rel("tests", "cli", "inputs", "bcast", "*.csv")):
+        with pytest.raises(streamtp.Error) as e:
+            streamtp.bcast_partition(bad, 0.1)
+        assert str(e.value) == cli_error("bcast", "--partition", bad, "--rho", 0.1)
