@@ -4,6 +4,7 @@
  * file:line:col of the offending field. */
 #include "base/core.h"
 #include "base/fileio.h"
+#include "base/numfmt.h"
 #include "streamtp_bcast.h"
 
 #include <errno.h>
@@ -69,7 +70,7 @@ static stp_status parse_field(const csv *c, size_t a, size_t b, size_t i, size_t
   buf[b - a] = '\0';
   char *endp;
   errno = 0;
-  double x = strtod(buf, &endp);
+  double x = stp__strtod(buf, &endp);
   if (*endp != '\0' || endp == buf)
     return field_error(c, a, "is not a number", i, j);
   if (errno == ERANGE || !isfinite(x) || x < 0)
