@@ -7,6 +7,7 @@ test there and runs this from a scratch copy of the tree, where it may write).
   readme-tables.py patterns    the table of Young-diagram chain sizes S(u, v)
   readme-tables.py strict      the Strict chain sizes and the refusal quoted in prose
   readme-tables.py reduce      the reduction-tree numbers quoted in prose
+  readme-tables.py bcast       the grid88 makespans quoted in prose (seconds)
 
 Each prints what the README must show (a Markdown table, or lines that must
 occur in the paragraph); the README marks the place with
@@ -98,4 +99,18 @@ def reduce():
     print(f"({b['exponential']['makespan']:.3f} against {o['exponential']['makespan']:.3f})")
 
 
-{"laws": laws, "patterns": patterns, "strict": strict, "reduce": reduce}[sys.argv[1]]()
+def bcast():
+    """Makespans of the heuristics on grid88 with 4 MB, in seconds (the
+    output is in microseconds)."""
+    out = streamtp("bcast", "examples/bcast/grid88.json", "--size", "4194304",
+                   "--inter", "all").stdout
+    span = {l.split(":")[0]: (float(l.split()[2].rstrip(",")), float(l.split()[4]))
+            for l in out.split("\n") if l and not l.startswith(" ")}
+    s = lambda x: f"{x / 1e6:.2f} s"
+    print(f"{s(span['ecef'][0])} with constant times, {s(span['ecef'][1])} expected")
+    print(f"Flat at {s(span['flat'][0])}")
+    assert s(span["ecef-la"][0]) == s(span["ecef-lat"][0])
+    print(f"ECEF-LA and ECEF-LAt at {s(span['ecef-la'][0])}")
+
+
+{"bcast": bcast, "laws": laws, "patterns": patterns, "strict": strict, "reduce": reduce}[sys.argv[1]]()
