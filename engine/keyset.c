@@ -30,17 +30,13 @@ uint64_t stp__keyset_hash(const stp_keyset *ks, const uint64_t *key) {
   return h ^ (h >> 29);
 }
 
-/* The fingerprint: the hash's high half, never 0 so that a slot is never
+/* The fingerprint: the hash's low half, never 0 so that a slot is never
  * all zero (empty). */
 static inline uint64_t fingerprint(uint64_t hash) {
-  uint64_t f = hash >> 32;
+  uint64_t f = hash & UINT64_C(0xFFFFFFFF);
   return (f ? f : 1) << 32;
 }
 
-/* A zeroed table of `size` slots.  A large one is aligned to 2 MiB and
- * asks Linux for huge pages: every lookup lands on a random slot, and with
- * 4 KiB pages nearly every one also misses the TLB (on the Strict 5x6
- * chain the page walks were half of the enumeration's time). */
 static uint64_t *new_table(uint64_t size) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   size_t bytes = (size_t)size * sizeof(uint64_t);
@@ -62,14 +58,14 @@ static stp_status table_resize(stp_keyset *ks, uint64_t size, stp_error *err) {
     return stp__oom(err, "growing a set of states");
   for (uint64_t i = 0; i < ks->count; i++) {
     uint64_t h = stp__keyset_hash(ks, stp__keyset_key(ks, i));
-    uint64_t at = h & (size - 1);
+    uint64_t at = stp__keyset_home(h, size);
     while (slot[at])
-      at = (at + 1) & (size - 1);
+      at = at + 1 < size ? at + 1 : 0;
     slot[at] = fingerprint(h) | (i + 1);
   }
   free(ks->slot);
   ks->slot = slot;
-  ks->mask = size - 1;
+  ks->size = size;
   return STP_OK;
 }
 
@@ -108,9 +104,9 @@ static stp_status keys_grow(stp_keyset *ks, stp_error *err) {
 
 stp_status stp__keyset_add(stp_keyset *ks, const uint64_t *key, uint64_t hash, uint32_t *number,
                            bool *added, stp_error *err) {
-  uint64_t fp = fingerprint(hash), at = hash & ks->mask;
+  uint64_t fp = fingerprint(hash), at = stp__keyset_home(hash, ks->size);
   size_t bytes = ks->words * sizeof *key;
-  for (uint64_t s; (s = ks->slot[at]) != 0; at = (at + 1) & ks->mask)
+  for (uint64_t s; (s = ks->slot[at]) != 0; at = at + 1 < ks->size ? at + 1 : 0)
     if ((s & ~UINT64_C(0xFFFFFFFF)) == fp) {
       uint64_t i = (s & UINT64_C(0xFFFFFFFF)) - 1;
       if (memcmp(stp__keyset_key(ks, i), key, bytes) == 0) {
@@ -127,7 +123,7 @@ stp_status stp__keyset_add(stp_keyset *ks, const uint64_t *key, uint64_t hash, u
   ks->slot[at] = fp | (ks->count + 1);
   *number = (uint32_t)ks->count++;
   *added = true;
-  if (4 * ks->count > 3 * (ks->mask + 1)) /* keep the load at most 3/4 */
-    return table_resize(ks, 2 * (ks->mask + 1), err);
+  if (4 * ks->count > 3 * ks->size) /* load at most 3/4; grown by half: at least 1/2 */
+    return table_resize(ks, ks->size + ks->size / 2, err);
   return STP_OK;
 }

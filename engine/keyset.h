@@ -5,8 +5,9 @@
  * each 8-byte slot holds a key number with a 32-bit fingerprint of the
  * key's hash, so that a probe touches the key itself only when the
  * fingerprints match (almost only on a hit).  Memory: words * 8 bytes per
- * key, plus 8 bytes per slot at a load between 3/8 and 3/4 (11 to 21 bytes
- * per key), and both tables for a moment while the table doubles.
+ * key, plus 8 bytes per slot at a load between 1/2 and 3/4 (11 to 16 bytes
+ * per key; the table grows by half), and both tables for a moment while it
+ * grows.
  * Numbers are 32-bit: at most STP_KEYSET_MAX keys. */
 #ifndef STP_KEYSET_H
 #define STP_KEYSET_H
@@ -26,7 +27,7 @@ typedef struct stp_keyset {
   uint64_t limit;   /* most keys accepted (at most STP_KEYSET_MAX) */
   uint64_t *keys;   /* count * words */
   uint64_t *slot;   /* (fingerprint << 32) | (number + 1); 0: empty */
-  uint64_t mask;    /* table size - 1 (a power of two) */
+  uint64_t size;    /* slots */
 } stp_keyset;
 
 /* An empty set of keys of `words` words accepting at most `limit` keys. */
@@ -37,10 +38,17 @@ void stp__keyset_free(stp_keyset *ks);
 /* The hash of a key; pass it to stp__keyset_add (and prefetch with it). */
 uint64_t stp__keyset_hash(const stp_keyset *ks, const uint64_t *key);
 
+/* The slot where the search for a key of this hash starts: the hash's high
+ * half scaled to the table size (any size, not only powers of two, so that
+ * the table can grow by half; the fingerprint is the low half). */
+static inline uint64_t stp__keyset_home(uint64_t hash, uint64_t size) {
+  return (uint64_t)(((unsigned __int128)(hash >> 32) * size) >> 32);
+}
+
 /* Hints the memory system that key `hash` is about to be looked up. */
 static inline void stp__keyset_prefetch(const stp_keyset *ks, uint64_t hash) {
 #if defined(__GNUC__)
-  __builtin_prefetch(&ks->slot[hash & ks->mask]);
+  __builtin_prefetch(&ks->slot[stp__keyset_home(hash, ks->size)]);
 #else
   (void)ks;
   (void)hash;
