@@ -125,6 +125,10 @@ json_t *report_json(const stp_mapping *m, const stp_result *r) {
     json_object_set_new(ex, "method", json_string(r->exp_method));
     json_object_set_new(ex, "states", json_integer((json_int_t)r->exp_states));
     json_object_set_new(ex, "residual", report_number(r->exp_residual));
+    if (r->exp_solver) {
+      json_object_set_new(ex, "solver", json_string(r->exp_solver));
+      json_object_set_new(ex, "sweeps", json_integer((json_int_t)r->exp_sweeps));
+    }
   } else {
     json_object_set_new(ex, "reason", json_string(r->exp_reason ? r->exp_reason : "unknown"));
   }

@@ -191,12 +191,11 @@ static stp_status gs_sweep(const gs_work *w, stp_error *err) {
 }
 
 /* When to stop sweeping (STP_GS_TARGET, STP_GS_FLOOR, STP_GS_STUCK). */
-typedef struct gs_progress {
-  double low, halved;      /* smallest estimate; last one that halved the previous */
-  size_t low_at, halved_at;
-} gs_progress;
+void stp__gs_progress_init(stp_gs_progress *p) {
+  *p = (stp_gs_progress){INFINITY, INFINITY, 0, 0};
+}
 
-static bool gs_done(gs_progress *p, double est, size_t it, const stp_stationary_options *o) {
+bool stp__gs_done(stp_gs_progress *p, double est, size_t it, const stp_stationary_options *o) {
   if (est < p->low) {
     p->low = est;
     p->low_at = it;
@@ -229,12 +228,13 @@ static stp_status gauss_seidel(gs_work *w, const stp_csr *moves, const stp_stati
   int64_t n = moves->nrows;
   for (int64_t q = 0; q < n; q++)
     w->x[q] = 1.0 / (double)n;
-  gs_progress prog = {INFINITY, INFINITY, 0, 0};
+  stp_gs_progress prog;
+  stp__gs_progress_init(&prog);
   size_t it = 0;
   double est;
   stp_status s;
   while ((s = gs_estimate(w, moves, pi, it, &est, err)) == STP_OK &&
-         !gs_done(&prog, est, it, o)) {
+         !stp__gs_done(&prog, est, it, o)) {
     if (stp__cancelled(&o->cancel)) {
       s = stp__fail(err, STP_EINTERRUPTED, "interrupted after %zu Gauss-Seidel sweeps", it);
       break;

@@ -21,6 +21,7 @@
 
 #include "solvers/sparse.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,5 +62,16 @@ typedef struct stp_stationary_info {
  * Memory: iterative, a renumbered transpose of moves and 5 vectors of n. */
 stp_status stp__stationary_solve(const stp_csr *moves, const stp_stationary_options *o,
                                  double **pi_out, stp_stationary_info *info, stp_error *err);
+
+/* The stopping rule of the Gauss-Seidel sweeps (stationary.c says why),
+ * shared by the solvers that sweep in level order (stationary_bands.h):
+ * call stp__gs_done with the estimated scaled residual of the iterate
+ * after `it` sweeps; true: stop. */
+typedef struct stp_gs_progress {
+  double low, halved; /* smallest estimate; last one that halved the previous */
+  size_t low_at, halved_at;
+} stp_gs_progress;
+void stp__gs_progress_init(stp_gs_progress *p);
+bool stp__gs_done(stp_gs_progress *p, double est, size_t it, const stp_stationary_options *o);
 
 #endif /* STP_STATIONARY_H */

@@ -11,11 +11,20 @@ Exit status 1 when two solvers disagree or one fails.
     bench/mcr/run.py                      # every family, 1e3 .. 1e6 nodes
     bench/mcr/run.py --max-size 1e5       # quicker
     bench/mcr/run.py --families torus,random --sizes 1e6
+    bench/mcr/run.py --runs 5             # medians of 5 alternating runs per solver
+
+With --runs R (default 3) each solver is run R times on each graph, the
+solvers alternating (streamtp, Boost, LEMON, streamtp, ...) so that a burst
+of load from other processes hits both; each run reports the best of its k
+solves, and the table gives the median over the R runs of each solver and
+the median of the R per-run ratios Boost / streamtp (the peer in the same
+run).
 """
 import argparse
 import datetime
 import os
 import re
+import statistics
 import subprocess
 import sys
 
@@ -113,6 +122,8 @@ def main():
     ap.add_argument("--repeat-scale", type=float, default=1.0,
                     help="multiply the number of timed runs (best of k) by this")
     ap.add_argument("--timeout", type=int, default=600, help="seconds per solver run")
+    ap.add_argument("--runs", type=int, default=3,
+                    help="runs per solver and graph, alternating; the table gives medians")
     ap.add_argument("--no-build", action="store_true")
     a = ap.parse_args()
     families = a.families.split(",")
@@ -128,19 +139,37 @@ def main():
     head = ("| family | n | m | Boost s | streamtp s | Boost / streamtp | Howard iterations"
             + (" | LEMON s | LEMON / streamtp" if lemon else "") + " | ratio agrees |")
     rule = "|" + "|".join("---" for _ in range(head.count("|") - 1)) + "|"
-    lines = ["Machine: %s. Times: best of k runs of the solve only (k = %s)." %
-             (machine(), "7 up to 2e4 nodes, 3 up to 2e5, then 1"), "", head, rule]
+    lines = ["Machine: %s, load average %s. Times: medians over %d alternating runs of the best of "
+             "k solves (k = %s), the solve only; Boost / streamtp is the median of the per-run "
+             "ratios." % (machine(), " ".join("%.2f" % x for x in os.getloadavg()), max(1, a.runs),
+                          "7 up to 2e4 nodes, 3 up to 2e5, then 1"), "", head, rule]
     print("\n".join(lines), flush=True)
     failed = False
     for family in families:
         for size in sizes:
             path, n, m = graph_file(family, size)
             k = str(repeats(n, a.repeat_scale))
-            stp, e1 = run([os.path.join(BUILD, "mcr_stp"), path, k], a.timeout)
-            bst, e2 = run([os.path.join(BUILD, "mcr_boost"), path, k], a.timeout)
-            lem, e3 = (None, None)
-            if lemon and family.endswith("-mean"):
-                lem, e3 = run([os.path.join(BUILD, "mcr_lemon"), path, k], a.timeout)
+            use_lemon = lemon and family.endswith("-mean")
+            stp = bst = lem = None
+            e1 = e2 = e3 = None
+            ts_all, tb_all, tl_all, ratios = [], [], [], []
+            for _ in range(max(1, a.runs)):
+                s1, e1 = run([os.path.join(BUILD, "mcr_stp"), path, k], a.timeout)
+                s2, e2 = run([os.path.join(BUILD, "mcr_boost"), path, k], a.timeout)
+                s3 = None
+                if use_lemon:
+                    s3, e3 = run([os.path.join(BUILD, "mcr_lemon"), path, k], a.timeout)
+                stp, bst, lem = s1 or stp, s2 or bst, s3 or lem
+                if s1:
+                    ts_all.append(float(s1["seconds"]))
+                if s2:
+                    tb_all.append(float(s2["seconds"]))
+                if s3:
+                    tl_all.append(float(s3["seconds"]))
+                if s1 and s2 and float(s1["seconds"]) > 0:
+                    ratios.append(float(s2["seconds"]) / float(s1["seconds"]))
+                if e1 or e2 or e3:
+                    break
             notes = [e for e in (e1, e2, e3) if e]
             agree = "yes"
             if stp and bst and not close(float(stp["ratio"]), float(bst["ratio"])):
@@ -149,12 +178,13 @@ def main():
                 agree = "NO (LEMON %s, streamtp %s)" % (lem["ratio"], stp["ratio"])
             if notes or agree != "yes":
                 failed = True
-            ts = float(stp["seconds"]) if stp else None
-            tb = float(bst["seconds"]) if bst else None
+            ts = statistics.median(ts_all) if ts_all else None
+            tb = statistics.median(tb_all) if tb_all else None
             cells = [family, str(n), str(m), "%.4g" % tb if tb else e2, "%.4g" % ts if ts else e1,
-                     "%.1f" % (tb / ts) if tb and ts else "-", stp["iterations"] if stp else "-"]
+                     "%.1f" % statistics.median(ratios) if ratios else "-",
+                     stp["iterations"] if stp else "-"]
             if lemon:
-                tl = float(lem["seconds"]) if lem else None
+                tl = statistics.median(tl_all) if tl_all else None
                 cells += ["%.4g" % tl if tl else (e3 or "-"),
                           "%.1f" % (tl / ts) if tl and ts else "-"]
             cells.append(agree)

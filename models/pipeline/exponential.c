@@ -33,12 +33,17 @@ typedef struct exp_acc {
   bool used_closed, used_ctmc;
   uint64_t states;
   double residual;
+  const char *solver; /* of the largest chain */
+  size_t sweeps;
 } exp_acc;
 
 static void note_ctmc(exp_acc *acc, const stp_ctmc_info *info) {
   acc->used_ctmc = true;
-  if (info->states > acc->states)
+  if (info->states > acc->states || !acc->solver) {
     acc->states = info->states;
+    acc->solver = info->solver;
+    acc->sweeps = info->iterations;
+  }
   if (info->residual > acc->residual)
     acc->residual = info->residual;
 }
@@ -149,6 +154,8 @@ stp_status stp__exp_evaluate(const stp_mapping *m, stp_model model, const stp_co
   r->exp_period = 1.0 / r->exp_throughput;
   r->exp_states = acc.states;
   r->exp_residual = acc.residual;
+  r->exp_solver = acc.solver;
+  r->exp_sweeps = acc.sweeps;
   r->lower = r->exp_throughput;
   r->exp_method = stp__strdup(method_name(&acc));
   return r->exp_method ? STP_OK : stp__oom(err, "recording the method");

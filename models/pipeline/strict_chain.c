@@ -5,219 +5,132 @@
  *
  * Every place of the Strict graph lies on a processor's cycle that holds
  * exactly one token, so a place holds 0 or 1 token and a marking is a bit
- * string, stored packed.  Markings are numbered in discovery order through
- * an open-addressing hash table (linear probing) of 32-bit state numbers;
- * the generator is written row by row as states leave the queue.  The
- * enumeration stops, with a message saying how far it got, at
- * o->max_states markings or when the markings would exceed the memory
- * budget (stp_options_memory_budget), so memory stays bounded; and before
- * anything is built, a lower bound of the markings (strict_estimate) refuses
- * in microseconds what could never fit. */
+ * string, stored packed; a transition is enabled when its input bits are
+ * all set, tested a 64-bit word at a time.  Markings are numbered in
+ * discovery order by a fingerprinted hash set (engine/keyset.h) and the
+ * moves go to a compact store (solvers/movestore.h: a 32-bit target and the
+ * transition per move, the rates per transition), which the throughput
+ * solves in place (solvers/stationary_bands.h) and stp__strict_chain turns
+ * into a general stp_chain.  The enumeration stops, with a message saying
+ * how far it got, at o->max_states markings or when the markings would
+ * exceed the memory budget (stp_options_memory_budget), so memory stays
+ * bounded; and before anything is built, a lower bound of the markings
+ * (strict_estimate) refuses in microseconds what could never fit. */
 #include "base/core.h"
+#include "engine/keyset.h"
 #include "models/pipeline/strict_chain.h"
 #include "models/pipeline/teg.h"
+#include "solvers/movestore.h"
+#include "solvers/stationary_bands.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define EMPTY_SLOT UINT32_MAX
-/* Bytes per marking besides its bits: two hash slots (load <= 1/2), a row
- * offset, and about three moves of 20 bytes. */
+/* Bytes per marking besides its bits, for the budget: the key set's slot
+ * and fingerprint (11-16), about six moves of 5 bytes, the out-degree, the
+ * iterate and the transpose of the irreducibility check (12), with room to
+ * spare (bench/ctmc: 76-93 bytes per state in all, bits included). */
 #define STP_STRICT_BYTES_PER_STATE 80
 
-/* ---- the net: input and output places of each transition ------------------ */
+/* ---- the net: input and output places of each transition, as word masks --- */
+
+typedef struct word_mask {
+  uint64_t word;
+  uint64_t mask;
+} word_mask;
 
 typedef struct net {
   uint32_t ntrans;
-  size_t words;        /* 64-bit words per marking */
-  uint64_t *in_off;    /* ntrans + 1 */
-  uint64_t *in_place;  /* input places, transition by transition */
-  const stp_digraph *g;  /* output places of t: edges g->off[t] .. g->off[t+1]-1 */
-  double *rate;        /* 1 / mean firing time */
+  size_t words;       /* 64-bit words per marking */
+  uint64_t *in_off;   /* ntrans + 1, into in */
+  uint64_t *out_off;  /* ntrans + 1, into out */
+  word_mask *in;      /* input places of each transition, one mask per word */
+  word_mask *out;     /* output places likewise */
+  double *rate;       /* 1 / mean firing time */
 } net;
 
 static void net_free(net *n) {
   free(n->in_off);
-  free(n->in_place);
+  free(n->out_off);
+  free(n->in);
+  free(n->out);
   free(n->rate);
+}
+
+/* Appends place p to the masks of the current transition (places come in
+ * increasing order, so one word's places are consecutive). */
+static void add_place(word_mask *wm, uint64_t *count, uint64_t first, uint64_t p) {
+  if (*count > first && wm[*count - 1].word == p / 64)
+    wm[*count - 1].mask |= UINT64_C(1) << (p % 64);
+  else
+    wm[(*count)++] = (word_mask){p / 64, UINT64_C(1) << (p % 64)};
 }
 
 static stp_status net_init(const stp_teg *t, net *n, stp_error *err) {
   const stp_digraph *g = t->g;
   memset(n, 0, sizeof *n);
   n->ntrans = g->n;
-  n->g = g;
-  n->words = (size_t)((g->m + 63) / 64);
+  n->words = g->m ? (size_t)((g->m + 63) / 64) : 1;
   n->in_off = stp__calloc((size_t)g->n + 1, sizeof *n->in_off);
-  n->in_place = stp__malloc_array((size_t)g->m, sizeof *n->in_place);
+  n->out_off = stp__calloc((size_t)g->n + 1, sizeof *n->out_off);
+  n->in = stp__malloc_array((size_t)g->m + 1, sizeof *n->in);
+  n->out = stp__malloc_array((size_t)g->m + 1, sizeof *n->out);
   n->rate = stp__malloc_array(g->n, sizeof *n->rate);
-  uint64_t *next = stp__malloc_array((size_t)g->n + 1, sizeof *next);
-  if (!n->in_off || !n->in_place || !n->rate || !next) {
-    free(next);
+  uint64_t *in_place_off = stp__calloc((size_t)g->n + 1, sizeof *in_place_off);
+  uint64_t *in_place = stp__malloc_array((size_t)g->m + 1, sizeof *in_place);
+  if (!n->in_off || !n->out_off || !n->in || !n->out || !n->rate || !in_place_off ||
+      !in_place) {
+    free(in_place_off);
+    free(in_place);
     net_free(n);
     return stp__oom(err, "preparing the Strict event graph");
   }
+  /* input places grouped by transition, in increasing order */
   for (uint64_t e = 0; e < g->m; e++)
-    n->in_off[g->dst[e] + 1]++;
+    in_place_off[g->dst[e] + 1]++;
   for (uint32_t v = 0; v < g->n; v++)
-    n->in_off[v + 1] += n->in_off[v];
-  memcpy(next, n->in_off, (size_t)g->n * sizeof *next);
+    in_place_off[v + 1] += in_place_off[v];
   for (uint64_t e = 0; e < g->m; e++)
-    n->in_place[next[g->dst[e]]++] = e;
-  free(next);
-  for (uint32_t v = 0; v < g->n; v++)
+    in_place[in_place_off[g->dst[e]]++] = e;
+  for (uint32_t v = g->n; v > 0; v--)
+    in_place_off[v] = in_place_off[v - 1];
+  in_place_off[0] = 0;
+  uint64_t ni = 0, no = 0;
+  for (uint32_t v = 0; v < g->n; v++) {
+    n->in_off[v] = ni;
+    for (uint64_t k = in_place_off[v]; k < in_place_off[v + 1]; k++)
+      add_place(n->in, &ni, n->in_off[v], in_place[k]);
+    n->out_off[v] = no;
+    for (uint64_t e = g->off[v]; e < g->off[v + 1]; e++) /* output places: v's edges */
+      add_place(n->out, &no, n->out_off[v], e);
     n->rate[v] = 1.0 / t->time[v];
+  }
+  n->in_off[g->n] = ni;
+  n->out_off[g->n] = no;
+  free(in_place_off);
+  free(in_place);
   return STP_OK;
 }
 
-static inline bool marked(const uint64_t *m, uint64_t place) {
-  return (m[place / 64] >> (place % 64)) & 1;
-}
-
-static bool enabled(const net *n, const uint64_t *m, uint32_t t) {
+static inline bool enabled(const net *n, const uint64_t *m, uint32_t t) {
   for (uint64_t k = n->in_off[t]; k < n->in_off[t + 1]; k++)
-    if (!marked(m, n->in_place[k]))
+    if ((m[n->in[k].word] & n->in[k].mask) != n->in[k].mask)
       return false;
   return true;
 }
 
 /* Fire t in m into next; false if a place would hold two tokens. */
-static bool fire(const net *n, const uint64_t *m, uint32_t t, uint64_t *next) {
+static inline bool fire(const net *n, const uint64_t *m, uint32_t t, uint64_t *next) {
   memcpy(next, m, n->words * sizeof *next);
   for (uint64_t k = n->in_off[t]; k < n->in_off[t + 1]; k++)
-    next[n->in_place[k] / 64] &= ~(UINT64_C(1) << (n->in_place[k] % 64));
-  for (uint64_t e = n->g->off[t]; e < n->g->off[t + 1]; e++) {
-    if (marked(next, e))
+    next[n->in[k].word] &= ~n->in[k].mask;
+  for (uint64_t k = n->out_off[t]; k < n->out_off[t + 1]; k++) {
+    if (next[n->out[k].word] & n->out[k].mask)
       return false;
-    next[e / 64] |= UINT64_C(1) << (e % 64);
+    next[n->out[k].word] |= n->out[k].mask;
   }
   return true;
-}
-
-/* ---- the set of markings ------------------------------------------------------ */
-
-typedef struct marking_set {
-  size_t words;
-  uint64_t count, cap; /* markings stored, room */
-  uint64_t limit;      /* most markings accepted */
-  uint64_t *marks;     /* count * words */
-  uint32_t *slot;      /* hash table of marking numbers */
-  uint64_t mask;       /* table size - 1 (a power of two) */
-} marking_set;
-
-static void set_free(marking_set *ms) {
-  free(ms->marks);
-  free(ms->slot);
-}
-
-static uint64_t hash_marking(const uint64_t *m, size_t words) {
-  uint64_t h = UINT64_C(0x9E3779B97F4A7C15) ^ words;
-  for (size_t k = 0; k < words; k++) {
-    h ^= m[k];
-    h *= UINT64_C(0xBF58476D1CE4E5B9);
-    h ^= h >> 31;
-  }
-  return h * UINT64_C(0x94D049BB133111EB);
-}
-
-static stp_status table_resize(marking_set *ms, uint64_t size, stp_error *err) {
-  uint32_t *slot = stp__malloc_array((size_t)size, sizeof *slot);
-  if (!slot)
-    return stp__oom(err, "enumerating the Strict markings");
-  memset(slot, 0xff, (size_t)size * sizeof *slot);
-  for (uint64_t s = 0; s < ms->count; s++) {
-    uint64_t h = hash_marking(ms->marks + s * ms->words, ms->words) & (size - 1);
-    while (slot[h] != EMPTY_SLOT)
-      h = (h + 1) & (size - 1);
-    slot[h] = (uint32_t)s;
-  }
-  free(ms->slot);
-  ms->slot = slot;
-  ms->mask = size - 1;
-  return STP_OK;
-}
-
-static stp_status set_init(marking_set *ms, size_t words, uint64_t limit, stp_error *err) {
-  memset(ms, 0, sizeof *ms);
-  ms->words = words;
-  ms->limit = limit;
-  ms->cap = 1024;
-  ms->marks = stp__malloc_array((size_t)ms->cap * words, sizeof *ms->marks);
-  if (!ms->marks)
-    return stp__oom(err, "enumerating the Strict markings");
-  return table_resize(ms, 2048, err);
-}
-
-static stp_status set_grow(marking_set *ms, stp_error *err) {
-  uint64_t cap = ms->cap * 2;
-  uint64_t *marks = realloc(ms->marks, (size_t)cap * ms->words * sizeof *marks);
-  if (!marks)
-    return stp__oom(err, "enumerating the Strict markings");
-  ms->marks = marks;
-  ms->cap = cap;
-  return STP_OK;
-}
-
-/* Number of marking m, inserting it when new.  STP_ELIMIT when a new
- * marking would exceed the limit. */
-static stp_status set_find_or_add(marking_set *ms, const uint64_t *m, uint32_t *index,
-                                  stp_error *err) {
-  size_t bytes = ms->words * sizeof *m;
-  uint64_t h = hash_marking(m, ms->words) & ms->mask;
-  for (; ms->slot[h] != EMPTY_SLOT; h = (h + 1) & ms->mask)
-    if (memcmp(ms->marks + (uint64_t)ms->slot[h] * ms->words, m, bytes) == 0) {
-      *index = ms->slot[h];
-      return STP_OK;
-    }
-  if (ms->count >= ms->limit)
-    return STP_ELIMIT; /* the caller writes the message: it knows the depth */
-  if (ms->count == ms->cap)
-    STP_CHECK(set_grow(ms, err));
-  memcpy(ms->marks + ms->count * ms->words, m, bytes);
-  ms->slot[h] = (uint32_t)ms->count;
-  *index = (uint32_t)ms->count++;
-  if (2 * ms->count > ms->mask + 1) /* keep the load factor at most 1/2 */
-    return table_resize(ms, 2 * (ms->mask + 1), err);
-  return STP_OK;
-}
-
-/* ---- the moves, growing as states are expanded -------------------------------- */
-
-typedef struct move_buffer {
-  uint64_t n, cap;
-  int64_t *to;
-  double *rate;
-  uint32_t *event;
-} move_buffer;
-
-static void moves_free(move_buffer *mb) {
-  free(mb->to);
-  free(mb->rate);
-  free(mb->event);
-}
-
-static stp_status moves_push(move_buffer *mb, int64_t to, double rate, uint32_t event,
-                             stp_error *err) {
-  if (mb->n == mb->cap) {
-    uint64_t cap = mb->cap ? 2 * mb->cap : 4096;
-    int64_t *t = realloc(mb->to, (size_t)cap * sizeof *t);
-    if (t)
-      mb->to = t;
-    double *r = realloc(mb->rate, (size_t)cap * sizeof *r);
-    if (r)
-      mb->rate = r;
-    uint32_t *e = realloc(mb->event, (size_t)cap * sizeof *e);
-    if (e)
-      mb->event = e;
-    if (!t || !r || !e)
-      return stp__oom(err, "building the Strict Markov chain");
-    mb->cap = cap;
-  }
-  mb->to[mb->n] = to;
-  mb->rate[mb->n] = rate;
-  mb->event[mb->n] = event;
-  mb->n++;
-  return STP_OK;
 }
 
 /* ---- breadth-first enumeration ------------------------------------------------ */
@@ -226,16 +139,26 @@ typedef struct bfs {
   const stp_mapping *map;
   const stp_teg *teg;
   net net;
-  marking_set set;
-  move_buffer mb;
-  int64_t *row;     /* row offsets of the expanded states */
-  uint64_t row_cap;
+  stp_keyset set;
+  stp_movestore ms;
   uint64_t depth;   /* depth of the state being expanded */
   uint64_t max_states;
   uint64_t estimate; /* strict_estimate's lower bound, for progress */
   uint64_t budget;   /* bytes (stp_options_memory_budget) */
   double t0;
+  uint64_t *succ;   /* ntrans markings: the successors of the state being expanded */
+  uint64_t *hash;   /* their hashes */
+  uint32_t *by;     /* the transition that leads to each */
 } bfs;
+
+static void bfs_free(bfs *b) {
+  stp__keyset_free(&b->set);
+  stp__movestore_free(&b->ms);
+  net_free(&b->net);
+  free(b->succ);
+  free(b->hash);
+  free(b->by);
+}
 
 static stp_status initial_marking(bfs *b, stp_error *err) {
   uint64_t *m0 = stp__calloc(b->net.words, sizeof *m0);
@@ -245,7 +168,8 @@ static stp_status initial_marking(bfs *b, stp_error *err) {
     if (b->teg->g->tok[e])
       m0[e / 64] |= UINT64_C(1) << (e % 64);
   uint32_t index;
-  stp_status s = set_find_or_add(&b->set, m0, &index, err);
+  bool added;
+  stp_status s = stp__keyset_add(&b->set, m0, stp__keyset_hash(&b->set, m0), &index, &added, err);
   free(m0);
   return s;
 }
@@ -267,53 +191,54 @@ static stp_status limit_reached(const bfs *b, uint64_t expanded, stp_error *err)
                    (unsigned long long)b->depth);
 }
 
-static stp_status row_start(bfs *b, uint64_t s, stp_error *err) {
-  if (s + 1 >= b->row_cap) {
-    uint64_t cap = b->row_cap ? 2 * b->row_cap : 4096;
-    int64_t *row = realloc(b->row, (size_t)cap * sizeof *row);
-    if (!row)
-      return stp__oom(err, "building the Strict Markov chain");
-    b->row = row;
-    b->row_cap = cap;
-  }
-  b->row[s] = (int64_t)b->mb.n;
-  return STP_OK;
-}
-
-/* Write the row of state s: every enabled transition, its next state. */
-static stp_status expand(bfs *b, uint64_t s, uint64_t *cur, uint64_t *next, stp_error *err) {
-  STP_CHECK(row_start(b, s, err));
-  memcpy(cur, b->set.marks + s * b->net.words, b->net.words * sizeof *cur);
+/* Write the row of state s: every enabled transition, its next state.  The
+ * successors are computed and hashed first and their slots fetched ahead,
+ * so that the lookups' cache misses overlap. */
+static stp_status expand(bfs *b, uint64_t s, bool new_band, stp_error *err) {
+  size_t words = b->net.words;
+  const uint64_t *cur = stp__keyset_key(&b->set, s); /* read before any add moves it */
+  uint32_t k = 0;
   for (uint32_t t = 0; t < b->net.ntrans; t++) {
     if (!enabled(&b->net, cur, t))
       continue;
-    if (!fire(&b->net, cur, t, next))
+    if (!fire(&b->net, cur, t, b->succ + (size_t)k * words))
       return stp__fail(err, STP_EINTERNAL,
                        "%s: firing a transition of the Strict event graph would put two tokens "
                        "in a place", b->map->file);
-    uint32_t j;
-    stp_status st = set_find_or_add(&b->set, next, &j, err);
-    if (st == STP_ELIMIT)
-      return limit_reached(b, s, err);
-    STP_CHECK(st);
-    STP_CHECK(moves_push(&b->mb, j, b->net.rate[t], t, err));
+    b->hash[k] = stp__keyset_hash(&b->set, b->succ + (size_t)k * words);
+    stp__keyset_prefetch(&b->set, b->hash[k]);
+    b->by[k++] = t;
   }
-  if ((int64_t)b->mb.n == b->row[s])
+  if (k == 0)
     return stp__fail(err, STP_EDEADLOCK,
                      "%s: the Strict event graph reaches a marking (number %llu, depth %llu) "
                      "where no transition can fire",
                      b->map->file, (unsigned long long)s, (unsigned long long)b->depth);
-  return STP_OK;
+  uint64_t row = b->ms.nmoves;
+  for (uint32_t i = 0; i < k; i++) {
+    uint32_t j;
+    bool added;
+    stp_status st = stp__keyset_add(&b->set, b->succ + (size_t)i * words, b->hash[i], &j, &added,
+                                    err);
+    if (st == STP_ELIMIT)
+      return limit_reached(b, s, err);
+    STP_CHECK(st);
+    STP_CHECK(stp__movestore_push(&b->ms, j, b->by[i], err));
+  }
+  return stp__movestore_end_row(&b->ms, row, new_band, err);
 }
 
 static stp_status enumerate(bfs *b, const stp_options *o, stp_error *err) {
-  uint64_t *cur = stp__malloc_array(b->net.words, sizeof *cur);
-  uint64_t *next = stp__malloc_array(b->net.words, sizeof *next);
-  stp_status s = cur && next ? initial_marking(b, err)
-                             : stp__oom(err, "enumerating the Strict markings");
+  size_t words = b->net.words, nt = b->net.ntrans ? b->net.ntrans : 1;
+  b->succ = stp__malloc_array(nt * words, sizeof *b->succ);
+  b->hash = stp__malloc_array(nt, sizeof *b->hash);
+  b->by = stp__malloc_array(nt, sizeof *b->by);
+  stp_status s = b->succ && b->hash && b->by ? initial_marking(b, err)
+                                             : stp__oom(err, "enumerating the Strict markings");
   uint64_t depth_end = 1; /* first state of the next depth */
   for (uint64_t st = 0; s == STP_OK && st < b->set.count; st++) {
-    if (st == depth_end) {
+    bool new_band = st == 0 || st == depth_end;
+    if (st && st == depth_end) {
       b->depth++;
       depth_end = b->set.count;
     }
@@ -321,31 +246,9 @@ static stp_status enumerate(bfs *b, const stp_options *o, stp_error *err) {
     if (st % 1024 == 0 && stp__cancelled(&o->cancel))
       s = stp__fail(err, STP_EINTERRUPTED, "interrupted while enumerating the Strict markings");
     else
-      s = expand(b, st, cur, next, err);
+      s = expand(b, st, new_band, err);
   }
-  if (s == STP_OK)
-    s = row_start(b, b->set.count, err);
-  free(cur);
-  free(next);
   return s;
-}
-
-/* Hand the buffers over to a chain. */
-static stp_status make_chain(bfs *b, stp_chain *c, stp_error *err) {
-  int64_t n = (int64_t)b->set.count;
-  c->moves = calloc(1, sizeof *c->moves);
-  c->counted = stp__calloc(b->net.ntrans, sizeof *c->counted);
-  if (!c->moves || !c->counted)
-    return stp__oom(err, "building the Strict Markov chain");
-  *c->moves = (stp_csr){.nrows = n, .ncols = n, .p = b->row, .j = b->mb.to, .x = b->mb.rate};
-  c->event = b->mb.event;
-  b->row = NULL;
-  b->mb = (move_buffer){0};
-  c->nevents = b->net.ntrans;
-  c->scale = 1;
-  for (uint32_t t = 0; t < b->net.ntrans; t++) /* the last column completes data sets */
-    c->counted[t] = t % b->teg->ncols == b->teg->ncols - 1;
-  return STP_OK;
 }
 
 static uint64_t marking_limit(const stp_options *o, size_t words) {
@@ -405,30 +308,56 @@ static stp_status strict_estimate(const stp_mapping *m, const stp_options *o, ui
   return STP_OK;
 }
 
+/* The enumeration of m's markings into b (keys, moves and net set up). */
+static stp_status strict_enumerate(bfs *b, const stp_mapping *m, const stp_options *o,
+                                   stp_teg **teg, stp_error *err) {
+  *b = (bfs){.map = m, .max_states = o->max_states, .t0 = stp__now(),
+             .budget = stp_options_memory_budget(o)};
+  STP_CHECK(strict_estimate(m, o, &b->estimate, err));
+  STP_CHECK(stp__teg_build(m, STP_MODEL_STRICT, o->max_transitions, teg, err));
+  b->teg = *teg;
+  stp_status s = net_init(*teg, &b->net, err);
+  if (s == STP_OK)
+    s = stp__keyset_init(&b->set, b->net.words, marking_limit(o, b->net.words), err);
+  if (s == STP_OK)
+    s = stp__movestore_init(&b->ms, b->net.ntrans, b->net.rate, err);
+  if (s == STP_OK)
+    s = enumerate(b, o, err);
+  return s;
+}
+
+/* Per transition: 1 when its firing completes a data set (the last column). */
+static void mark_counted(const stp_teg *teg, uint8_t *counted) {
+  for (uint32_t t = 0; t < teg->g->n; t++)
+    counted[t] = t % teg->ncols == teg->ncols - 1;
+}
+
+/* The moves handed over to a general chain. */
+static stp_status make_chain(bfs *b, stp_chain *c, stp_error *err) {
+  c->counted = stp__calloc(b->net.ntrans, sizeof *c->counted);
+  if (!c->counted)
+    return stp__oom(err, "building the Strict Markov chain");
+  STP_CHECK(stp__movestore_to_csr(&b->ms, &c->moves, &c->event, err));
+  c->nevents = b->net.ntrans;
+  c->scale = 1;
+  mark_counted(b->teg, c->counted);
+  return STP_OK;
+}
+
 stp_status stp__strict_chain(const stp_mapping *m, const stp_options *o, stp_chain **out,
                              stp_error *err) {
   *out = NULL;
   double t0 = stp__now();
-  bfs b = {.map = m, .max_states = o->max_states, .t0 = t0,
-           .budget = stp_options_memory_budget(o)};
+  bfs b;
   stp_teg *teg = NULL;
   stp_chain *c = NULL;
-  STP_CHECK(strict_estimate(m, o, &b.estimate, err));
-  STP_CHECK(stp__teg_build(m, STP_MODEL_STRICT, o->max_transitions, &teg, err));
-  b.teg = teg;
-  stp_status s = net_init(teg, &b.net, err);
-  if (s == STP_OK)
-    s = set_init(&b.set, b.net.words, marking_limit(o, b.net.words), err);
-  if (s == STP_OK)
-    s = enumerate(&b, o, err);
+  stp_status s = strict_enumerate(&b, m, o, &teg, err);
+  stp__keyset_free(&b.set); /* the markings are no longer needed */
   if (s == STP_OK) {
     c = calloc(1, sizeof *c);
     s = c ? make_chain(&b, c, err) : stp__oom(err, "building the Strict Markov chain");
   }
-  set_free(&b.set);
-  moves_free(&b.mb);
-  free(b.row);
-  net_free(&b.net);
+  bfs_free(&b);
   stp__teg_free(teg);
   if (s != STP_OK) {
     stp__chain_free(c);
@@ -439,16 +368,99 @@ stp_status stp__strict_chain(const stp_mapping *m, const stp_options *o, stp_cha
   return STP_OK;
 }
 
-stp_status stp__strict_exp_throughput(const stp_mapping *m, const stp_options *o, double *rho,
-                                      stp_ctmc_info *info, stp_error *err) {
-  stp_chain *c;
-  STP_CHECK(stp__strict_chain(m, o, &c, err));
+/* ncounted x the smallest long-run firing rate of a counted transition
+ * (stp_chain says why). */
+static stp_status data_set_rate(const stp_movestore *ms, const stp_teg *teg, const double *pi,
+                                double *rate, stp_error *err) {
+  double *fire = stp__malloc_array(ms->nlabels, sizeof *fire);
+  if (!fire)
+    return stp__oom(err, "computing firing rates");
+  stp__bands_label_rates(ms, pi, fire);
+  double low = INFINITY;
+  uint32_t ncounted = 0;
+  for (uint32_t t = 0; t < ms->nlabels; t++)
+    if (t % teg->ncols == teg->ncols - 1) {
+      low = fire[t] < low ? fire[t] : low;
+      ncounted++;
+    }
+  free(fire);
+  *rate = (double)ncounted * low;
+  return STP_OK;
+}
+
+static uint64_t off_diagonal(const stp_movestore *ms) {
+  uint64_t nz = 0;
+  for (uint64_t s = 0, e = 0; s < ms->nstates; s++)
+    for (uint64_t k = 0; k < ms->deg[s]; k++, e++)
+      nz += ms->to[e] != s;
+  return nz;
+}
+
+/* The general route: the moves as an stp_chain, solved by
+ * stp__chain_solve (AUTO: Gauss-Seidel with its transpose, UMFPACK on a
+ * small chain where it stalls or has no levels). */
+static stp_status solve_general(bfs *b, const stp_options *o, double *rho, stp_ctmc_info *info,
+                                stp_error *err) {
+  stp_chain *c = calloc(1, sizeof *c);
+  stp_status s = c ? make_chain(b, c, err) : stp__oom(err, "building the Strict Markov chain");
   double *pi = NULL;
-  stp_status s = stp__chain_solve(c, o, STP_STATIONARY_AUTO, &pi, rho, info, err);
-  if (s != STP_OK)
-    stp_error_prefix(err, "%s: the Strict Markov chain (%llu states)", m->file,
-                      (unsigned long long)c->moves->nrows);
+  if (s == STP_OK)
+    s = stp__chain_solve(c, o, STP_STATIONARY_AUTO, &pi, rho, info, err);
   free(pi);
   stp__chain_free(c);
+  return s;
+}
+
+/* The exponential throughput from the chain in its compact store: the
+ * level-order Gauss-Seidel solves it in place; where that does not apply or
+ * does not converge (no levels, a stall), the general route runs instead
+ * and info->solver says which did. */
+static stp_status solve_compact(bfs *b, const stp_options *o, double *rho, stp_ctmc_info *info,
+                                stp_error *err) {
+  stp_stationary_options so;
+  stp__stationary_options_init(&so);
+  so.tolerance = o->solver_tolerance;
+  so.cancel = o->cancel;
+  stp_stationary_info si;
+  double *pi = NULL;
+  stp_error local = {0};
+  stp_status s = stp__bands_solve(&b->ms, &so, &pi, &si, &local);
+  if (s == STP_ENUMERIC)
+    return solve_general(b, o, rho, info, err);
+  if (s != STP_OK) {
+    if (err)
+      *err = local;
+    return s;
+  }
+  s = data_set_rate(&b->ms, b->teg, pi, rho, err);
+  free(pi);
+  *info = (stp_ctmc_info){.states = b->ms.nstates,
+                          .nonzeros = off_diagonal(&b->ms),
+                          .residual = si.residual,
+                          .solver = si.solver,
+                          .iterations = si.iterations,
+                          .period = si.period,
+                          .seconds_solve = si.seconds};
+  return s;
+}
+
+stp_status stp__strict_exp_throughput(const stp_mapping *m, const stp_options *o, double *rho,
+                                      stp_ctmc_info *info, stp_error *err) {
+  double t0 = stp__now();
+  bfs b;
+  stp_teg *teg = NULL;
+  stp_status s = strict_enumerate(&b, m, o, &teg, err);
+  stp__keyset_free(&b.set); /* the markings are no longer needed */
+  double built = stp__now() - t0;
+  if (s == STP_OK) {
+    s = solve_compact(&b, o, rho, info, err);
+    if (s == STP_OK)
+      info->seconds_build = built;
+    else
+      stp_error_prefix(err, "%s: the Strict Markov chain (%llu states)", m->file,
+                        (unsigned long long)b.ms.nstates);
+  }
+  bfs_free(&b);
+  stp__teg_free(teg);
   return s;
 }

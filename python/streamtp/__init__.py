@@ -77,7 +77,8 @@ class _Result(ctypes.Structure):
                 ("critical", ctypes.POINTER(_c_str)), ("mct_resource", _c_str),
                 ("exp_available", _c_int), ("exp_throughput", _c_double),
                 ("exp_period", _c_double), ("exp_method", _c_str), ("exp_states", _c_u64),
-                ("exp_residual", _c_double), ("exp_reason", _c_str), ("lower", _c_double),
+                ("exp_residual", _c_double), ("exp_solver", _c_str),
+                ("exp_sweeps", _c_size), ("exp_reason", _c_str), ("lower", _c_double),
                 ("upper", _c_double), ("ncomponents", _c_size),
                 ("components", ctypes.POINTER(_Component)), ("seconds", _c_double)]
 
@@ -281,6 +282,9 @@ def _result_dict(mp, r):
         d["exponential"] = {"throughput": _num(r.exp_throughput), "period": _num(r.exp_period),
                             "method": _s(r.exp_method), "states": r.exp_states,
                             "residual": _num(r.exp_residual)}
+        if r.exp_solver:
+            d["exponential"]["solver"] = _s(r.exp_solver)
+            d["exponential"]["sweeps"] = r.exp_sweeps
     else:
         d["exponential"] = {"throughput": None, "reason": _s(r.exp_reason) or "unknown"}
     d["bounds"] = {"lower": _num(r.lower) if r.exp_available else None, "upper": _num(r.upper)}

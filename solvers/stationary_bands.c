@@ -1,0 +1,317 @@
+/* stationary_bands.c: level-order Gauss-Seidel on a compact move store
+ * (stationary_bands.h).  A sweep takes the levels in order; level l's
+ * values are zeroed, the rows of level l-1 push x[i] * rate into them
+ * (every move of level l-1 lands in level l), and each is divided by its
+ * state's rate out, read from its own row.  Sources are taken in
+ * increasing order, as the transpose of stationary.c lists them, so every
+ * sum is taken in the same order and the iterates are the same numbers. */
+#include "solvers/stationary_bands.h"
+
+#include "base/core.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct bands_work {
+  const stp_movestore *ms;
+  uint32_t period;
+  double qnorm;     /* ||Q||_1 */
+  double *x;        /* the iterate, by state */
+  double *acc;      /* inflow into one level, by position within the level */
+  uint64_t *base;   /* per band: position of its first state within its level */
+} bands_work;
+
+/* Rate out of the state whose row starts at move e and has d moves. */
+static inline double out_rate(const stp_movestore *ms, uint64_t s, uint64_t e, uint64_t d) {
+  double out = 0;
+  for (uint64_t k = 0; k < d; k++)
+    if (ms->to[e + k] != s)
+      out += ms->rate[stp__movestore_label(ms, e + k)];
+  return out;
+}
+
+/* Period: the gcd over the moves s -> t of depth(s) + 1 - depth(t). */
+static uint32_t chain_period(const stp_movestore *ms) {
+  uint64_t g = 0;
+  for (uint64_t b = 0; b < ms->nbands; b++) {
+    uint64_t e = ms->band_move[b];
+    for (uint64_t s = ms->band[b]; s < stp__movestore_band_end(ms, b); s++)
+      for (uint64_t k = 0; k < ms->deg[s]; k++, e++) {
+        if (ms->to[e] == s)
+          continue;
+        uint64_t bt = stp__movestore_band_of(ms, ms->to[e], b + 1);
+        g = stp__gcd_u64(g, b + 1 - bt); /* bt <= b + 1 in a breadth-first numbering */
+      }
+  }
+  return g > UINT32_MAX ? 0 : (uint32_t)g;
+}
+
+/* Every state reaches state 0: a search from 0 along the reversed moves. */
+static stp_status check_reaches_0(const stp_movestore *ms, stp_error *err) {
+  uint64_t n = ms->nstates;
+  uint64_t *off = stp__calloc((size_t)n + 1, sizeof *off);
+  uint32_t *src = stp__malloc_array(ms->nmoves ? ms->nmoves : 1, sizeof *src);
+  uint32_t *queue = stp__malloc_array((size_t)n, sizeof *queue);
+  uint8_t *seen = stp__calloc((size_t)n, 1);
+  stp_status st = STP_OK;
+  if (!off || !src || !queue || !seen) {
+    st = stp__oom(err, "checking that the Markov chain is irreducible");
+    goto done;
+  }
+  for (uint64_t s = 0, e = 0; s < n; s++)
+    for (uint64_t k = 0; k < ms->deg[s]; k++, e++)
+      off[ms->to[e] + 1]++;
+  for (uint64_t s = 0; s < n; s++)
+    off[s + 1] += off[s];
+  for (uint64_t s = 0, e = 0; s < n; s++) /* off[t] as t's cursor, shifted back below */
+    for (uint64_t k = 0; k < ms->deg[s]; k++, e++)
+      src[off[ms->to[e]]++] = (uint32_t)s;
+  for (uint64_t s = n; s > 0; s--)
+    off[s] = off[s - 1];
+  off[0] = 0;
+  uint64_t head = 0, tail = 0;
+  queue[tail++] = 0;
+  seen[0] = 1;
+  while (head < tail) {
+    uint32_t t = queue[head++];
+    for (uint64_t k = off[t]; k < off[t + 1]; k++)
+      if (!seen[src[k]]) {
+        seen[src[k]] = 1;
+        queue[tail++] = src[k];
+      }
+  }
+  if (tail < n) {
+    uint64_t missing = 0;
+    while (seen[missing])
+      missing++;
+    st = stp__fail(err, STP_ENUMERIC,
+                   "the Markov chain is not irreducible: state %llu cannot reach state 0 "
+                   "(%llu of %llu states can); it has an absorbing class",
+                   (unsigned long long)missing, (unsigned long long)tail,
+                   (unsigned long long)n);
+  }
+done:
+  free(off);
+  free(src);
+  free(queue);
+  free(seen);
+  return st;
+}
+
+/* ||Q||_1: the largest column sum of |Q| (x as scratch). */
+static double column_norm(const stp_movestore *ms, double *col) {
+  memset(col, 0, (size_t)ms->nstates * sizeof *col);
+  for (uint64_t s = 0, e = 0; s < ms->nstates; s++)
+    for (uint64_t k = 0; k < ms->deg[s]; k++, e++)
+      if (ms->to[e] != s) {
+        double r = ms->rate[stp__movestore_label(ms, e)];
+        col[ms->to[e]] += r;
+        col[s] += r;
+      }
+  double q = 0;
+  for (uint64_t s = 0; s < ms->nstates; s++)
+    q = col[s] > q ? col[s] : q;
+  return q;
+}
+
+/* Positions within levels; returns the size of the largest level. */
+static uint64_t level_positions(bands_work *w) {
+  const stp_movestore *ms = w->ms;
+  uint64_t largest = 0;
+  for (uint32_t l = 0; l < w->period; l++) {
+    uint64_t at = 0;
+    for (uint64_t b = l; b < ms->nbands; b += w->period) {
+      w->base[b] = at;
+      at += stp__movestore_band_end(ms, b) - ms->band[b];
+    }
+    largest = at > largest ? at : largest;
+  }
+  return largest;
+}
+
+static inline uint32_t prev_level(const bands_work *w, uint32_t l) {
+  return l ? l - 1 : w->period - 1;
+}
+
+/* acc = the inflow into level l from the current x (of level l - 1). */
+static void level_inflow(const bands_work *w, uint32_t l) {
+  const stp_movestore *ms = w->ms;
+  uint64_t size = 0;
+  for (uint64_t b = l; b < ms->nbands; b += w->period)
+    size += stp__movestore_band_end(ms, b) - ms->band[b];
+  memset(w->acc, 0, (size_t)size * sizeof *w->acc);
+  for (uint64_t b = prev_level(w, l); b < ms->nbands; b += w->period) {
+    uint64_t e = ms->band_move[b];
+    for (uint64_t s = ms->band[b]; s < stp__movestore_band_end(ms, b); s++)
+      for (uint64_t k = 0; k < ms->deg[s]; k++, e++) {
+        uint64_t t = ms->to[e];
+        if (t == s)
+          continue;
+        uint64_t bt = stp__movestore_band_of(ms, t, b + 1);
+        w->acc[w->base[bt] + t - ms->band[bt]] += w->x[s] * ms->rate[stp__movestore_label(ms, e)];
+      }
+  }
+}
+
+/* max |inflow - x out| over level l (acc holds its inflow). */
+static double level_residual(const bands_work *w, uint32_t l) {
+  const stp_movestore *ms = w->ms;
+  double rmax = 0;
+  for (uint64_t b = l; b < ms->nbands; b += w->period) {
+    uint64_t e = ms->band_move[b], at = w->base[b];
+    for (uint64_t s = ms->band[b]; s < stp__movestore_band_end(ms, b); s++, at++) {
+      double r = fabs(w->acc[at] - w->x[s] * out_rate(ms, s, e, ms->deg[s]));
+      rmax = r > rmax ? r : rmax;
+      e += ms->deg[s];
+    }
+  }
+  return rmax;
+}
+
+static double x_max(const bands_work *w) {
+  double pmax = 0;
+  for (uint64_t s = 0; s < w->ms->nstates; s++)
+    pmax = fabs(w->x[s]) > pmax ? fabs(w->x[s]) : pmax;
+  return pmax;
+}
+
+static double scaled(const bands_work *w, double rmax) {
+  double pmax = x_max(w);
+  return w->qnorm * pmax > 0 ? rmax / (w->qnorm * pmax) : 0;
+}
+
+/* The scaled residual ||x Q||_inf / (||Q||_1 ||x||_inf) (every move goes
+ * from one level to the next, so the levels' residuals make up x Q). */
+static double full_residual(const bands_work *w) {
+  double rmax = 0;
+  for (uint32_t l = 0; l < w->period; l++) {
+    level_inflow(w, l);
+    double r = level_residual(w, l);
+    rmax = r > rmax ? r : rmax;
+  }
+  return scaled(w, rmax);
+}
+
+/* Level l of a sweep: x = (inflow from level l - 1) / out.  With from_acc
+ * the inflow is already in acc (level 0, after the residual estimate). */
+static void sweep_level(const bands_work *w, uint32_t l, bool from_acc, double *sum) {
+  const stp_movestore *ms = w->ms;
+  double *x = w->x;
+  if (!from_acc) {
+    for (uint64_t b = l; b < ms->nbands; b += w->period)
+      memset(x + ms->band[b], 0, (size_t)(stp__movestore_band_end(ms, b) - ms->band[b]) * sizeof *x);
+    for (uint64_t b = prev_level(w, l); b < ms->nbands; b += w->period) {
+      uint64_t e = ms->band_move[b];
+      for (uint64_t s = ms->band[b]; s < stp__movestore_band_end(ms, b); s++) {
+        double xs = x[s];
+        for (uint64_t k = 0; k < ms->deg[s]; k++, e++)
+          if (ms->to[e] != s)
+            x[ms->to[e]] += xs * ms->rate[stp__movestore_label(ms, e)];
+      }
+    }
+  }
+  for (uint64_t b = l; b < ms->nbands; b += w->period) {
+    uint64_t e = ms->band_move[b], at = w->base[b];
+    for (uint64_t s = ms->band[b]; s < stp__movestore_band_end(ms, b); s++, at++) {
+      double in = from_acc ? w->acc[at] : x[s];
+      x[s] = in / out_rate(ms, s, e, ms->deg[s]);
+      *sum += x[s];
+      e += ms->deg[s];
+    }
+  }
+}
+
+/* One sweep; level 0's inflow is in acc.  Then normalisation to sum 1. */
+static stp_status sweep(const bands_work *w, stp_error *err) {
+  double sum = 0;
+  for (uint32_t l = 0; l < w->period; l++)
+    sweep_level(w, l, l == 0, &sum);
+  if (!(sum > 0) || !isfinite(sum))
+    return stp__fail(err, STP_ENUMERIC, "the Gauss-Seidel iterate has sum %g", sum);
+  for (uint64_t s = 0; s < w->ms->nstates; s++)
+    w->x[s] /= sum;
+  return STP_OK;
+}
+
+static stp_status iterate(bands_work *w, const stp_stationary_options *o,
+                          stp_stationary_info *info, stp_error *err) {
+  uint64_t n = w->ms->nstates;
+  for (uint64_t s = 0; s < n; s++)
+    w->x[s] = 1.0 / (double)n;
+  stp_gs_progress prog;
+  stp__gs_progress_init(&prog);
+  size_t it = 0;
+  stp_status st = STP_OK;
+  for (;;) {
+    double est;
+    if (it == 0) {
+      est = full_residual(w);
+      level_inflow(w, 0);
+    } else { /* the estimate of stationary.c: level 0's residual */
+      level_inflow(w, 0);
+      est = scaled(w, level_residual(w, 0));
+    }
+    if (stp__gs_done(&prog, est, it, o))
+      break;
+    if (stp__cancelled(&o->cancel)) {
+      st = stp__fail(err, STP_EINTERRUPTED, "interrupted after %zu Gauss-Seidel sweeps", it);
+      break;
+    }
+    if ((st = sweep(w, err)) != STP_OK)
+      break;
+    it++;
+  }
+  info->iterations = it;
+  return st;
+}
+
+stp_status stp__bands_solve(const stp_movestore *ms, const stp_stationary_options *o,
+                            double **pi_out, stp_stationary_info *info, stp_error *err) {
+  *pi_out = NULL;
+  memset(info, 0, sizeof *info);
+  double t0 = stp__now();
+  info->solver = "gauss-seidel (level order, compact)";
+  if (ms->nstates < 2 || ms->nstates > UINT32_MAX)
+    return stp__fail(err, STP_ENUMERIC, "the compact solver needs 2 to 2^32 states, not %llu",
+                     (unsigned long long)ms->nstates);
+  bands_work w = {.ms = ms, .period = chain_period(ms)};
+  info->period = w.period;
+  if (w.period < 2)
+    return stp__fail(err, STP_ENUMERIC, "the Markov chain has no levels (period %u)", w.period);
+  STP_CHECK(check_reaches_0(ms, err));
+  w.x = stp__malloc_array((size_t)ms->nstates, sizeof *w.x);
+  w.base = stp__malloc_array((size_t)ms->nbands, sizeof *w.base);
+  stp_status st = w.x && w.base ? STP_OK : stp__oom(err, "preparing the iterative solver");
+  if (st == STP_OK) {
+    w.qnorm = column_norm(ms, w.x);
+    w.acc = stp__malloc_array((size_t)level_positions(&w), sizeof *w.acc);
+    st = w.acc ? iterate(&w, o, info, err) : stp__oom(err, "preparing the iterative solver");
+  }
+  if (st == STP_OK) {
+    info->residual = full_residual(&w);
+    if (!(info->residual <= o->tolerance))
+      st = stp__fail(err, STP_ENUMERIC,
+                     "the stationary solve (%s, %zu sweeps) reached a scaled residual of %.3g, "
+                     "above the tolerance %.3g",
+                     info->solver, info->iterations, info->residual, o->tolerance);
+  }
+  free(w.acc);
+  free(w.base);
+  info->seconds = stp__now() - t0;
+  if (st != STP_OK) {
+    free(w.x);
+    return st;
+  }
+  *pi_out = w.x;
+  return STP_OK;
+}
+
+void stp__bands_label_rates(const stp_movestore *ms, const double *pi, double *fire) {
+  memset(fire, 0, ms->nlabels * sizeof *fire);
+  for (uint64_t s = 0, e = 0; s < ms->nstates; s++)
+    for (uint64_t k = 0; k < ms->deg[s]; k++, e++) {
+      uint32_t l = stp__movestore_label(ms, e);
+      fire[l] += pi[s] * ms->rate[l];
+    }
+}
