@@ -12,11 +12,9 @@
 stp_status stp__movestore_init(stp_movestore *ms, uint32_t nlabels, const double *rate,
                                stp_error *err) {
   memset(ms, 0, sizeof *ms);
-  if (nlabels > STP_MOVESTORE_MAX_LABELS)
-    return stp__fail(err, STP_ELIMIT, "a compact move store takes at most %u labels, not %u",
-                     (unsigned)STP_MOVESTORE_MAX_LABELS, (unsigned)nlabels);
   ms->nlabels = nlabels;
-  ms->label_bytes = nlabels <= 256 ? 1 : 2;
+  ms->label_bytes = nlabels <= (UINT32_C(1) << 8) ? 1 : nlabels <= (UINT32_C(1) << 16) ? 2
+                  : nlabels <= (UINT32_C(1) << 24) ? 3 : 4;
   ms->rate = stp__malloc_array(nlabels ? nlabels : 1, sizeof *ms->rate);
   ms->band = stp__malloc_array(2, sizeof *ms->band);
   ms->band_move = stp__malloc_array(2, sizeof *ms->band_move);
@@ -71,12 +69,8 @@ stp_status stp__movestore_push(stp_movestore *ms, uint32_t to, uint32_t label, s
     ms->cap_moves = cap;
   }
   ms->to[ms->nmoves] = to;
-  if (ms->label_bytes == 1) {
-    ms->label[ms->nmoves] = (uint8_t)label;
-  } else {
-    ms->label[2 * ms->nmoves] = (uint8_t)label;
-    ms->label[2 * ms->nmoves + 1] = (uint8_t)(label >> 8);
-  }
+  for (unsigned k = 0; k < ms->label_bytes; k++) /* little-endian */
+    ms->label[ms->label_bytes * ms->nmoves + k] = (uint8_t)(label >> (8 * k));
   ms->nmoves++;
   return STP_OK;
 }

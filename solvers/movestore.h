@@ -3,8 +3,9 @@
  * order, so the states of one depth are consecutive (a "band"), and each
  * state's row lists its moves as a 32-bit target and a label whose rate is
  * stored once per label (a firing transition: every move it labels has the
- * same rate).  A move costs 5 bytes (labels of 1 byte, up to 256 labels)
- * or 6 (2 bytes, up to 65536), a state 2 bytes of out-degree, against 20
+ * same rate).  A move costs 5 bytes (labels of 1 byte, up to 256 labels),
+ * 6 (2 bytes, up to 65536) or more (3 or 4 bytes for the event graphs of
+ * large mappings), a state 2 bytes of out-degree, against 20
  * bytes per move in an stp_csr with its event array.  Rows are read in
  * order only: row offsets are kept per band, not per state.
  * stationary_bands.h solves such a chain; stp__movestore_to_csr hands it to
@@ -19,7 +20,6 @@
 #include <stdint.h>
 
 #define STP_MOVESTORE_MAX_DEGREE UINT16_MAX
-#define STP_MOVESTORE_MAX_LABELS (UINT32_C(1) << 16)
 
 typedef struct stp_movestore {
   uint64_t nstates;   /* rows written */
@@ -37,7 +37,7 @@ typedef struct stp_movestore {
 } stp_movestore;
 
 /* An empty store whose labels 0..nlabels-1 have the given rates (copied).
- * STP_ELIMIT when nlabels exceeds STP_MOVESTORE_MAX_LABELS. */
+ * Labels take 1 to 4 bytes, as nlabels needs. */
 stp_status stp__movestore_init(stp_movestore *ms, uint32_t nlabels, const double *rate,
                                stp_error *err);
 void stp__movestore_free(stp_movestore *ms);
@@ -53,7 +53,13 @@ stp_status stp__movestore_end_row(stp_movestore *ms, uint64_t row_start_move, bo
 static inline uint32_t stp__movestore_label(const stp_movestore *ms, uint64_t e) {
   if (ms->label_bytes == 1)
     return ms->label[e];
-  return (uint32_t)ms->label[2 * e] | (uint32_t)ms->label[2 * e + 1] << 8;
+  if (ms->label_bytes == 2)
+    return (uint32_t)ms->label[2 * e] | (uint32_t)ms->label[2 * e + 1] << 8;
+  const uint8_t *l = ms->label + ms->label_bytes * e; /* little-endian, 3 or 4 bytes */
+  uint32_t v = 0;
+  for (unsigned k = ms->label_bytes; k-- > 0;)
+    v = v << 8 | l[k];
+  return v;
 }
 
 /* Band b holds states band[b] .. stp__movestore_band_end(b) - 1. */

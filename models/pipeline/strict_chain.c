@@ -146,7 +146,9 @@ typedef struct bfs {
   uint64_t estimate; /* strict_estimate's lower bound, for progress */
   uint64_t budget;   /* bytes (stp_options_memory_budget) */
   double t0;
-  uint64_t *succ;   /* ntrans markings: the successors of the state being expanded */
+  uint64_t *succ;   /* the successors of the state being expanded (room for cap) */
+  uint32_t cap;     /* grown as needed: a state enables at most one transition
+                       per processor, far fewer than ntrans on large graphs */
   uint64_t *hash;   /* their hashes */
   uint32_t *by;     /* the transition that leads to each */
 } bfs;
@@ -191,6 +193,26 @@ static stp_status limit_reached(const bfs *b, uint64_t expanded, stp_error *err)
                    (unsigned long long)b->depth);
 }
 
+/* Doubles the room for successors (up to one per transition). */
+static bool grow_successors(bfs *b) {
+  uint32_t cap = b->cap ? 2 * b->cap : 64;
+  if (cap > b->net.ntrans)
+    cap = b->net.ntrans;
+  uint64_t *succ = realloc(b->succ, (size_t)cap * b->net.words * sizeof *succ);
+  if (succ)
+    b->succ = succ;
+  uint64_t *hash = realloc(b->hash, (size_t)cap * sizeof *hash);
+  if (hash)
+    b->hash = hash;
+  uint32_t *by = realloc(b->by, (size_t)cap * sizeof *by);
+  if (by)
+    b->by = by;
+  if (!succ || !hash || !by)
+    return false;
+  b->cap = cap;
+  return true;
+}
+
 /* Write the row of state s: every enabled transition, its next state.  The
  * successors are computed and hashed first and their slots fetched ahead,
  * so that the lookups' cache misses overlap. */
@@ -201,6 +223,8 @@ static stp_status expand(bfs *b, uint64_t s, bool new_band, stp_error *err) {
   for (uint32_t t = 0; t < b->net.ntrans; t++) {
     if (!enabled(&b->net, cur, t))
       continue;
+    if (k == b->cap && !grow_successors(b)) /* cur lives in the key set: unmoved */
+      return stp__oom(err, "enumerating the Strict markings");
     if (!fire(&b->net, cur, t, b->succ + (size_t)k * words))
       return stp__fail(err, STP_EINTERNAL,
                        "%s: firing a transition of the Strict event graph would put two tokens "
@@ -229,12 +253,8 @@ static stp_status expand(bfs *b, uint64_t s, bool new_band, stp_error *err) {
 }
 
 static stp_status enumerate(bfs *b, const stp_options *o, stp_error *err) {
-  size_t words = b->net.words, nt = b->net.ntrans ? b->net.ntrans : 1;
-  b->succ = stp__malloc_array(nt * words, sizeof *b->succ);
-  b->hash = stp__malloc_array(nt, sizeof *b->hash);
-  b->by = stp__malloc_array(nt, sizeof *b->by);
-  stp_status s = b->succ && b->hash && b->by ? initial_marking(b, err)
-                                             : stp__oom(err, "enumerating the Strict markings");
+  stp_status s = grow_successors(b) ? initial_marking(b, err)
+                                     : stp__oom(err, "enumerating the Strict markings");
   uint64_t depth_end = 1; /* first state of the next depth */
   for (uint64_t st = 0; s == STP_OK && st < b->set.count; st++) {
     bool new_band = st == 0 || st == depth_end;
