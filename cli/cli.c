@@ -432,6 +432,11 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
   return true;
 }
 
+void cli_record_max_states(uint64_t max_states) {
+  cli_run_limits.states = true;
+  cli_run_limits.max_states = max_states ? max_states : STP_GRAPH_DEFAULT_MAX_STATES;
+}
+
 bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_firings,
                            bool *enabled, stp_graph_sim_options *o, stp_law **law) {
   /* Defaults stated in docs/format.md ("graph"); set here rather than by a

@@ -317,6 +317,7 @@ static bool platform_options(const cli_args *a, const stp_bcast_platform *p, pla
   if ((s = cli_get(CMD, a, "max-states")) &&
       !cli_parse_u64(CMD, "max-states", s, 1, UINT64_MAX, &run->gopts.max_states))
     return false;
+  cli_record_max_states(run->gopts.max_states);
   s = cli_get(CMD, a, "inter");
   run->first = 0;
   run->last = STP_BCAST_HEURISTIC_COUNT - 1;

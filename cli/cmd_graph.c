@@ -210,6 +210,7 @@ static int run_graph(int argc, char **argv) {
   if ((s = cli_get(&cli_graph_command, &a, "max-states")) &&
       !cli_parse_u64(&cli_graph_command, "max-states", s, 1, UINT64_MAX, &j.opt.max_states))
     goto out;
+  cli_record_max_states(j.opt.max_states);
   if (!cli_parse_sim_options(&cli_graph_command, &a, true, &j.simulate, &j.sim, &law)) goto out;
   if (j.dot && (j.json || j.simulate)) {
     cli_usage_error(&cli_graph_command, "--dot excludes --json and --simulate");

@@ -181,6 +181,7 @@ static bool parse_run(const cli_args *a, reduce_run *run) {
   if ((s = cli_get(CMD, a, "max-states")) &&
       !cli_parse_u64(CMD, "max-states", s, 1, UINT64_C(1000000000), &run->gopts.max_states))
     return false;
+  cli_record_max_states(run->gopts.max_states);
   run->gopts.exponential = run->exp;
   if (!cli_parse_sim_options(CMD, a, false, &run->simulate, &run->sim, &run->law))
     return false;

@@ -304,10 +304,10 @@ json_t *report_limits(void) {
   json_t *o = json_object();
   if (!o)
     return NULL;
-  if (l->eval) {
+  if (l->eval)
     json_object_set_new(o, "max_transitions", json_integer((json_int_t)l->max_transitions));
+  if (l->eval || l->states)
     json_object_set_new(o, "max_states", json_integer((json_int_t)l->max_states));
-  }
   if (l->max_memory)
     json_object_set_new(o, "max_memory", json_integer((json_int_t)l->max_memory));
   if (l->has_seed)
