@@ -173,6 +173,18 @@ uint64_t stp__gcd_u64(uint64_t a, uint64_t b) {
   return a;
 }
 
+unsigned stp__floor_log2(uint64_t n) {
+  unsigned k = 0;
+  while (n >>= 1)
+    k++;
+  return k;
+}
+
+unsigned stp__ceil_log2(uint64_t n) {
+  unsigned f = stp__floor_log2(n);
+  return (n & (n - 1)) ? f + 1 : f;
+}
+
 bool stp__lcm_u64(uint64_t a, uint64_t b, uint64_t *out) {
   if (a == 0 || b == 0) {
     *out = 0;

@@ -43,6 +43,10 @@ stp_status stp__oom(stp_error *err, const char *what);
 bool stp__mul_u64(uint64_t a, uint64_t b, uint64_t *out);
 bool stp__add_u64(uint64_t a, uint64_t b, uint64_t *out);
 uint64_t stp__gcd_u64(uint64_t a, uint64_t b);
+/* floor(log2 n) and ceil(log2 n) for n >= 1, exactly (no floating log);
+ * both are 0 for n = 0. */
+unsigned stp__floor_log2(uint64_t n);
+unsigned stp__ceil_log2(uint64_t n);
 bool stp__lcm_u64(uint64_t a, uint64_t b, uint64_t *out);
 
 /* |a - b| <= abs_tol + rel_tol * max(|a|, |b|). */

@@ -1,5 +1,7 @@
 /* fileio.c: reading whole input files with a size limit, so that a huge or
- * special file (a FIFO, /dev/zero, a directory) is refused instead of read. */
+ * special file (a FIFO, /dev/zero, a directory) is refused instead of read;
+ * and the NUL byte check every text reader makes before parsing (Jansson
+ * stops at a NUL without saying where, a CSV reader would misread it). */
 #include "base/fileio.h"
 
 #include "base/core.h"
@@ -83,4 +85,22 @@ stp_status stp__read_file(const char *path, size_t max_bytes, char **text, size_
   *text = buf;
   *len = n;
   return STP_OK;
+}
+
+stp_status stp__reject_nul(const char *text, size_t len, const char *label, const char *kind,
+                           stp_error *err) {
+  const char *z = memchr(text, '\0', len);
+  if (!z)
+    return STP_OK;
+  int line = 1, col = 1;
+  for (const char *c = text; c < z; c++) {
+    if (*c == '\n') {
+      line++;
+      col = 1;
+    } else if (((unsigned char)*c & 0xC0) != 0x80) { /* columns count characters */
+      col++;
+    }
+  }
+  return stp__fail(err, STP_EINVAL, "%s:%d:%d: a NUL byte; the file must be %s text", label,
+                   line, col, kind);
 }

@@ -1,4 +1,5 @@
-/* fileio.h: reading whole input files with a size limit (fileio.c). */
+/* fileio.h: reading whole input files with a size limit, and refusing
+ * text files with a NUL byte in them (fileio.c). */
 #ifndef STP_FILEIO_H
 #define STP_FILEIO_H
 
@@ -13,5 +14,11 @@
  * path "-" reads standard input to its end (the shell's convention). */
 stp_status stp__read_file(const char *path, size_t max_bytes, char **text, size_t *len,
                           stp_error *err);
+
+/* STP_EINVAL "label:line:col: a NUL byte; the file must be <kind> text" at
+ * the first NUL byte of text (columns in characters, as every reported
+ * position), STP_OK when there is none. */
+stp_status stp__reject_nul(const char *text, size_t len, const char *label, const char *kind,
+                           stp_error *err);
 
 #endif /* STP_FILEIO_H */

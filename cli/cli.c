@@ -384,6 +384,15 @@ int cli_load_single(const cli_command *cmd, const cli_args *a, int models, stp_m
 
 cli_limits cli_run_limits;
 
+bool cli_parse_max_states(const cli_command *cmd, const cli_args *a, uint64_t *max_states) {
+  const char *s = cli_get(cmd, a, "max-states");
+  if (s && !cli_parse_u64(cmd, "max-states", s, 1, UINT64_C(1000000000000), max_states))
+    return false;
+  cli_run_limits.states = true;
+  cli_run_limits.max_states = *max_states;
+  return true;
+}
+
 bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_options *o,
                             int *models, bool both) {
   stp_options_init(o);
@@ -430,11 +439,6 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
   cli_run_limits.max_transitions = o->max_transitions;
   cli_run_limits.max_states = o->max_states;
   return true;
-}
-
-void cli_record_max_states(uint64_t max_states) {
-  cli_run_limits.states = true;
-  cli_run_limits.max_states = max_states ? max_states : STP_GRAPH_DEFAULT_MAX_STATES;
 }
 
 bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_firings,

@@ -136,16 +136,16 @@ bool cli_output_ok(void);
  * written into every JSON line as "limits" (report_json_line). */
 typedef struct cli_limits {
   bool eval;            /* max_transitions and max_states apply */
-  bool states;          /* max_states alone applies (graph, reduce, bcast) */
+  bool states;          /* max_states applies (graph and the seed families) */
   uint64_t max_transitions, max_states;
   uint64_t max_memory;  /* bytes; 0: not set */
   bool has_seed;
   uint64_t seed;
 } cli_limits;
 extern cli_limits cli_run_limits;
-/* The commands over generic graphs cap their chains by states only:
- * max_states (0: the library's default) goes into "limits". */
-void cli_record_max_states(uint64_t max_states);
+/* --max-states N (1 .. 10^12) of graph and the seed families, into
+ * *max_states (left as is when absent) and into the JSON "limits". */
+bool cli_parse_max_states(const cli_command *cmd, const cli_args *a, uint64_t *max_states);
 
 /* --format of the commands that offer one: "text" is the human report. */
 enum { CLI_FORMAT_TEXT = 0, CLI_FORMAT_JSONL, CLI_FORMAT_CSV, CLI_FORMAT_TABLE };
@@ -162,6 +162,7 @@ extern const cli_command cli_generate_command;
 extern const cli_command cli_simulate_command;
 extern const cli_command cli_ctmc_command;
 extern const cli_command cli_bcast_command;
+extern const cli_command cli_redistribute_command;
 extern const cli_command cli_graph_command;
 extern const cli_command cli_reduce_command;
 

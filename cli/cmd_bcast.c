@@ -201,18 +201,14 @@ typedef struct outcome {
   stp_graph_sim_result sim;
 } outcome;
 
+/* The method is named even without a value: the one that was refused. */
 static json_t *exponential_json(const stp_graph_result *r) {
-  json_t *e = json_object();
-  json_object_set_new(e, "makespan", r->exp_computed ? report_number(r->exp_value) : json_null());
-  if (r->exp_computed)
-    json_object_set_new(e, "states", json_integer((json_int_t)r->exp_states));
-  else
-    json_object_set_new(e, "reason", json_string(r->exp_reason));
-  json_object_set_new(e, "method", json_string(r->exp_method ? r->exp_method : "dag-ctmc"));
-  return e;
+  return report_exponential("makespan", r->exp_value, r->exp_states,
+                            r->exp_method ? r->exp_method : "dag-ctmc",
+                            r->exp_computed ? NULL : r->exp_reason);
 }
 
-static int print_json(const platform_run *run, const outcome *x, const stp_law *law) {
+static int print_json(const platform_run *run, const outcome *x) {
   const stp_bcast_platform *p = run->p;
   json_t *o = json_object(), *T = json_array(), *sends = json_array();
   json_object_set_new(o, "file", json_string(stp_bcast_platform_file(p)));
@@ -233,21 +229,15 @@ static int print_json(const platform_run *run, const outcome *x, const stp_law *
   json_object_set_new(o, "deterministic",
                       json_pack("{s:o}", "makespan", report_number(x->s.makespan)));
   json_object_set_new(o, "exponential", exponential_json(&x->r));
-  json_object_set_new(o, "bounds", json_pack("{s:o,s:o}", "lower", report_number(x->r.bound_lower),
-                                             "upper", report_number(x->r.bound_upper)));
+  json_object_set_new(o, "bounds", report_bounds(x->r.bound_lower, x->r.bound_upper));
   if (run->simulate)
-    json_object_set_new(
-        o, "simulation",
-        json_pack("{s:s,s:I,s:I,s:o,s:[o,o]}", "law", law ? stp_law_spec(law) : "exp", "runs",
-                  (json_int_t)x->sim.runs, "seed", (json_int_t)run->sim.seed, "mean",
-                  report_number(x->sim.mean), "ci95", report_number(x->sim.ci95_lo),
-                  report_number(x->sim.ci95_hi)));
+    json_object_set_new(o, "simulation", report_simulation(&run->sim, &x->sim));
   int rc = report_json_line(stdout, o);
   json_decref(o);
   return rc ? CLI_FAILURE : CLI_OK;
 }
 
-static void print_text(const platform_run *run, const outcome *x, const stp_law *law) {
+static void print_text(const platform_run *run, const outcome *x) {
   const stp_bcast_platform *p = run->p;
   printf("%s: makespan %.10g", stp_bcast_heuristic_name(x->s.heuristic), x->s.makespan);
   if (x->r.exp_computed)
@@ -257,7 +247,7 @@ static void print_text(const platform_run *run, const outcome *x, const stp_law 
     printf(", E[exp] not computed: %s\n", x->r.exp_reason);
   if (run->simulate)
     printf("  simulation (%s, %llu runs, seed %llu): mean %.10g, 95%% [%.10g, %.10g]\n",
-           law ? stp_law_spec(law) : "exp", (unsigned long long)x->sim.runs,
+           report_sim_law(&run->sim), (unsigned long long)x->sim.runs,
            (unsigned long long)run->sim.seed, x->sim.mean, x->sim.ci95_lo, x->sim.ci95_hi);
   for (size_t k = 0; k + 1 < x->s.nclusters; k++) {
     const stp_bcast_send *e = &x->s.sends[k];
@@ -266,7 +256,7 @@ static void print_text(const platform_run *run, const outcome *x, const stp_law 
   }
 }
 
-static int one_heuristic(const platform_run *run, stp_bcast_heuristic h, const stp_law *law) {
+static int one_heuristic(const platform_run *run, stp_bcast_heuristic h) {
   outcome x = {0};
   stp_error err = {0};
   stp_status s = stp_bcast_schedule_compute(run->p, &run->opts, h, &x.s, &err);
@@ -279,9 +269,9 @@ static int one_heuristic(const platform_run *run, stp_bcast_heuristic h, const s
     stp_error_prefix(&err, "%s", stp_bcast_heuristic_name(h));
     rc = cli_report_error(&err);
   } else if (run->json) {
-    rc = print_json(run, &x, law);
+    rc = print_json(run, &x);
   } else {
-    print_text(run, &x, law);
+    print_text(run, &x);
   }
   stp_graph_result_free(&x.r);
   stp_bcast_schedule_free(&x.s);
@@ -314,10 +304,8 @@ static bool platform_options(const cli_args *a, const stp_bcast_platform *p, pla
     cli_usage_error(CMD, "--intra: '%s' is not one of binomial, flat, chain", s);
     return false;
   }
-  if ((s = cli_get(CMD, a, "max-states")) &&
-      !cli_parse_u64(CMD, "max-states", s, 1, UINT64_MAX, &run->gopts.max_states))
+  if (!cli_parse_max_states(CMD, a, &run->gopts.max_states))
     return false;
-  cli_record_max_states(run->gopts.max_states);
   s = cli_get(CMD, a, "inter");
   run->first = 0;
   run->last = STP_BCAST_HEURISTIC_COUNT - 1;
@@ -352,7 +340,7 @@ static int run_platform(const cli_args *a, bool json) {
   run.p = p;
   int rc = platform_options(a, p, &run) ? CLI_OK : CLI_USAGE;
   for (int h = run.first; rc == CLI_OK && h <= run.last; h++)
-    rc = one_heuristic(&run, (stp_bcast_heuristic)h, law);
+    rc = one_heuristic(&run, (stp_bcast_heuristic)h);
   stp_bcast_platform_free(p);
   stp_law_free(law);
   return rc;

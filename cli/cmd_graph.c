@@ -8,6 +8,7 @@
 #include "cli/report.h"
 #include "streamtp_graph_file.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,10 +37,6 @@ static void print_names(FILE *f, const stp_graph *g, const size_t *ts, size_t n)
   for (size_t k = 0; k < n; k++) fprintf(f, "%s%s", k ? " -> " : "", stp_graph_transition_name(g, ts[k]));
 }
 
-static const char *sim_law(const graph_job *j) {
-  return j->sim.law ? stp_law_spec(j->sim.law) : "exp";
-}
-
 static json_t *json_result(const char *file, const stp_graph *g, const stp_graph_result *r,
                            const graph_job *j, const stp_graph_sim_result *sr) {
   json_t *o = json_object();
@@ -58,24 +55,14 @@ static json_t *json_result(const char *file, const stp_graph *g, const stp_graph
     json_object_set_new(det, "critical_cycle", names(g, r->critical, r->critical_len));
   }
   json_object_set_new(o, "deterministic", det);
-  json_t *ex = json_object();
-  if (r->exp_computed) {
-    json_object_set_new(ex, what, report_number(r->exp_value));
-    json_object_set_new(ex, "states", json_integer((json_int_t)r->exp_states));
-    json_object_set_new(ex, "method", json_string(r->exp_method));
-  } else {
-    json_object_set_new(ex, what, json_null());
-    json_object_set_new(ex, "reason", json_string(r->exp_reason));
-  }
-  json_object_set_new(o, "exponential", ex);
-  json_object_set_new(o, "bounds", json_pack("{s:o,s:o}", "lower", report_number(r->bound_lower),
-                                             "upper", report_number(r->bound_upper)));
+  json_object_set_new(o, "exponential",
+                      r->exp_computed
+                          ? report_exponential(what, r->exp_value, r->exp_states, r->exp_method,
+                                               NULL)
+                          : report_exponential(what, NAN, 0, NULL, r->exp_reason));
+  json_object_set_new(o, "bounds", report_bounds(r->bound_lower, r->bound_upper));
   if (j->simulate)
-    json_object_set_new(o, "simulation",
-                        json_pack("{s:s,s:I,s:I,s:o,s:[o,o]}", "law", sim_law(j), "runs",
-                                  (json_int_t)sr->runs, "seed", (json_int_t)j->sim.seed, "mean",
-                                  report_number(sr->mean), "ci95", report_number(sr->ci95_lo),
-                                  report_number(sr->ci95_hi)));
+    json_object_set_new(o, "simulation", report_simulation(&j->sim, sr));
   return o;
 }
 
@@ -111,7 +98,7 @@ static void text_result(FILE *f, const char *file, const stp_graph *g, const stp
   }
   if (j->simulate)
     fprintf(f, "  simulation      %s %-14.8g 95%% [%.8g, %.8g] (%s, %llu runs, seed %llu)\n", what,
-            sr->mean, sr->ci95_lo, sr->ci95_hi, sim_law(j), (unsigned long long)sr->runs,
+            sr->mean, sr->ci95_lo, sr->ci95_hi, report_sim_law(&j->sim), (unsigned long long)sr->runs,
             (unsigned long long)j->sim.seed);
 }
 
@@ -205,12 +192,9 @@ static int run_graph(int argc, char **argv) {
                  .dot = cli_flag(&cli_graph_command, &a, "dot")};
   stp_graph_options_init(&j.opt);
   stp_law *law = NULL;
-  const char *s;
   rc = CLI_USAGE;
-  if ((s = cli_get(&cli_graph_command, &a, "max-states")) &&
-      !cli_parse_u64(&cli_graph_command, "max-states", s, 1, UINT64_MAX, &j.opt.max_states))
+  if (!cli_parse_max_states(&cli_graph_command, &a, &j.opt.max_states))
     goto out;
-  cli_record_max_states(j.opt.max_states);
   if (!cli_parse_sim_options(&cli_graph_command, &a, true, &j.simulate, &j.sim, &law)) goto out;
   if (j.dot && (j.json || j.simulate)) {
     cli_usage_error(&cli_graph_command, "--dot excludes --json and --simulate");

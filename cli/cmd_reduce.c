@@ -178,10 +178,8 @@ static bool parse_run(const cli_args *a, reduce_run *run) {
       return false;
     }
   }
-  if ((s = cli_get(CMD, a, "max-states")) &&
-      !cli_parse_u64(CMD, "max-states", s, 1, UINT64_C(1000000000), &run->gopts.max_states))
+  if (!cli_parse_max_states(CMD, a, &run->gopts.max_states))
     return false;
-  cli_record_max_states(run->gopts.max_states);
   run->gopts.exponential = run->exp;
   if (!cli_parse_sim_options(CMD, a, false, &run->simulate, &run->sim, &run->law))
     return false;
@@ -261,21 +259,20 @@ static const char *position(double lo, double hi, const stp_graph_sim_result *s)
 
 static json_t *exponential_json(const stp_reduce_spec *s, const reduce_values *v) {
   if (v->exp_reason)
-    return json_pack("{s:n,s:s}", "makespan", "reason", v->exp_reason);
-  return json_pack("{s:o,s:I,s:s}", "makespan", report_number(exp_makespan(s, v)), "states",
-                   (json_int_t)exp_states(s, v), "method", "dag-ctmc");
+    return report_exponential("makespan", NAN, 0, NULL, v->exp_reason);
+  return report_exponential("makespan", exp_makespan(s, v), exp_states(s, v), "dag-ctmc", NULL);
 }
 
+/* The common simulation block, and where it lies in [det, exp]. */
 static json_t *simulation_json(const reduce_run *run, const stp_reduce_spec *spec, double det,
                                const reduce_values *v) {
   stp_graph_sim_result s = sim_result(run, spec, v);
   double lo = det, hi = exp_makespan(spec, v);
   double rel = isfinite(hi) && hi - lo > 1e-12 * hi ? (s.mean - lo) / (hi - lo) : NAN;
-  return json_pack("{s:s,s:I,s:I,s:o,s:[o,o],s:s,s:o}", "law",
-                   run->law ? stp_law_spec(run->law) : "exp", "runs", (json_int_t)s.runs, "seed",
-                   (json_int_t)run->sim.seed, "mean", report_number(s.mean), "ci95",
-                   report_number(s.ci95_lo), report_number(s.ci95_hi), "position",
-                   position(lo, hi, &s), "relative", report_number(rel));
+  json_t *o = report_simulation(&run->sim, &s);
+  json_object_set_new(o, "position", json_string(position(lo, hi, &s)));
+  json_object_set_new(o, "relative", report_number(rel));
+  return o;
 }
 
 /* One n as JSON; r (the tree) is NULL in a sweep, which has no arrays. */
@@ -300,8 +297,7 @@ static int print_json(const reduce_run *run, const stp_reduce_spec *s, double de
   }
   json_object_set_new(o, "deterministic", json_pack("{s:o}", "makespan", report_number(det)));
   json_object_set_new(o, "exponential", exponential_json(s, v));
-  json_object_set_new(o, "bounds", json_pack("{s:o,s:o}", "lower", report_number(det), "upper",
-                                             report_number(exp_makespan(s, v))));
+  json_object_set_new(o, "bounds", report_bounds(det, exp_makespan(s, v)));
   json_object_set_new(o, "opt_bounds",
                       json_pack("[o,o]", report_number(stp_reduce_opt_lower(s->n, s->d, s->c)),
                                 report_number(stp_reduce_opt_upper(s->n, s->d, s->c))));
@@ -375,7 +371,7 @@ static void print_text(const reduce_run *run, const stp_reduce *r, const reduce_
     stp_graph_sim_result m = sim_result(run, s, v);
     const char *where = position(stp_reduce_makespan(r), e, &m);
     printf("  %-16s %s, %llu runs, seed %llu: mean %.10g, 95%% [%.10g, %.10g], %s\n",
-           "simulation", run->law ? stp_law_spec(run->law) : "exp",
+           "simulation", report_sim_law(&run->sim),
            (unsigned long long)m.runs, (unsigned long long)run->sim.seed, m.mean, m.ci95_lo,
            m.ci95_hi,
            strcmp(where, "unknown") == 0 ? "no exponential bound to place it"

@@ -11,20 +11,26 @@ static const cli_command *const commands[] = {
     &cli_generate_command,
     &cli_simulate_command,
     &cli_ctmc_command,
-    &cli_bcast_command,
     &cli_graph_command,
     &cli_reduce_command,
+    &cli_redistribute_command,
+    &cli_bcast_command,
     NULL,
 };
 
 static void print_global_help(FILE *f) {
   fputs("usage: streamtp COMMAND [ARGS...]\n\n"
         "Throughput of replicated streaming pipelines on heterogeneous platforms\n"
-        "(Overlap and Strict models; constant, exponential and general I.I.D. times).\n\n"
+        "(Overlap and Strict models; constant, exponential and general I.I.D. times),\n"
+        "and makespans of any fixed-order schedule: event graphs, reduction trees,\n"
+        "block-cyclic redistributions, broadcasts on grids (docs/format.md).\n\n"
         "commands:\n",
         f);
+  int width = 0; /* the longest name, so that two spaces always follow it */
   for (const cli_command *const *c = commands; *c; c++)
-    fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->synopsis + strlen((*c)->name) + 1);
+    width = (int)strlen((*c)->name) > width ? (int)strlen((*c)->name) : width;
+  for (const cli_command *const *c = commands; *c; c++)
+    fprintf(f, "  %-*s  %s\n", width, (*c)->name, (*c)->synopsis + strlen((*c)->name) + 1);
   fputs("\n  streamtp COMMAND --help   details of one command\n"
         "  streamtp --version        print the version\n\n"
         "Exit status: 0 success, 1 internal failure, 2 bad input or usage.\n",

@@ -12,6 +12,37 @@
 
 json_t *report_number(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
+json_t *report_exponential(const char *key, double value, uint64_t states, const char *method,
+                           const char *reason) {
+  json_t *e = json_object();
+  if (reason) {
+    json_object_set_new(e, key, json_null());
+    json_object_set_new(e, "reason", json_string(reason));
+    if (method)
+      json_object_set_new(e, "method", json_string(method));
+    return e;
+  }
+  json_object_set_new(e, key, report_number(value));
+  json_object_set_new(e, "states", json_integer((json_int_t)states));
+  json_object_set_new(e, "method", json_string(method));
+  return e;
+}
+
+json_t *report_bounds(double lower, double upper) {
+  return json_pack("{s:o,s:o}", "lower", report_number(lower), "upper", report_number(upper));
+}
+
+const char *report_sim_law(const stp_graph_sim_options *o) {
+  return o->law ? stp_law_spec(o->law) : "exp";
+}
+
+json_t *report_simulation(const stp_graph_sim_options *o, const stp_graph_sim_result *r) {
+  return json_pack("{s:s,s:I,s:I,s:o,s:[o,o]}", "law", report_sim_law(o), "runs",
+                   (json_int_t)r->runs, "seed", (json_int_t)o->seed, "mean",
+                   report_number(r->mean), "ci95", report_number(r->ci95_lo),
+                   report_number(r->ci95_hi));
+}
+
 json_t *report_names(const stp_mapping *m, const size_t *procs, size_t n) {
   json_t *a = json_array();
   for (size_t k = 0; a && k < n; k++)

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "streamtp.h"
 #include "streamtp_batch.h"
+#include "streamtp_graph.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -20,6 +21,17 @@ json_t *report_names(const stp_mapping *m, const size_t *procs, size_t n);
 json_t *report_head(const char *file, const stp_mapping *m, const char *model);
 /* The docs/format.md object for one file and model (NULL when out of memory). */
 json_t *report_json(const stp_mapping *m, const stp_result *r);
+/* The blocks every DAG/graph command (graph, reduce, bcast) prints alike:
+ * "exponential": {key: value, "states", "method"}, or {key: null, "reason"}
+ * when reason is not NULL (then "method" too when method is not NULL); */
+json_t *report_exponential(const char *key, double value, uint64_t states, const char *method,
+                           const char *reason);
+/* "bounds": {"lower", "upper"} (null where not finite); */
+json_t *report_bounds(double lower, double upper);
+/* "simulation": {"law", "runs", "seed", "mean", "ci95": [lo, hi]}. */
+json_t *report_simulation(const stp_graph_sim_options *o, const stp_graph_sim_result *r);
+/* The --law of a Monte Carlo run as given, "exp" by default. */
+const char *report_sim_law(const stp_graph_sim_options *o);
 /* Write one JSON value on one line. */
 int report_json_line(FILE *f, json_t *v);
 void report_text(FILE *f, const stp_mapping *m, const stp_result *r);

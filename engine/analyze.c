@@ -75,6 +75,22 @@ static void exp_missing(stp_graph_result *r, const char *reason) {
   r->exp_reason[n] = '\0';
 }
 
+/* The exponential chain's outcome s: a value, or over max_states the
+ * reason in the result (not an error), or a failure passed on in err. */
+static stp_status exp_outcome(stp_graph_result *r, stp_status s, const stp_error *e2,
+                              stp_error *err) {
+  if (s == STP_ELIMIT) {
+    exp_missing(r, e2->message);
+    return STP_OK;
+  }
+  if (s != STP_OK) {
+    if (err) *err = *e2;
+    return s;
+  }
+  r->exp_computed = 1;
+  return STP_OK;
+}
+
 static stp_status dag_analyze(const stp_graph *g, const stp_graph_options *o, stp_graph_result *r,
                               stp_error *err) {
   STP_CHECK(dag_deterministic(g, r, err));
@@ -89,16 +105,8 @@ static stp_status dag_analyze(const stp_graph *g, const stp_graph_options *o, st
   stp_error e2 = {0};
   stp_status s = stp__ideals_makespan(g, o->max_states, &o->cancel, &r->exp_value, &st, &e2);
   r->exp_states = st.states;
-  if (s == STP_ELIMIT) {
-    exp_missing(r, e2.message);
-    return STP_OK;
-  }
-  if (s != STP_OK) {
-    *err = e2;
-    return s;
-  }
-  r->exp_computed = 1;
-  r->bound_upper = r->exp_value;
+  STP_CHECK(exp_outcome(r, s, &e2, err));
+  if (r->exp_computed) r->bound_upper = r->exp_value;
   return STP_OK;
 }
 
@@ -161,16 +169,8 @@ static stp_status teg_analyze(const stp_graph *g, const stp_graph_options *o, st
   stp_error e2 = {0};
   stp_status s = stp__reach_throughput(g, o->max_states, &o->cancel, &r->exp_value, &st, &e2);
   r->exp_states = st.states;
-  if (s == STP_ELIMIT) {
-    exp_missing(r, e2.message);
-    return STP_OK;
-  }
-  if (s != STP_OK) {
-    *err = e2;
-    return s;
-  }
-  r->exp_computed = 1;
-  r->bound_lower = r->exp_value;
+  STP_CHECK(exp_outcome(r, s, &e2, err));
+  if (r->exp_computed) r->bound_lower = r->exp_value;
   return STP_OK;
 }
 

@@ -1,10 +1,11 @@
 /* jsonread.c: checking JSON input files value by value, with the file,
  * line and column of every offending value (found again by base/jsonpos.c)
- * and "did you mean" hints on unknown keys.  Shared by the readers of every
- * family (mapping files, graph files, platforms). */
+ * and "did you mean" hints on unknown keys.  Shared by the readers of the
+ * model families (graph files, broadcast platforms). */
 #include "models/jsonread.h"
 
 #include "base/core.h"
+#include "base/fileio.h"
 #include "base/numfmt.h"
 
 #include <math.h>
@@ -80,6 +81,17 @@ void stp__jr_consider_hint(const char *name, const char *candidate, size_t *best
   }
 }
 
+/* "unknown key ... (allowed: "a", "b")": the list, for readers that ask. */
+static stp_status unknown_key_listed(const stp_jreader *r, stp_jpath path, const char *key,
+                                     const char *const *allowed, const char *where) {
+  char list[256] = "";
+  for (const char *const *a = allowed; *a; a++)
+    snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", a == allowed ? "" : ", ",
+             *a);
+  return stp__jr_report(r, stp__jpath_key(path, key), true,
+                        "unknown key \"%s\" in %s (allowed: %s)", key, where, list);
+}
+
 /* Every key of obj must be in `allowed` (NULL-terminated). */
 stp_status stp__jr_check_keys(const stp_jreader *r, const json_t *obj, stp_jpath path,
                              const char *const *allowed, const char *where) {
@@ -96,6 +108,8 @@ stp_status stp__jr_check_keys(const stp_jreader *r, const json_t *obj, stp_jpath
     }
     if (ok)
       continue;
+    if (r->list_allowed)
+      return unknown_key_listed(r, path, key, allowed, where);
     if (hint)
       return stp__jr_report(r, stp__jpath_key(path, key), true,
                     "unknown key \"%s\" in %s (did you mean \"%s\"?)", key, where, hint);
@@ -182,15 +196,18 @@ stp_status stp__jr_get_count(const stp_jreader *r, const json_t *v, stp_jpath pa
 }
 
 stp_status stp__jr_reject_nul(const stp_jreader *r) {
-  const char *z = memchr(r->text, '\0', r->len);
-  if (!z) return STP_OK;
-  int line = 1, col = 1;
-  for (const char *c = r->text; c < z; c++) {
-    if (*c == '\n') {
-      line++;
-      col = 1;
-    } else if (((unsigned char)*c & 0xC0) != 0x80) /* columns in characters */
-      col++;
-  }
-  return stp__fail(r->err, STP_EINVAL, "%s:%d:%d: a NUL byte in the file", r->label, line, col);
+  return stp__reject_nul(r->text, r->len, r->label, "JSON", r->err);
+}
+
+stp_status stp__jr_parse(const stp_jreader *r, json_t **root) {
+  *root = NULL;
+  if (r->len > STP_MAX_FILE_BYTES)
+    return stp__fail(r->err, STP_EINVAL, "%s: the file is %zu bytes; the limit is %d MiB",
+                     r->label, r->len, STP_MAX_FILE_BYTES >> 20);
+  STP_CHECK(stp__jr_reject_nul(r));
+  json_error_t je;
+  if (!(*root = json_loadb(r->text, r->len, JSON_REJECT_DUPLICATES, &je)))
+    return stp__fail(r->err, STP_EINVAL, "%s:%d:%d: malformed JSON: %s", r->label, je.line,
+                     je.column, je.text);
+  return STP_OK;
 }

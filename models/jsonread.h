@@ -12,12 +12,16 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
-/* The text being read: label names it in messages ("file.json"). */
+/* The text being read: label names it in messages ("file.json").
+ * list_allowed: an unknown key is answered with the list of the allowed
+ * keys (readers whose objects have few, short keys) instead of the closest
+ * one ("did you mean"). */
 typedef struct stp_jreader {
   const char *label;
   const char *text;
   size_t len;
   stp_error *err;
+  bool list_allowed;
 } stp_jreader;
 
 #define STP_JR_MAX_NAME 256   /* longest name, in bytes */
@@ -57,5 +61,10 @@ stp_status stp__jr_get_count(const stp_jreader *r, const json_t *v, stp_jpath pa
 /* STP_EINVAL at the first NUL byte of the text (Jansson would stop there
  * or misreport it). */
 stp_status stp__jr_reject_nul(const stp_jreader *r);
+/* The checks before any value: at most STP_MAX_FILE_BYTES, no NUL byte,
+ * well-formed JSON without duplicate keys (malformed JSON reported at
+ * Jansson's line and column).  *root is the parsed document (the caller
+ * json_decref's it), NULL on failure. */
+stp_status stp__jr_parse(const stp_jreader *r, json_t **root);
 
 #endif /* STP_JSONREAD_H */

@@ -477,6 +477,16 @@ Test(bcast_reader, every_error_with_its_position) {
   }
 }
 
+/* Platform keys are few and short: an unknown one is answered with the list
+ * (models/jsonread's list_allowed), not with a "did you mean" guess. */
+Test(bcast_reader, unknown_key_lists_the_allowed_keys) {
+  const char *json = "{\"clusters\": [{\"name\": \"a\", \"size\": 1, \"L\": 1, \"g\": 1, "
+                     "\"T\": 3}], " INTER2 "}";
+  const char *msg = platform_error(json, strlen(json));
+  cr_assert_str_eq(msg, "grid.json:1:56: unknown key \"T\" in a cluster (allowed: \"name\", "
+                        "\"size\", \"L\", \"g\")");
+}
+
 Test(bcast_reader, nul_byte) {
   const char text[] = "{\"clusters\":\n  [\0]}";
   const char *msg = platform_error(text, sizeof text - 1);

@@ -1,23 +1,9 @@
 /* intra.c: the time of the broadcast inside one cluster (T_j of the
  * heuristics), for the three trees of docs/format.md, and their names. */
-#include "models/bcast/intra.h"
-
 #include "base/core.h"
 #include "streamtp_bcast.h"
 
 #include <string.h>
-
-unsigned stp__floor_log2(uint64_t n) {
-  unsigned k = 0;
-  while (n >>= 1)
-    k++;
-  return k;
-}
-
-unsigned stp__ceil_log2(uint64_t n) {
-  unsigned f = stp__floor_log2(n);
-  return (n & (n - 1)) ? f + 1 : f;
-}
 
 static const char *const intra_names[] = {"binomial", "flat", "chain"};
 

@@ -112,17 +112,7 @@ stp_status stp_bcast_latency_load_string(const char *text, size_t len, const cha
   *w = NULL;
   *n = 0;
   csv c = {.label = label ? label : "<input>", .s = text, .len = len, .line = 1, .err = err};
-  const char *z = memchr(text, '\0', len);
-  if (z) {
-    const char *bol = text;
-    for (const char *p = text; p < z; p++)
-      if (*p == '\n') {
-        c.line++;
-        bol = p + 1;
-      }
-    return stp__fail(err, STP_EINVAL, "%s:%d:%d: a NUL byte; the file must be CSV text",
-                     c.label, c.line, (int)(z - bol) + 1);
-  }
+  STP_CHECK(stp__reject_nul(text, len, c.label, "CSV", err));
   if (len == 0)
     return stp__fail(err, STP_EINVAL, "%s: empty file; expected N rows of N latencies", c.label);
   size_t cols, b0, e0;

@@ -2,7 +2,6 @@
  * printed, and the (max,+) makespan of each algorithm's tree computed from
  * the tree itself, so that the two can be compared (docs/design.md,
  * "Broadcast": the binomial row swaps its floor and ceiling). */
-#include "models/bcast/intra.h"
 
 #include "base/core.h"
 #include "streamtp_bcast.h"

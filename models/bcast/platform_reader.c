@@ -1,13 +1,14 @@
 /* platform_reader.c: broadcast platform files (docs/format.md, "bcast")
  * -> stp_bcast_platform.  Jansson parses; every key and value is checked
  * here and each problem is reported as file:line:col (the position found
- * again by base/jsonpos.c) with what is wrong.  The JSON checks mirror the
- * mapping reader's; a model family may not include a sibling's files. */
+ * again by base/jsonpos.c) with what is wrong.  The generic checks (keys,
+ * types, names, the parse itself) are models/jsonread's; what is left here
+ * is what a platform means: times, gaps, the symmetric matrices. */
 #include "models/bcast/platform.h"
 
 #include "base/core.h"
 #include "base/fileio.h"
-#include "base/jsonpos.h"
+#include "models/jsonread.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -15,155 +16,81 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct reader {
-  const char *label, *text;
-  size_t len;
-  stp_error *err;
-} reader;
-
-static stp_status STP_PRINTF(4, 5)
-    report(const reader *r, stp_jpath path, bool at_key, const char *fmt, ...) {
-  char what[STP_ERROR_MAX];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(what, sizeof what, fmt, ap);
-  va_end(ap);
-  int line, col;
-  if (stp__json_locate(r->text, r->len, &path, at_key, &line, &col))
-    return stp__fail(r->err, STP_EINVAL, "%s:%d:%d: %s", r->label, line, col, what);
-  return stp__fail(r->err, STP_EINVAL, "%s: %s", r->label, what);
-}
-
-static const char *type_name(const json_t *v) {
-  switch (json_typeof(v)) {
-  case JSON_OBJECT: return "an object";
-  case JSON_ARRAY: return "an array";
-  case JSON_STRING: return "a string";
-  case JSON_INTEGER:
-  case JSON_REAL: return "a number";
-  case JSON_TRUE:
-  case JSON_FALSE: return "a boolean";
-  default: return "null";
-  }
-}
-
 static stp_jpath key(stp_jpath p, const char *k) { return stp__jpath_key(p, k); }
 static stp_jpath idx(stp_jpath p, size_t i) { return stp__jpath_index(p, i); }
 
-static stp_status check_keys(const reader *r, const json_t *obj, stp_jpath path,
-                             const char *const *allowed, const char *where) {
-  const char *k;
-  json_t *v;
-  json_object_foreach((json_t *)obj, k, v) {
-    bool ok = false;
-    for (const char *const *a = allowed; *a && !ok; a++)
-      ok = strcmp(k, *a) == 0;
-    if (!ok) {
-      char list[256] = "";
-      for (const char *const *a = allowed; *a; a++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"",
-                 a == allowed ? "" : ", ", *a);
-      return report(r, key(path, k), true, "unknown key \"%s\" in %s (allowed: %s)", k, where,
-                    list);
-    }
-  }
-  return STP_OK;
-}
-
-static stp_status want(const reader *r, const json_t *v, stp_jpath path, json_type t,
-                       const char *what) {
-  if (json_typeof(v) == t || (t == JSON_REAL && json_is_number(v)))
-    return STP_OK;
-  char p[256];
-  stp__jpath_format(&path, p, sizeof p);
-  const char *wanted = t == JSON_OBJECT ? "an object" : t == JSON_ARRAY ? "an array"
-                       : t == JSON_STRING ? "a string" : "a number";
-  return report(r, path, false, "%s (%s) must be %s, not %s", what, p, wanted, type_name(v));
-}
-
-static stp_status member(const reader *r, const json_t *obj, stp_jpath path, const char *k,
-                         const char *where, json_t **out) {
-  if ((*out = json_object_get(obj, k)))
-    return STP_OK;
-  return report(r, path, false, "missing required key \"%s\" in %s", k, where);
-}
-
 /* A time: a finite number >= 0. */
-static stp_status get_time(const reader *r, const json_t *v, stp_jpath path, const char *what,
+static stp_status get_time(const stp_jreader *r, const json_t *v, stp_jpath path, const char *what,
                            double *out) {
-  STP_CHECK(want(r, v, path, JSON_REAL, what));
+  STP_CHECK(stp__jr_want_type(r, v, path, JSON_REAL, what));
   double x = json_number_value(v);
   char p[256];
   stp__jpath_format(&path, p, sizeof p);
   if (!isfinite(x) || x < 0)
-    return report(r, path, false, "%s (%s) must be a finite number >= 0, got %g", what, p, x);
+    return stp__jr_report(r, path, false, "%s (%s) must be a finite number >= 0, got %g", what, p,
+                          x);
   *out = x;
   return STP_OK;
 }
 
 /* A gap: a number, or {"g0": a, "per_byte": b} meaning a + b * size. */
-static stp_status get_gap(const reader *r, const json_t *v, stp_jpath path, const char *what,
+static stp_status get_gap(const stp_jreader *r, const json_t *v, stp_jpath path, const char *what,
                           stp__bcast_gap *out, bool *needs_size) {
   *out = (stp__bcast_gap){0};
   if (!json_is_object(v)) {
     if (!json_is_number(v)) {
       char p[256];
       stp__jpath_format(&path, p, sizeof p);
-      return report(r, path, false,
-                    "%s (%s) must be a number or {\"g0\": a, \"per_byte\": b}, not %s", what, p,
-                    type_name(v));
+      return stp__jr_report(r, path, false,
+                            "%s (%s) must be a number or {\"g0\": a, \"per_byte\": b}, not %s",
+                            what, p, stp__jr_json_type_name(v));
     }
     return get_time(r, v, path, what, &out->g0);
   }
   static const char *const keys[] = {"g0", "per_byte", NULL};
-  STP_CHECK(check_keys(r, v, path, keys, "an affine gap"));
+  STP_CHECK(stp__jr_check_keys(r, v, path, keys, "an affine gap"));
   json_t *x;
-  STP_CHECK(member(r, v, path, "g0", "an affine gap", &x));
+  STP_CHECK(stp__jr_get_member(r, v, path, "g0", "an affine gap", &x));
   STP_CHECK(get_time(r, x, key(path, "g0"), "g0", &out->g0));
-  STP_CHECK(member(r, v, path, "per_byte", "an affine gap", &x));
+  STP_CHECK(stp__jr_get_member(r, v, path, "per_byte", "an affine gap", &x));
   STP_CHECK(get_time(r, x, key(path, "per_byte"), "per_byte", &out->per_byte));
   out->affine = true;
   *needs_size = true;
   return STP_OK;
 }
 
-static stp_status get_name(const reader *r, const json_t *v, stp_jpath path, char **out) {
-  STP_CHECK(want(r, v, path, JSON_STRING, "a cluster name"));
-  const char *s = json_string_value(v);
-  size_t n = json_string_length(v);
-  if (n == 0 || n > 256)
-    return report(r, path, false, "a cluster name must have 1 to 256 bytes");
-  for (size_t i = 0; i < n; i++)
-    if ((unsigned char)s[i] < 0x20)
-      return report(r, path, false, "a cluster name must not contain control characters");
-  if (strstr(s, "->"))
-    return report(r, path, false, "a cluster name must not contain \"->\" (it names sends)");
-  if (!(*out = stp__strdup(s)))
-    return stp__oom(r->err, "reading a cluster name");
-  return STP_OK;
+/* jsonread's name checks, and no "->" (it separates the clusters of a send). */
+static stp_status get_name(const stp_jreader *r, const json_t *v, stp_jpath path, char **out) {
+  STP_CHECK(stp__jr_get_name(r, v, path, "a cluster name", out));
+  if (!strstr(*out, "->"))
+    return STP_OK;
+  free(*out);
+  *out = NULL;
+  return stp__jr_report(r, path, false, "a cluster name must not contain \"->\" (it names sends)");
 }
 
-static stp_status read_cluster(const reader *r, const json_t *c, stp_jpath p,
+static stp_status read_cluster(const stp_jreader *r, const json_t *c, stp_jpath p,
                                stp_bcast_platform *pf, size_t j) {
   static const char *const keys[] = {"name", "size", "L", "g", NULL};
   json_t *v;
-  STP_CHECK(want(r, c, p, JSON_OBJECT, "a cluster"));
-  STP_CHECK(check_keys(r, c, p, keys, "a cluster"));
-  STP_CHECK(member(r, c, p, "name", "a cluster", &v));
+  STP_CHECK(stp__jr_want_type(r, c, p, JSON_OBJECT, "a cluster"));
+  STP_CHECK(stp__jr_check_keys(r, c, p, keys, "a cluster"));
+  STP_CHECK(stp__jr_get_member(r, c, p, "name", "a cluster", &v));
   STP_CHECK(get_name(r, v, key(p, "name"), &pf->names[j]));
   for (size_t k = 0; k < j; k++)
     if (strcmp(pf->names[k], pf->names[j]) == 0)
-      return report(r, key(p, "name"), false,
-                    "cluster name \"%s\" is used twice (clusters[%zu] and clusters[%zu])",
-                    pf->names[j], k, j);
-  STP_CHECK(member(r, c, p, "size", "a cluster", &v));
+      return stp__jr_report(r, key(p, "name"), false,
+                            "cluster name \"%s\" is used twice (clusters[%zu] and clusters[%zu])",
+                            pf->names[j], k, j);
+  STP_CHECK(stp__jr_get_member(r, c, p, "size", "a cluster", &v));
   if (!json_is_integer(v) || json_integer_value(v) < 1)
-    return report(r, key(p, "size"), false,
-                  "the size of cluster \"%s\" must be an integer >= 1 (machines)", pf->names[j]);
+    return stp__jr_report(r, key(p, "size"), false,
+                          "the size of cluster \"%s\" must be an integer >= 1 (machines)",
+                          pf->names[j]);
   pf->sizes[j] = (uint64_t)json_integer_value(v);
-  STP_CHECK(member(r, c, p, "L", "a cluster", &v));
+  STP_CHECK(stp__jr_get_member(r, c, p, "L", "a cluster", &v));
   STP_CHECK(get_time(r, v, key(p, "L"), "the latency L", &pf->L[j]));
-  STP_CHECK(member(r, c, p, "g", "a cluster", &v));
+  STP_CHECK(stp__jr_get_member(r, c, p, "g", "a cluster", &v));
   return get_gap(r, v, key(p, "g"), "the gap g", &pf->g[j], &pf->needs_size);
 }
 
@@ -172,27 +99,30 @@ static bool same_gap(stp__bcast_gap a, stp__bcast_gap b) {
 }
 
 /* inter.L or inter.g: C rows of C entries, symmetric off the diagonal. */
-static stp_status read_matrix(const reader *r, const json_t *m, stp_jpath p, const char *name,
+static stp_status read_matrix(const stp_jreader *r, const json_t *m, stp_jpath p, const char *name,
                               stp_bcast_platform *pf) {
   size_t n = pf->n;
   bool is_gap = strcmp(name, "g") == 0;
-  STP_CHECK(want(r, m, p, JSON_ARRAY, is_gap ? "inter.g" : "inter.L"));
+  STP_CHECK(stp__jr_want_type(r, m, p, JSON_ARRAY, is_gap ? "inter.g" : "inter.L"));
   if (json_array_size(m) != n)
-    return report(r, p, false, "inter.%s has %zu rows; it must be %zu x %zu (one per cluster)",
-                  name, json_array_size(m), n, n);
+    return stp__jr_report(r, p, false,
+                          "inter.%s has %zu rows; it must be %zu x %zu (one per cluster)", name,
+                          json_array_size(m), n, n);
   for (size_t i = 0; i < n; i++) {
     json_t *row = json_array_get(m, i);
     stp_jpath pr = idx(p, i);
-    STP_CHECK(want(r, row, pr, JSON_ARRAY, "a matrix row"));
+    STP_CHECK(stp__jr_want_type(r, row, pr, JSON_ARRAY, "a matrix row"));
     if (json_array_size(row) != n)
-      return report(r, pr, false, "row %zu of inter.%s has %zu entries; it must have %zu", i,
-                    name, json_array_size(row), n);
+      return stp__jr_report(r, pr, false, "row %zu of inter.%s has %zu entries; it must have %zu",
+                            i, name, json_array_size(row), n);
     for (size_t j = 0; j < n; j++) {
       json_t *v = json_array_get(row, j);
       if (i == j) { /* ignored: a number or null (a cluster does not send to itself) */
         if (!json_is_number(v) && !json_is_null(v))
-          return report(r, idx(pr, j), false, "the diagonal of inter.%s is ignored but must "
-                        "be a number or null, not %s", name, type_name(v));
+          return stp__jr_report(r, idx(pr, j), false,
+                                "the diagonal of inter.%s is ignored but must "
+                                "be a number or null, not %s",
+                                name, stp__jr_json_type_name(v));
         continue;
       }
       char what[64];
@@ -208,41 +138,44 @@ static stp_status read_matrix(const reader *r, const json_t *m, stp_jpath p, con
       bool same = is_gap ? same_gap(pf->ig[i * n + j], pf->ig[j * n + i])
                          : pf->iL[i * n + j] == pf->iL[j * n + i];
       if (!same)
-        return report(r, idx(idx(p, i), j), false,
-                      "inter.%s[%zu][%zu] differs from inter.%s[%zu][%zu]: the matrix must be "
-                      "symmetric (links are the same both ways)", name, i, j, name, j, i);
+        return stp__jr_report(
+            r, idx(idx(p, i), j), false,
+            "inter.%s[%zu][%zu] differs from inter.%s[%zu][%zu]: the matrix must be "
+            "symmetric (links are the same both ways)",
+            name, i, j, name, j, i);
     }
   return STP_OK;
 }
 
-static stp_status read_inter(const reader *r, const json_t *root, stp_bcast_platform *pf) {
+static stp_status read_inter(const stp_jreader *r, const json_t *root, stp_bcast_platform *pf) {
   static const char *const keys[] = {"L", "g", NULL};
   stp_jpath p = key((stp_jpath){0}, "inter");
   json_t *inter, *v;
-  STP_CHECK(member(r, root, (stp_jpath){0}, "inter", "the top-level object", &inter));
-  STP_CHECK(want(r, inter, p, JSON_OBJECT, "\"inter\""));
-  STP_CHECK(check_keys(r, inter, p, keys, "\"inter\""));
-  STP_CHECK(member(r, inter, p, "L", "\"inter\"", &v));
+  STP_CHECK(stp__jr_get_member(r, root, (stp_jpath){0}, "inter", "the top-level object", &inter));
+  STP_CHECK(stp__jr_want_type(r, inter, p, JSON_OBJECT, "\"inter\""));
+  STP_CHECK(stp__jr_check_keys(r, inter, p, keys, "\"inter\""));
+  STP_CHECK(stp__jr_get_member(r, inter, p, "L", "\"inter\"", &v));
   STP_CHECK(read_matrix(r, v, key(p, "L"), "L", pf));
-  STP_CHECK(member(r, inter, p, "g", "\"inter\"", &v));
+  STP_CHECK(stp__jr_get_member(r, inter, p, "g", "\"inter\"", &v));
   return read_matrix(r, v, key(p, "g"), "g", pf);
 }
 
-static stp_status read_root(const reader *r, const json_t *root, stp_bcast_platform **out) {
+static stp_status read_root(const stp_jreader *r, const json_t *root, stp_bcast_platform **out) {
   static const char *const keys[] = {"clusters", "inter", "root", NULL};
   stp_jpath top = {0}, pc = key(top, "clusters");
   if (!json_is_object(root))
-    return report(r, top, false, "the top level must be an object, not %s", type_name(root));
-  STP_CHECK(check_keys(r, root, top, keys, "the top-level object"));
+    return stp__jr_report(r, top, false, "the top level must be an object, not %s",
+                          stp__jr_json_type_name(root));
+  STP_CHECK(stp__jr_check_keys(r, root, top, keys, "the top-level object"));
   json_t *cl, *v;
-  STP_CHECK(member(r, root, top, "clusters", "the top-level object", &cl));
-  STP_CHECK(want(r, cl, pc, JSON_ARRAY, "\"clusters\""));
+  STP_CHECK(stp__jr_get_member(r, root, top, "clusters", "the top-level object", &cl));
+  STP_CHECK(stp__jr_want_type(r, cl, pc, JSON_ARRAY, "\"clusters\""));
   size_t n = json_array_size(cl);
   if (n == 0)
-    return report(r, pc, false, "\"clusters\" must not be empty");
+    return stp__jr_report(r, pc, false, "\"clusters\" must not be empty");
   if (n > STP_BCAST_MAX_CLUSTERS)
-    return report(r, pc, false, "\"clusters\" has %zu entries; the limit is %d", n,
-                  STP_BCAST_MAX_CLUSTERS);
+    return stp__jr_report(r, pc, false, "\"clusters\" has %zu entries; the limit is %d", n,
+                          STP_BCAST_MAX_CLUSTERS);
   stp_bcast_platform *pf;
   STP_CHECK(stp__bcast_platform_alloc(n, &pf, r->err));
   stp_status s = STP_OK;
@@ -252,9 +185,9 @@ static stp_status read_root(const reader *r, const json_t *root, stp_bcast_platf
     s = read_inter(r, root, pf);
   if (s == STP_OK && (v = json_object_get(root, "root"))) {
     stp_jpath pr = key(top, "root");
-    s = want(r, v, pr, JSON_STRING, "\"root\"");
+    s = stp__jr_want_type(r, v, pr, JSON_STRING, "\"root\"");
     if (s == STP_OK && stp_bcast_cluster_find(pf, json_string_value(v), &pf->root, NULL) != STP_OK)
-      s = report(r, pr, false, "\"root\": unknown cluster \"%s\"", json_string_value(v));
+      s = stp__jr_report(r, pr, false, "\"root\": unknown cluster \"%s\"", json_string_value(v));
   }
   if (s == STP_OK && !(pf->file = stp__strdup(r->label)))
     s = stp__oom(r->err, "reading a platform");
@@ -266,24 +199,6 @@ static stp_status read_root(const reader *r, const json_t *root, stp_bcast_platf
   return STP_OK;
 }
 
-/* Jansson stops at a NUL byte without saying where: find it first. */
-static stp_status reject_nul(const reader *r) {
-  const char *z = memchr(r->text, '\0', r->len);
-  if (!z)
-    return STP_OK;
-  int line = 1, col = 1;
-  for (const char *c = r->text; c < z; c++) {
-    if (*c == '\n') {
-      line++;
-      col = 1;
-    } else if (((unsigned char)*c & 0xC0) != 0x80) { /* columns count characters */
-      col++;
-    }
-  }
-  return stp__fail(r->err, STP_EINVAL, "%s:%d:%d: a NUL byte; the file must be JSON text",
-                   r->label, line, col);
-}
-
 stp_status stp_bcast_platform_load_string(const char *text, size_t len, const char *label,
                                           stp_bcast_platform **out, stp_error *err) {
   if (!out)
@@ -291,16 +206,10 @@ stp_status stp_bcast_platform_load_string(const char *text, size_t len, const ch
   *out = NULL;
   if (!text)
     return stp__fail(err, STP_EINVAL, "stp_bcast_platform_load_string: text is NULL");
-  reader r = {.label = label ? label : "<input>", .text = text, .len = len, .err = err};
-  if (len > STP_MAX_FILE_BYTES)
-    return stp__fail(err, STP_EINVAL, "%s: the file is %zu bytes; the limit is %d MiB", r.label,
-                     len, STP_MAX_FILE_BYTES >> 20);
-  STP_CHECK(reject_nul(&r));
-  json_error_t je;
-  json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-  if (!root)
-    return stp__fail(err, STP_EINVAL, "%s:%d:%d: malformed JSON: %s", r.label, je.line,
-                     je.column, je.text);
+  stp_jreader r = {.label = label ? label : "<input>", .text = text, .len = len, .err = err,
+                   .list_allowed = true};
+  json_t *root;
+  STP_CHECK(stp__jr_parse(&r, &root));
   stp_status s = read_root(&r, root, out);
   json_decref(root);
   return s;

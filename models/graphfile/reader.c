@@ -188,15 +188,8 @@ stp_status stp_graph_read_string(const char *text, size_t len, const char *label
   *out = NULL;
   if (!text) return stp__fail(err, STP_EINVAL, "stp_graph_read_string: text is NULL");
   stp_jreader r = {.label = label ? label : "<input>", .text = text, .len = len, .err = err};
-  if (len > STP_MAX_FILE_BYTES)
-    return stp__fail(err, STP_EINVAL, "%s: the file is %zu bytes; the limit is %d MiB", r.label,
-                     len, STP_MAX_FILE_BYTES >> 20);
-  STP_CHECK(stp__jr_reject_nul(&r));
-  json_error_t je;
-  json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-  if (!root)
-    return stp__fail(err, STP_EINVAL, "%s:%d:%d: malformed JSON: %s", r.label, je.line,
-                     je.column, je.text);
+  json_t *root;
+  STP_CHECK(stp__jr_parse(&r, &root));
   char *name = NULL;
   json_t *v = json_is_object(root) ? json_object_get(root, "name") : NULL;
   stp_status s = v ? stp__jr_get_name(&r, v, stp__jpath_key((stp_jpath){0}, "name"),

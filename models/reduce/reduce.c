@@ -132,29 +132,14 @@ double stp_reduce_makespan(const stp_reduce *r) { return r->makespan; }
 
 /* ---- the paper's bounds ------------------------------------------------------ */
 
-/* ceil(log2 x) and floor(log2 x) for x >= 1. */
-static unsigned clog2(uint64_t x) {
-  unsigned k = 0;
-  while (k < 64 && (UINT64_C(1) << k) < x)
-    k++;
-  return k;
-}
-
-static unsigned flog2(uint64_t x) {
-  unsigned k = 0;
-  while (x >>= 1)
-    k++;
-  return k;
-}
-
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 double stp_reduce_opt_lower(uint64_t n, double d, double c) {
-  return n < 1 ? NAN : clog2(n) * fmax(d, c);
+  return n < 1 ? NAN : stp__ceil_log2(n) * fmax(d, c);
 }
 
 double stp_reduce_opt_upper(uint64_t n, double d, double c) {
-  return n < 1 ? NAN : clog2(n) * (d + c);
+  return n < 1 ? NAN : stp__ceil_log2(n) * (d + c);
 }
 
 double stp_reduce_length_bound(const stp_reduce_spec *s) {
@@ -167,9 +152,9 @@ double stp_reduce_length_bound(const stp_reduce_spec *s) {
      * is false (n = 6, K = 3, d = c = 1: Algorithm 2 takes 5 > 4): the
      * first mode ends with 2^(floor(log2 K) + 1) machines, and the second
      * adds K per step for the remaining n - 2^(floor(log2 K) + 1). */
-    unsigned f = flog2(K);
+    unsigned f = stp__floor_log2(K);
     return (double)(f + 1 + ceil_div(n - (UINT64_C(1) << (f + 1)), K)) * dc;
   }
   /* Corollary 11: (ceil(log2 K + 1) + ceil(n / K - 2)) (d + c). */
-  return (double)(clog2(K) + 1 + ceil_div(n, K) - 2) * dc;
+  return (double)(stp__ceil_log2(K) + 1 + ceil_div(n, K) - 2) * dc;
 }

@@ -82,15 +82,22 @@ static keyed *scratch(const stp__schedule *s, uint64_t n) {
   return stp__calloc((size_t)big, sizeof(keyed));
 }
 
-stp_status stp__schedule_orders(uint64_t n, const uint64_t *child, const stp__rtime *key,
-                                stp__schedule *out, stp_error *err) {
+/* The arrays, senders grouped by child, and the sorting scratch *buf
+ * (the caller frees it); on failure nothing is left allocated. */
+static stp_status prepare(uint64_t n, const uint64_t *child, stp__schedule *out, keyed **buf,
+                          stp_error *err) {
   STP_CHECK(alloc(n, out, err));
   group(n, child, out);
-  keyed *buf = scratch(out, n);
-  if (!buf) {
-    stp__schedule_free(out);
-    return stp__oom(err, "reduction schedule");
-  }
+  if ((*buf = scratch(out, n)))
+    return STP_OK;
+  stp__schedule_free(out);
+  return stp__oom(err, "reduction schedule");
+}
+
+stp_status stp__schedule_orders(uint64_t n, const uint64_t *child, const stp__rtime *key,
+                                stp__schedule *out, stp_error *err) {
+  keyed *buf;
+  STP_CHECK(prepare(n, child, out, &buf, err));
   for (uint64_t u = 1; u <= n; u++)
     sort_block(out, u, key, buf);
   free(buf);
@@ -112,13 +119,8 @@ static void time_machine(stp__schedule *s, uint64_t u, stp__rcost k) {
 
 stp_status stp__schedule_eval(uint64_t n, const uint64_t *child, stp__rcost k,
                               stp__schedule *out, stp_error *err) {
-  STP_CHECK(alloc(n, out, err));
-  group(n, child, out);
-  keyed *buf = scratch(out, n);
-  if (!buf) {
-    stp__schedule_free(out);
-    return stp__oom(err, "reduction schedule");
-  }
+  keyed *buf;
+  STP_CHECK(prepare(n, child, out, &buf, err));
   for (uint64_t u = n; u >= 1; u--) {
     sort_block(out, u, out->ready, buf);
     time_machine(out, u, k);

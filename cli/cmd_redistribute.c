@@ -1,0 +1,419 @@
+/* cmd_redistribute.c: `streamtp redistribute`: block-cyclic redistribution
+ * (RR-3117): the communication grid, the minimum number of steps, one
+ * schedule per strategy with its costs (deterministic, exponential, the
+ * N.B.U.E. interval) and optionally Monte Carlo of the barrier schedule.
+ * People get the paper's tables (grid, one row per step); scripts get one
+ * JSON object per strategy (docs/format.md, "redistribute").  The JSON is
+ * written directly: a 2048 x 2048 grid is four million numbers. */
+#include "cli/cli.h"
+#include "streamtp_redistribute.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const cli_option redistribute_options[] = {
+    {"P", 0, "P", "processors before (CYCLIC(r) on P)"},
+    {"Q", 0, "Q", "processors after (CYCLIC(s) on Q)"},
+    {"r", 0, "R", "block size before"},
+    {"s", 0, "S", "block size after"},
+    {"M", 0, "M", "array size, a positive multiple of L = lcm(P r, Q s) (default L)"},
+    {"alpha", 0, "A", "start-up time of a step (default 0)"},
+    {"beta", 0, "B", "time per element (default 1)"},
+    {"strategy", 0, "NAME", "class, stepwise, greedy, caterpillar, optimal, or all (default: class where it applies, else stepwise)"},
+    {"max-steps", 0, "K", "optimal: at most K steps (default: no limit)"},
+    {"max-nodes", 0, "N", "optimal: search nodes before giving up (default 1e6)"},
+    {"json", 0, NULL, "one JSON object per strategy"},
+    CLI_SIM_OPTIONS,
+    {0}};
+
+#define TEXT_GRID_MAX 32 /* larger grids only in --json */
+
+typedef struct run {
+  const cli_command *cmd;
+  stp_redist *rd;
+  stp_redist_info info;
+  stp_redist_cost cost;
+  stp_redist_options opts;
+  bool json, simulate;
+  stp_graph_sim_options sim;
+  stp_law *law;
+} run;
+
+static bool parse_positive(const cli_command *cmd, const cli_args *a, const char *name,
+                           uint64_t max, uint64_t *out) {
+  const char *s = cli_get(cmd, a, name);
+  if (!s) {
+    cli_usage_error(cmd, "--%s is required", name);
+    return false;
+  }
+  return cli_parse_u64(cmd, name, s, 1, max, out);
+}
+
+static bool parse_strategies(const cli_command *cmd, const cli_args *a, const stp_redist *rd,
+                             stp_redist_strategy *list, size_t *n) {
+  const char *s = cli_get(cmd, a, "strategy");
+  *n = 0;
+  stp_error why;
+  if (!s) { /* the paper's schedule: class where Prop. 4 applies, else stepwise */
+    list[(*n)++] = stp_redist_class_applies(rd, &why) == STP_OK ? STP_REDIST_CLASS
+                                                                  : STP_REDIST_STEPWISE;
+    return true;
+  }
+  if (strcmp(s, "all") != 0) {
+    stp_redist_strategy st;
+    if (stp_redist_strategy_parse(s, &st) != STP_OK) {
+      cli_usage_error(cmd, "--strategy: '%s' is not one of class, stepwise, greedy, "
+                      "caterpillar, optimal, all", s);
+      return false;
+    }
+    list[(*n)++] = st;
+    return true;
+  }
+  if (stp_redist_class_applies(rd, &why) == STP_OK)
+    list[(*n)++] = STP_REDIST_CLASS;
+  list[(*n)++] = STP_REDIST_STEPWISE;
+  list[(*n)++] = STP_REDIST_GREEDY;
+  list[(*n)++] = STP_REDIST_CATERPILLAR;
+  return true;
+}
+
+/* Everything but the strategies; false after printing the error (*rc set). */
+static bool parse_run(const cli_command *cmd, const cli_args *a, run *r, int *rc) {
+  *rc = CLI_USAGE;
+  uint64_t P, Q, rr, ss;
+  if (a->npos > 0) {
+    cli_usage_error(cmd, "unexpected argument '%s'", a->pos[0]);
+    return false;
+  }
+  if (!parse_positive(cmd, a, "P", STP_REDIST_MAX_PROCS, &P) ||
+      !parse_positive(cmd, a, "Q", STP_REDIST_MAX_PROCS, &Q) ||
+      !parse_positive(cmd, a, "r", STP_REDIST_MAX_BLOCK, &rr) ||
+      !parse_positive(cmd, a, "s", STP_REDIST_MAX_BLOCK, &ss))
+    return false;
+  stp_error err = {0};
+  if (stp_redist_new(P, Q, rr, ss, &r->rd, &err) != STP_OK) {
+    *rc = cli_report_error(&err);
+    return false;
+  }
+  stp_redist_get_info(r->rd, &r->info);
+  r->cost = (stp_redist_cost){.alpha = 0, .beta = 1, .M = r->info.L};
+  const char *s;
+  if ((s = cli_get(cmd, a, "M"))) {
+    if (!cli_parse_u64(cmd, "M", s, 1, UINT64_MAX, &r->cost.M))
+      return false;
+    if (r->cost.M % r->info.L != 0) {
+      cli_usage_error(cmd, "--M: %s is not a multiple of L = lcm(P r, Q s) = %llu", s,
+                      (unsigned long long)r->info.L);
+      return false;
+    }
+  }
+  if ((s = cli_get(cmd, a, "alpha")) &&
+      !cli_parse_double(cmd, "alpha", s, 0, DBL_MAX, &r->cost.alpha))
+    return false;
+  if ((s = cli_get(cmd, a, "beta")) && !cli_parse_double(cmd, "beta", s, 0, DBL_MAX, &r->cost.beta))
+    return false;
+  stp_redist_options_init(&r->opts);
+  const char *strategy = cli_get(cmd, a, "strategy");
+  bool optimal = strategy && strcmp(strategy, "optimal") == 0;
+  if ((s = cli_get(cmd, a, "max-steps"))) {
+    if (!optimal) {
+      cli_usage_error(cmd, "--max-steps applies to --strategy optimal only");
+      return false;
+    }
+    if (!cli_parse_u64(cmd, "max-steps", s, 1, UINT64_MAX, &r->opts.max_steps))
+      return false;
+    if (r->opts.max_steps < r->info.ns_opt) {
+      cli_usage_error(cmd, "--max-steps: %s < ns_opt = %llu: a processor has %llu messages, so "
+                      "no schedule has at most %s steps (infeasible)", s,
+                      (unsigned long long)r->info.ns_opt, (unsigned long long)r->info.ns_opt, s);
+      return false;
+    }
+  }
+  if ((s = cli_get(cmd, a, "max-nodes"))) {
+    if (!optimal) {
+      cli_usage_error(cmd, "--max-nodes applies to --strategy optimal only");
+      return false;
+    }
+    if (!cli_parse_u64(cmd, "max-nodes", s, 1, UINT64_MAX, &r->opts.max_nodes))
+      return false;
+  }
+  r->json = cli_flag(cmd, a, "json");
+  if (!cli_parse_sim_options(cmd, a, false, &r->simulate, &r->sim, &r->law))
+    return false;
+  *rc = CLI_OK;
+  return true;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static void json_num(FILE *f, double x) {
+  if (isfinite(x))
+    fprintf(f, "%.17g", x);
+  else
+    fputs("null", f);
+}
+
+static void json_grid(FILE *f, const run *r) {
+  fputc('[', f);
+  for (uint64_t p = 0; p < r->info.P; p++) {
+    fputs(p ? ",[" : "[", f);
+    for (uint64_t q = 0; q < r->info.Q; q++)
+      fprintf(f, q ? ",%llu" : "%llu", (unsigned long long)stp_redist_length(r->rd, p, q));
+    fputc(']', f);
+  }
+  fputc(']', f);
+}
+
+static void json_steps(FILE *f, const stp_redist_schedule *sc) {
+  fputc('[', f);
+  for (uint64_t k = 0; k < stp_redist_schedule_steps(sc); k++) {
+    fputs(k ? ",[" : "[", f);
+    for (uint64_t i = 0; i < stp_redist_step_size(sc, k); i++) {
+      uint64_t p, q, l;
+      stp_redist_step_message(sc, k, i, &p, &q, &l);
+      fprintf(f, "%s{\"from\":%llu,\"to\":%llu,\"length\":%llu}", i ? "," : "",
+              (unsigned long long)p, (unsigned long long)q, (unsigned long long)l);
+    }
+    fputc(']', f);
+  }
+  fputc(']', f);
+}
+
+typedef struct outcome {
+  stp_redist_costs c;
+  bool simulated;
+  stp_graph_sim_result sim;
+} outcome;
+
+static void print_json(const run *r, const stp_redist_schedule *sc, const outcome *o) {
+  FILE *f = stdout;
+  const stp_redist_info *in = &r->info;
+  fprintf(f, "{\"P\":%llu,\"Q\":%llu,\"r\":%llu,\"s\":%llu,\"L\":%llu,\"g\":%llu,\"M\":%llu,",
+          (unsigned long long)in->P, (unsigned long long)in->Q, (unsigned long long)in->r,
+          (unsigned long long)in->s, (unsigned long long)in->L, (unsigned long long)in->g,
+          (unsigned long long)r->cost.M);
+  fputs("\"alpha\":", f);
+  json_num(f, r->cost.alpha);
+  fputs(",\"beta\":", f);
+  json_num(f, r->cost.beta);
+  fputs(",\"grid\":", f);
+  json_grid(f, r);
+  fprintf(f, ",\"messages\":%llu,\"ns_opt\":%llu,\"strategy\":\"%s\",\"steps\":",
+          (unsigned long long)in->messages, (unsigned long long)in->ns_opt,
+          stp_redist_strategy_name(stp_redist_schedule_strategy(sc)));
+  json_steps(f, sc);
+  fprintf(f, ",\"ns\":%llu,\"tc\":%llu,\"cost\":", (unsigned long long)stp_redist_schedule_steps(sc),
+          (unsigned long long)stp_redist_schedule_tc(sc));
+  json_num(f, o->c.cost);
+  fputs(",\"exponential\":{\"cost\":", f);
+  json_num(f, o->c.exp_cost);
+  fprintf(f, ",\"method\":\"%s\"},\"bounds\":{\"lower\":", o->c.exp_method);
+  json_num(f, o->c.cost);
+  fputs(",\"upper\":", f);
+  json_num(f, o->c.exp_cost);
+  fputc('}', f);
+  if (stp_redist_schedule_strategy(sc) == STP_REDIST_OPTIMAL) {
+    uint64_t lb, profiles, nodes;
+    stp_redist_schedule_search(sc, &lb, &profiles, &nodes);
+    fputs(",\"max_steps\":", f);
+    if (r->opts.max_steps)
+      fprintf(f, "%llu", (unsigned long long)r->opts.max_steps);
+    else
+      fputs("null", f);
+    fprintf(f, ",\"search\":{\"lower_bound\":%llu,\"profiles\":%llu,\"nodes\":%llu}",
+            (unsigned long long)lb, (unsigned long long)profiles, (unsigned long long)nodes);
+  }
+  if (o->simulated) {
+    fprintf(f, ",\"simulation\":{\"law\":\"%s\",\"runs\":%llu,\"seed\":%llu,\"mean\":",
+            r->law ? stp_law_spec(r->law) : "exp", (unsigned long long)o->sim.runs,
+            (unsigned long long)r->sim.seed);
+    json_num(f, o->sim.mean);
+    fputs(",\"ci95\":[", f);
+    json_num(f, o->sim.ci95_lo);
+    fputc(',', f);
+    json_num(f, o->sim.ci95_hi);
+    fputs("]}", f);
+  }
+  fputs("}\n", f);
+}
+
+static void print_head(const run *r) {
+  const stp_redist_info *in = &r->info;
+  printf("CYCLIC(%llu) on %llu -> CYCLIC(%llu) on %llu: L = %llu, g = %llu, %llu messages, "
+         "ns_opt = %llu\n",
+         (unsigned long long)in->r, (unsigned long long)in->P, (unsigned long long)in->s,
+         (unsigned long long)in->Q, (unsigned long long)in->L, (unsigned long long)in->g,
+         (unsigned long long)in->messages, (unsigned long long)in->ns_opt);
+  printf("cost model: alpha = %g, beta = %g, M = %llu (%llu periods)\n", r->cost.alpha,
+         r->cost.beta, (unsigned long long)r->cost.M, (unsigned long long)(r->cost.M / in->L));
+  if (in->P > TEXT_GRID_MAX || in->Q > TEXT_GRID_MAX) {
+    printf("\ngrid: %llu x %llu (shown up to %d x %d; --json has it)\n",
+           (unsigned long long)in->P, (unsigned long long)in->Q, TEXT_GRID_MAX, TEXT_GRID_MAX);
+    return;
+  }
+  int w = 1;
+  for (uint64_t p = 0; p < in->P; p++)
+    for (uint64_t q = 0; q < in->Q; q++)
+      w = (int)fmax(w, snprintf(NULL, 0, "%llu", (unsigned long long)stp_redist_length(r->rd, p, q)));
+  w = (int)fmax(w, snprintf(NULL, 0, "%llu", (unsigned long long)in->Q - 1));
+  printf("\ncommunication grid (message lengths per L elements; - none)\n  send\\recv");
+  for (uint64_t q = 0; q < in->Q; q++)
+    printf(" %*llu", w, (unsigned long long)q);
+  printf("  messages\n");
+  for (uint64_t p = 0; p < in->P; p++) {
+    printf("  %9llu", (unsigned long long)p);
+    uint64_t n = 0;
+    for (uint64_t q = 0; q < in->Q; q++) {
+      uint64_t l = stp_redist_length(r->rd, p, q);
+      n += l > 0;
+      if (l)
+        printf(" %*llu", w, (unsigned long long)l);
+      else
+        printf(" %*s", w, "-");
+    }
+    printf("  %llu\n", (unsigned long long)n);
+  }
+  printf("  %9s", "messages");
+  for (uint64_t q = 0; q < in->Q; q++) {
+    uint64_t n = 0;
+    for (uint64_t p = 0; p < in->P; p++)
+      n += stp_redist_length(r->rd, p, q) > 0;
+    printf(" %*llu", w, (unsigned long long)n);
+  }
+  printf("\n");
+}
+
+static void print_costs(const run *r, const outcome *o) {
+  printf("  cost %.10g, expected with exponential times %.10g (%s); N.B.U.E. interval "
+         "[%.10g, %.10g]\n", o->c.cost, o->c.exp_cost, o->c.exp_method, o->c.cost, o->c.exp_cost);
+  if (o->simulated)
+    printf("  Monte Carlo (%s, %llu runs, seed %llu): %.10g, 95%% interval [%.10g, %.10g]\n",
+           r->law ? stp_law_spec(r->law) : "exp", (unsigned long long)o->sim.runs,
+           (unsigned long long)r->sim.seed, o->sim.mean, o->sim.ci95_lo, o->sim.ci95_hi);
+}
+
+static void print_schedule(const run *r, const stp_redist_schedule *sc, const outcome *o) {
+  uint64_t ns = stp_redist_schedule_steps(sc);
+  printf("\n%s: NS = %llu, TC = %llu\n", stp_redist_strategy_name(stp_redist_schedule_strategy(sc)),
+         (unsigned long long)ns, (unsigned long long)stp_redist_schedule_tc(sc));
+  if (stp_redist_schedule_strategy(sc) == STP_REDIST_OPTIMAL) {
+    uint64_t lb, profiles, nodes;
+    stp_redist_schedule_search(sc, &lb, &profiles, &nodes);
+    printf("  proven optimal%s: lower bound %llu, %llu cost profiles refuted or tried, %llu "
+           "search nodes\n", r->opts.max_steps ? " within --max-steps" : "",
+           (unsigned long long)lb, (unsigned long long)profiles, (unsigned long long)nodes);
+  }
+  print_costs(r, o);
+  printf("  %4s %6s  messages (sender->receiver:length)\n", "step", "cost");
+  for (uint64_t k = 0; k < ns; k++) {
+    printf("  %4llu %6llu ", (unsigned long long)k + 1,
+           (unsigned long long)stp_redist_step_cost(sc, k));
+    for (uint64_t i = 0; i < stp_redist_step_size(sc, k); i++) {
+      uint64_t p, q, l;
+      stp_redist_step_message(sc, k, i, &p, &q, &l);
+      printf(" %llu->%llu:%llu", (unsigned long long)p, (unsigned long long)q,
+             (unsigned long long)l);
+    }
+    printf("\n");
+  }
+}
+
+static void print_row(const run *r, const stp_redist_schedule *sc, const outcome *o) {
+  (void)r;
+  printf("  %-12s %6llu %8llu %14.8g %14.8g", stp_redist_strategy_name(stp_redist_schedule_strategy(sc)),
+         (unsigned long long)stp_redist_schedule_steps(sc),
+         (unsigned long long)stp_redist_schedule_tc(sc), o->c.cost, o->c.exp_cost);
+  if (o->simulated)
+    printf(" %14.8g [%.8g, %.8g]", o->sim.mean, o->sim.ci95_lo, o->sim.ci95_hi);
+  printf("\n");
+}
+
+/* ---- running ------------------------------------------------------------------ */
+
+static int evaluate(const run *r, const stp_redist_schedule *sc, outcome *o) {
+  stp_error err = {0};
+  memset(o, 0, sizeof *o);
+  if (stp_redist_evaluate(r->rd, sc, &r->cost, &o->c, &err) != STP_OK)
+    return cli_report_error(&err);
+  if (r->simulate) { /* Monte Carlo of the barrier schedule, any law */
+    stp_graph *g;
+    if (stp_redist_schedule_graph(r->rd, sc, &r->cost, &g, &err) != STP_OK)
+      return cli_report_error(&err);
+    stp_status s = stp_graph_simulate(g, &r->sim, &o->sim, &err);
+    stp_graph_free(g);
+    if (s != STP_OK)
+      return cli_report_error(&err);
+    o->simulated = true;
+  }
+  return CLI_OK;
+}
+
+static int run_redistribute(int argc, char **argv) {
+  const cli_command *cmd = &cli_redistribute_command;
+  cli_args a;
+  int rc = cli_parse(cmd, argc, argv, &a);
+  if (rc != CLI_OK)
+    return rc == CLI_HELP ? CLI_OK : rc;
+  run r = {.cmd = cmd};
+  stp_redist_strategy list[5];
+  size_t n = 0;
+  if (!parse_run(cmd, &a, &r, &rc))
+    goto out;
+  if (!parse_strategies(cmd, &a, r.rd, list, &n)) {
+    rc = CLI_USAGE;
+    goto out;
+  }
+  if (!r.json)
+    print_head(&r);
+  if (!r.json && n > 1)
+    printf("\n  %-12s %6s %8s %14s %14s%s\n", "strategy", "NS", "TC", "cost", "exp. cost",
+           r.simulate ? "    Monte Carlo (95% interval)" : "");
+  for (size_t i = 0; i < n && rc == CLI_OK; i++) {
+    stp_error err = {0};
+    stp_redist_schedule *sc;
+    if (stp_redist_schedule_new(r.rd, list[i], &r.opts, &sc, &err) != STP_OK) {
+      rc = cli_report_error(&err);
+      break;
+    }
+    outcome o;
+    rc = evaluate(&r, sc, &o);
+    if (rc == CLI_OK) {
+      if (r.json)
+        print_json(&r, sc, &o);
+      else if (n > 1)
+        print_row(&r, sc, &o);
+      else
+        print_schedule(&r, sc, &o);
+    }
+    stp_redist_schedule_free(sc);
+  }
+  if (fflush(stdout) != 0 && rc == CLI_OK) {
+    cli_error("cannot write the output");
+    rc = CLI_FAILURE;
+  }
+out:
+  stp_redist_free(r.rd);
+  stp_law_free(r.law);
+  cli_args_free(&a);
+  return rc;
+}
+
+const cli_command cli_redistribute_command = {
+    .name = "redistribute",
+    .synopsis = "redistribute --P P --Q Q --r R --s S [--M M] [--alpha A] [--beta B] "
+                "[--strategy class|stepwise|greedy|caterpillar|optimal|all] [--max-steps K] "
+                "[--json] [--simulate R [--law SPEC] [--seed S]]",
+    .summary = "Schedule a block-cyclic redistribution CYCLIC(r) on P -> CYCLIC(s) on Q in steps\n"
+               "(matchings of senders to receivers; Desprez et al., INRIA RR-3117) and price it.",
+    .details = "Prints the communication grid (message lengths per L = lcm(P r, Q s) elements),\n"
+               "ns_opt (the most messages of one processor: the fewest steps), and per strategy\n"
+               "NS (steps), TC (sum of the steps' longest messages), cost = alpha NS + beta (M/L) TC,\n"
+               "and the exact expected cost when every message time beta (M/L) len is multiplied\n"
+               "by an independent Exp(1) factor, steps separated by barriers.  --strategy all:\n"
+               "class (where it applies), stepwise, greedy, caterpillar; optimal is exact (fewest\n"
+               "steps among the cheapest) and may take long on big grids.",
+    .options = redistribute_options,
+    .run = run_redistribute,
+};

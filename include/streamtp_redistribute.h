@@ -1,0 +1,139 @@
+/* streamtp_redistribute.h: block-cyclic array redistribution (Desprez,
+ * Dongarra, Petitet, Randriamaro, Robert, INRIA RR-3117): moving an array
+ * from CYCLIC(r) on P processors to CYCLIC(s) on Q processors as a sequence
+ * of steps, each a matching of senders to receivers.  The communication
+ * grid, the minimum number of steps, the paper's schedules (class, stepwise,
+ * greedy), the ScaLAPACK caterpillar, a proven-optimal schedule, their
+ * costs alpha NS + beta (M/L) TC, the exact expected cost with exponential
+ * message times between barriers, and the barrier schedule as an event
+ * graph for Monte Carlo.  Formats and keys: docs/format.md, "redistribute";
+ * the model and the methods: docs/design.md. */
+#ifndef STREAMTP_REDISTRIBUTE_H
+#define STREAMTP_REDISTRIBUTE_H
+
+#include "streamtp_base.h"
+#include "streamtp_graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Limits checked by stp_redist_new. */
+#define STP_REDIST_MAX_PROCS UINT64_C(1048576)   /* P, Q */
+#define STP_REDIST_MAX_CELLS UINT64_C(16777216)  /* P Q */
+#define STP_REDIST_MAX_BLOCK UINT64_C(1099511627776) /* r, s (2^40) */
+#define STP_REDIST_MAX_L (UINT64_C(1) << 62)
+
+typedef struct stp_redist stp_redist;                   /* one problem and its grid */
+typedef struct stp_redist_schedule stp_redist_schedule; /* its steps */
+
+typedef enum {
+  STP_REDIST_CLASS,       /* one class of (p r - q s) mod g at a time (Prop. 4) */
+  STP_REDIST_STEPWISE,    /* max-weight matchings saturating max-degree vertices */
+  STP_REDIST_GREEDY,      /* max-weight matchings */
+  STP_REDIST_CATERPILLAR, /* ScaLAPACK's all-to-all: step k pairs p with p - k */
+  STP_REDIST_OPTIMAL      /* minimum total cost (then fewest steps), proven */
+} stp_redist_strategy;
+
+STP_API const char *stp_redist_strategy_name(stp_redist_strategy s); /* "class", ... */
+STP_API stp_status stp_redist_strategy_parse(const char *name, stp_redist_strategy *out);
+
+/* ---- the problem ---------------------------------------------------------- */
+
+/* The grid of CYCLIC(r) on P -> CYCLIC(s) on Q: every argument >= 1 and
+ * within the limits above, L = lcm(P r, Q s) <= 2^62; EINVAL or ELIMIT
+ * naming the parameter.  Time O(P Q), never O(L). */
+STP_API stp_status stp_redist_new(uint64_t P, uint64_t Q, uint64_t r, uint64_t s,
+                                  stp_redist **out, stp_error *err);
+STP_API void stp_redist_free(stp_redist *rd);
+
+typedef struct stp_redist_info {
+  uint64_t P, Q, r, s;
+  uint64_t L;        /* lcm(P r, Q s): the pattern's period in elements */
+  uint64_t g;        /* gcd(P r, Q s) */
+  uint64_t messages; /* nonzero grid entries */
+  uint64_t ns_opt;   /* largest number of messages of a sender or a receiver */
+} stp_redist_info;
+STP_API void stp_redist_get_info(const stp_redist *rd, stp_redist_info *info);
+
+/* Elements that p sends to q per period of L elements (0: no message). */
+STP_API uint64_t stp_redist_length(const stp_redist *rd, uint64_t p, uint64_t q);
+
+/* STP_OK when the class strategy applies (gcd(r, Q) = gcd(s, P) = 1), else
+ * EINVAL with the reason on err. */
+STP_API stp_status stp_redist_class_applies(const stp_redist *rd, stp_error *err);
+
+/* ---- schedules ------------------------------------------------------------------ */
+
+typedef struct stp_redist_options {
+  uint64_t max_steps; /* optimal: at most this many steps; 0 = no limit */
+  uint64_t max_nodes; /* optimal: search nodes before ELIMIT; 0 = 10^6 */
+  stp_cancel cancel;
+} stp_redist_options;
+STP_API void stp_redist_options_init(stp_redist_options *o);
+
+/* Builds a schedule and checks it (every step a matching, every message in
+ * exactly one step).  class: EINVAL outside its case (the reason says why).
+ * optimal: EINVAL when max_steps < ns_opt (no schedule exists); ELIMIT when
+ * the search exceeds max_nodes.  Steps are ordered by nonincreasing cost
+ * (caterpillar: step k as defined), messages in a step by sender. */
+STP_API stp_status stp_redist_schedule_new(const stp_redist *rd, stp_redist_strategy strategy,
+                                           const stp_redist_options *o,
+                                           stp_redist_schedule **out, stp_error *err);
+STP_API void stp_redist_schedule_free(stp_redist_schedule *sc);
+
+STP_API stp_redist_strategy stp_redist_schedule_strategy(const stp_redist_schedule *sc);
+STP_API uint64_t stp_redist_schedule_steps(const stp_redist_schedule *sc); /* NS */
+STP_API uint64_t stp_redist_schedule_tc(const stp_redist_schedule *sc);    /* TC */
+STP_API uint64_t stp_redist_step_size(const stp_redist_schedule *sc, uint64_t k);
+STP_API uint64_t stp_redist_step_cost(const stp_redist_schedule *sc, uint64_t k);
+STP_API void stp_redist_step_message(const stp_redist_schedule *sc, uint64_t k, uint64_t i,
+                                     uint64_t *from, uint64_t *to, uint64_t *length);
+
+/* optimal: the search behind the proof: the lower bound
+ * sum_t (w_t - w_t+1) Delta_t on TC (w_t the distinct lengths, decreasing,
+ * Delta_t the maximum degree of the messages of length >= w_t), the cost
+ * profiles examined and the search nodes.  Zeros for other strategies. */
+STP_API void stp_redist_schedule_search(const stp_redist_schedule *sc, uint64_t *lower_bound,
+                                        uint64_t *profiles, uint64_t *nodes);
+
+/* Checks a schedule against its problem: STP_OK, or EINTERNAL naming the
+ * step and processor that break a rule. */
+STP_API stp_status stp_redist_schedule_check(const stp_redist *rd,
+                                             const stp_redist_schedule *sc, stp_error *err);
+
+/* ---- costs ---------------------------------------------------------------------- */
+
+/* Cost model: a message of length len (per period) takes
+ * alpha + beta (M/L) len X, X a unit-mean random factor, and steps are
+ * separated by barriers.  M: a positive multiple of L (EINVAL otherwise);
+ * alpha, beta: finite, >= 0. */
+typedef struct stp_redist_cost {
+  double alpha, beta;
+  uint64_t M;
+} stp_redist_cost;
+
+typedef struct stp_redist_costs {
+  double cost;     /* alpha NS + beta (M/L) TC: every X = 1 */
+  double exp_cost; /* alpha NS + beta (M/L) sum_k E[max_{e in k} len_e X_e], X ~ Exp(1) */
+  const char *exp_method; /* "closed-form" */
+} stp_redist_costs;
+
+STP_API stp_status stp_redist_evaluate(const stp_redist *rd, const stp_redist_schedule *sc,
+                                       const stp_redist_cost *c, stp_redist_costs *out,
+                                       stp_error *err);
+
+/* The barrier schedule as an activity DAG: per step k a transition "step<k>" (k from 1)
+ * (time alpha, law det) after every message of step k-1 (or after step k-1
+ * itself when k-1 is empty), and per message a transition "m<p>-<q>" (time
+ * beta (M/L) len, no law: the simulation's law applies) after its step's
+ * transition.  Its makespan is the schedule's cost. */
+STP_API stp_status stp_redist_schedule_graph(const stp_redist *rd,
+                                             const stp_redist_schedule *sc,
+                                             const stp_redist_cost *c, stp_graph **out,
+                                             stp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* STREAMTP_REDISTRIBUTE_H */

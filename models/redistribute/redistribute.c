@@ -1,0 +1,124 @@
+/* redistribute.c: the public entry points of the redistribution family:
+ * strategy names, options, and the one function that builds a schedule
+ * with any strategy (heuristics.c, optimal.c) and checks it (schedule.c). */
+#include "base/core.h"
+#include "models/redistribute/heuristics.h"
+#include "models/redistribute/optimal.h"
+#include "models/redistribute/schedule.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const names[] = {"class", "stepwise", "greedy", "caterpillar", "optimal"};
+
+const char *stp_redist_strategy_name(stp_redist_strategy s) {
+  return (unsigned)s < sizeof names / sizeof *names ? names[s] : "unknown";
+}
+
+stp_status stp_redist_strategy_parse(const char *name, stp_redist_strategy *out) {
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (strcmp(name, names[i]) == 0) {
+      *out = (stp_redist_strategy)i;
+      return STP_OK;
+    }
+  return STP_EINVAL;
+}
+
+void stp_redist_options_init(stp_redist_options *o) {
+  memset(o, 0, sizeof *o);
+}
+
+/* optimal: the incumbent is the better of stepwise (always within the step
+ * limit, since its NS is ns_opt) and greedy when greedy fits the limit. */
+static stp_status optimal(const stp_redist *rd, const stp_redist_options *o, uint32_t *step,
+                          uint64_t *ns, stp__redist_search *stats, stp_error *err) {
+  if (o->max_steps && o->max_steps < rd->ns_opt)
+    return stp__fail(err, STP_EINVAL, "optimal: no schedule has at most %llu steps: a "
+                     "processor has %llu messages (ns_opt)", (unsigned long long)o->max_steps,
+                     (unsigned long long)rd->ns_opt);
+  uint32_t *alt = stp__malloc_array(rd->nmsg + 1, sizeof *alt);
+  if (!alt)
+    return stp__oom(err, "optimal schedule");
+  uint64_t ns1, ns2, tc1 = 0, tc2 = 0;
+  stp_status s = stp__redist_matchings(rd, 1, &o->cancel, step, &ns1, err);
+  if (s == STP_OK)
+    s = stp__redist_matchings(rd, 0, &o->cancel, alt, &ns2, err);
+  if (s == STP_OK) {
+    uint64_t *c1 = stp__calloc((size_t)(ns1 + ns2 + 2), sizeof *c1), *c2 = c1 ? c1 + ns1 + 1 : NULL;
+    if (!c1)
+      s = stp__oom(err, "optimal schedule");
+    for (size_t k = 0; s == STP_OK && k < rd->nmsg; k++) {
+      c1[step[k]] = rd->mlen[k] > c1[step[k]] ? rd->mlen[k] : c1[step[k]];
+      c2[alt[k]] = rd->mlen[k] > c2[alt[k]] ? rd->mlen[k] : c2[alt[k]];
+    }
+    for (uint64_t k = 0; s == STP_OK && k < ns1; k++)
+      tc1 += c1[k];
+    for (uint64_t k = 0; s == STP_OK && k < ns2; k++)
+      tc2 += c2[k];
+    free(c1);
+  }
+  if (s == STP_OK) {
+    bool greedy_better = (!o->max_steps || ns2 <= o->max_steps) &&
+                         (tc2 < tc1 || (tc2 == tc1 && ns2 < ns1));
+    if (greedy_better) {
+      memcpy(step, alt, rd->nmsg * sizeof *step);
+      ns1 = ns2;
+      tc1 = tc2;
+    }
+    memcpy(alt, step, rd->nmsg * sizeof *alt);
+    s = stp__redist_optimal(rd, o, alt, ns1, tc1, step, ns, stats, err);
+  }
+  free(alt);
+  return s;
+}
+
+stp_status stp_redist_schedule_new(const stp_redist *rd, stp_redist_strategy strategy,
+                                   const stp_redist_options *o, stp_redist_schedule **out,
+                                   stp_error *err) {
+  *out = NULL;
+  stp_redist_options def;
+  if (!o) {
+    stp_redist_options_init(&def);
+    o = &def;
+  }
+  uint32_t *step = stp__malloc_array(rd->nmsg + 1, sizeof *step);
+  if (!step)
+    return stp__oom(err, "schedule");
+  uint64_t ns = 0;
+  stp__redist_search stats = {0};
+  stp_status s;
+  switch (strategy) {
+  case STP_REDIST_CLASS:
+    s = stp__redist_class(rd, step, &ns, err);
+    break;
+  case STP_REDIST_STEPWISE:
+  case STP_REDIST_GREEDY:
+    s = stp__redist_matchings(rd, strategy == STP_REDIST_STEPWISE, &o->cancel, step, &ns, err);
+    break;
+  case STP_REDIST_CATERPILLAR:
+    s = stp__redist_caterpillar(rd, step, &ns, err);
+    break;
+  case STP_REDIST_OPTIMAL:
+    s = optimal(rd, o, step, &ns, &stats, err);
+    break;
+  default:
+    s = stp__fail(err, STP_EINVAL, "unknown strategy %d", (int)strategy);
+  }
+  if (s == STP_OK)
+    s = stp__redist_schedule_from_steps(rd, strategy, step, ns,
+                                        strategy == STP_REDIST_CATERPILLAR, out, err);
+  if (s == STP_OK) {
+    (*out)->lower_bound = stats.lower_bound;
+    (*out)->profiles = stats.profiles;
+    (*out)->nodes = stats.nodes;
+  }
+  free(step);
+  return s;
+}
+
+void stp_redist_schedule_search(const stp_redist_schedule *sc, uint64_t *lower_bound,
+                                uint64_t *profiles, uint64_t *nodes) {
+  *lower_bound = sc->lower_bound;
+  *profiles = sc->profiles;
+  *nodes = sc->nodes;
+}
