@@ -23,6 +23,8 @@ static const char *const status_messages[] = {
 #undef STP_MSG_
 };
 
+const char *stp_version(void) { return STP_VERSION; }
+
 const char *stp_status_name(stp_status s) {
   if ((unsigned)s >= (unsigned)STP_STATUS_COUNT_)
     return "UNKNOWN";

@@ -26,6 +26,9 @@ extern "C" {
 #endif
 
 #define STP_VERSION "0.1.0"
+/* The version of the library actually loaded (STP_VERSION when it was
+ * built): what bindings that load it at run time (Python) report. */
+STP_API const char *stp_version(void);
 
 /* ---- status codes --------------------------------------------------------
  * One table generates the enum, the names and the default messages. */

@@ -6,6 +6,7 @@
 
 #include "base/core.h"
 #include "base/fileio.h"
+#include "base/numfmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 stp_status stp__jr_vreport(const stp_jreader *r, const stp_jpath *path, bool at_key, const char *fmt,
                           va_list ap) {
   char what[STP_ERROR_MAX];
-  vsnprintf(what, sizeof what, fmt, ap);
+  stp__vsnprintf(what, sizeof what, fmt, ap); /* "2.5", never "2,5", under any locale */
   int line, col;
   if (path && stp__json_locate(r->text, r->len, path, at_key, &line, &col))
     return stp__fail(r->err, STP_EINVAL, "%s:%d:%d: %s", r->label, line, col, what);

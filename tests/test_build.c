@@ -194,6 +194,10 @@ static void no_bw(base *b) { b->s.bandwidth = 0; }
 static void two_teams(base *b) { b->s.nprocessors = 3, b->sizes[1] = 2, b->teams[1] = 0, b->teams[2] = 1; }
 static void twice_team(base *b) { b->s.nprocessors = 3, b->sizes[1] = 2, b->teams[1] = 1, b->teams[2] = 1; }
 static void huge_time(base *b) { b->st[0].work = 1e308, b->pr[0].speed = 1e-10; }
+/* Issue 13 item 13: finite times beyond [1e-150, 1e150] are refused too. */
+static void big_time(base *b) { b->st[0].work = 1e151; }
+static void slow_default(base *b) { b->s.bandwidth = 1e-150; }
+static void slow_link(base *b) { b->s.nlinks = 1, b->s.links = b->ln, b->ln[0].bandwidth = 1e-150; }
 
 static const twin twins[] = {
     {"{\"stages\":[{\"name\":\"T1\",\"work\":10,\"output\":4},{\"name\":\"T2\",\"work\":-1}],"
@@ -232,6 +236,16 @@ static const twin twins[] = {
      "\"processors\":[{\"name\":\"A\",\"speed\":1e-10},{\"name\":\"B\",\"speed\":3}],"
      "\"bandwidth\":8," J_TEAMS "}", huge_time,
      "the computation time of stage \"T1\" on \"A\" (work / speed = inf) is not a finite positive number"},
+    {"{\"stages\":[{\"name\":\"T1\",\"work\":1e151,\"output\":4},{\"name\":\"T2\",\"work\":6}],"
+     J_PROCS ",\"bandwidth\":8," J_TEAMS "}", big_time,
+     "the computation time of stage \"T1\" on \"A\" (work / speed = 5e+150) is outside "
+     "[1e-150, 1e+150]: sums of such times along the event graph would overflow"},
+    {"{" J_STAGES "," J_PROCS ",\"bandwidth\":1e-150," J_TEAMS "}", slow_default,
+     "the transfer time of stage \"T1\"'s output at the default bandwidth (output / bandwidth = "
+     "4e+150) is outside [1e-150, 1e+150]"},
+    {"{" J_STAGES "," J_PROCS ",\"bandwidth\":8,\"links\":[{\"from\":\"A\",\"to\":\"B\","
+     "\"bandwidth\":1e-150}]," J_TEAMS "}", slow_link,
+     "the transfer time from \"A\" to \"B\" (output / bandwidth = 4e+150) is outside"},
 };
 
 Test(build, same_rule_same_message_as_the_file_reader) {

@@ -9,6 +9,7 @@
 #include "base/core.h"
 #include "base/jsonpos.h"
 #include "solvers/laws.h"
+#include "models/jsonread.h"
 #include "models/pipeline/mapping.h"
 #include "models/pipeline/reader.h"
 #include "models/pipeline/validate.h"
@@ -21,121 +22,29 @@
 #include <string.h>
 
 typedef struct reader {
-  const char *label;
-  const char *text;
-  size_t len;
-  stp_error *err;
+  stp_jreader jr;      /* label, text, err: the helpers of jsonread.c */
   stp_check_sink sink; /* ctx: this reader */
 } reader;
 
-/* The sink of validate.c: the path becomes the file's line and column. */
+/* The sink of validate.c: the path becomes the file's line and column,
+ * exactly as jsonread.c reports its own findings. */
 static stp_status locate_and_fail(const stp_check_sink *s, const stp_jpath *path, bool at_key,
                                   const char *what) {
   const reader *r = s->ctx;
-  int line, col;
-  if (path && stp__json_locate(r->text, r->len, path, at_key, &line, &col))
-    return stp__fail(r->err, STP_EINVAL, "%s:%d:%d: %s", r->label, line, col, what);
-  return stp__fail(r->err, STP_EINVAL, "%s: %s", r->label, what);
+  if (!path)
+    return stp__fail(r->jr.err, STP_EINVAL, "%s: %s", r->jr.label, what);
+  return stp__jr_report(&r->jr, *path, at_key, "%s", what);
 }
 
 /* Report a problem with the value at `path` (or its key when at_key). */
 #define report(r, ...) stp__check_fail(&(r)->sink, __VA_ARGS__)
 
-static const char *json_type_name(const json_t *v) {
-  switch (json_typeof(v)) {
-  case JSON_OBJECT: return "an object";
-  case JSON_ARRAY: return "an array";
-  case JSON_STRING: return "a string";
-  case JSON_INTEGER:
-  case JSON_REAL: return "a number";
-  case JSON_TRUE:
-  case JSON_FALSE: return "a boolean";
-  default: return "null";
-  }
-}
-
-/* Levenshtein distance, for "did you mean" hints on unknown keys. */
-static size_t edit_distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b);
-  if (la > 64 || lb > 64)
-    return SIZE_MAX;
-  size_t row[65];
-  for (size_t j = 0; j <= lb; j++)
-    row[j] = j;
-  for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j];
-      size_t best = diag + (a[i - 1] != b[j - 1]);
-      if (up + 1 < best)
-        best = up + 1;
-      if (row[j - 1] + 1 < best)
-        best = row[j - 1] + 1;
-      row[j] = best;
-      diag = up;
-    }
-  }
-  return row[lb];
-}
-
-/* "Did you mean": keep `candidate` as the hint when it is the closest to
- * `name` so far, and closer than HINT_DISTANCE edits. */
-#define HINT_DISTANCE 3
-static void consider_hint(const char *name, const char *candidate, size_t *best,
-                          const char **hint) {
-  size_t d = edit_distance(name, candidate);
-  if (d < *best) {
-    *best = d;
-    *hint = candidate;
-  }
-}
-
-/* Every key of obj must be in `allowed` (NULL-terminated). */
-static stp_status check_keys(const reader *r, const json_t *obj, stp_jpath path,
-                             const char *const *allowed, const char *where) {
-  const char *key;
-  json_t *val;
-  json_object_foreach((json_t *)obj, key, val) {
-    const char *hint = NULL;
-    size_t best = HINT_DISTANCE;
-    bool ok = false;
-    for (const char *const *a = allowed; *a; a++) {
-      if (strcmp(key, *a) == 0)
-        ok = true;
-      consider_hint(key, *a, &best, &hint);
-    }
-    if (ok)
-      continue;
-    if (hint)
-      return report(r, stp__jpath_key(path, key), true,
-                    "unknown key \"%s\" in %s (did you mean \"%s\"?)", key, where, hint);
-    return report(r, stp__jpath_key(path, key), true, "unknown key \"%s\" in %s", key, where);
-  }
-  return STP_OK;
-}
-
-static stp_status want_type(const reader *r, const json_t *v, stp_jpath path, json_type t,
-                            const char *what) {
-  bool ok = json_typeof(v) == t || (t == JSON_REAL && json_is_number(v));
-  if (ok)
-    return STP_OK;
-  const char *wanted = t == JSON_OBJECT  ? "an object"
-                       : t == JSON_ARRAY ? "an array"
-                       : t == JSON_STRING ? "a string"
-                                          : "a number";
-  char p[256];
-  stp__jpath_format(&path, p, sizeof p);
-  return report(r, path, false, "%s (%s) must be %s, not %s", what, p, wanted, json_type_name(v));
-}
-
-static stp_status get_member(const reader *r, const json_t *obj, stp_jpath path, const char *key,
-                             const char *where, json_t **out) {
-  *out = json_object_get(obj, key);
-  if (*out)
-    return STP_OK;
-  return report(r, path, false, "missing required key \"%s\" in %s", key, where);
-}
+/* Keys, types and members are jsonread.c's (the messages of every reader of
+ * streamtp); the rules of the values are validate.c's (shared with the C
+ * builder, so that a file and arrays get the same message). */
+#define check_keys(r, ...) stp__jr_check_keys(&(r)->jr, __VA_ARGS__)
+#define want_type(r, ...) stp__jr_want_type(&(r)->jr, __VA_ARGS__)
+#define get_member(r, ...) stp__jr_get_member(&(r)->jr, __VA_ARGS__)
 
 /* A number that must be finite and > 0 (or >= 0 when allow_zero). */
 static stp_status get_positive(const reader *r, const json_t *v, stp_jpath path,
@@ -153,7 +62,7 @@ static stp_status get_name(const reader *r, const json_t *v, stp_jpath path, con
   const char *s = json_string_value(v);
   STP_CHECK(stp__check_name(&r->sink, s, json_string_length(v), path, what));
   *out = stp__strdup(s);
-  return *out ? STP_OK : stp__oom(r->err, "reading a name");
+  return *out ? STP_OK : stp__oom(r->jr.err, "reading a name");
 }
 
 /* ---- sections -------------------------------------------------------------- */
@@ -169,7 +78,7 @@ static stp_status read_stages(const reader *r, const json_t *arr, stp_mapping *m
     if ((v = json_object_get(st, "name")))
       STP_CHECK(get_name(r, v, stp__jpath_key(p, "name"), "a stage name", &m->stages[i].name));
     else if (!(m->stages[i].name = stp__asprintf("T%zu", i + 1)))
-      return stp__oom(r->err, "naming a stage");
+      return stp__oom(r->jr.err, "naming a stage");
     STP_CHECK(get_member(r, st, p, "work", "a stage", &v));
     STP_CHECK(get_positive(r, v, stp__jpath_key(p, "work"), "work", false, &m->stages[i].work));
     bool last = i + 1 == n;
@@ -201,7 +110,7 @@ static stp_status read_processors(const reader *r, const json_t *arr, stp_mappin
     STP_CHECK(get_positive(r, v, stp__jpath_key(path, "speed"), "speed", false,
                            &m->procs[p].speed));
   }
-  STP_CHECK(stp__name_index_build_procs(ix, m, r->err));
+  STP_CHECK(stp__name_index_build_procs(ix, m, r->jr.err));
   return stp__check_processor_names(&r->sink, m, ix);
 }
 
@@ -303,16 +212,16 @@ static stp_status read_law(const reader *r, const json_t *v, stp_jpath path, con
   if (stp__law_parse(json_string_value(v), dir, out, &lerr) == STP_OK)
     return STP_OK;
   if (lerr.status == STP_ENOMEM)
-    return stp__oom(r->err, "reading a law");
+    return stp__oom(r->jr.err, "reading a law");
   return report(r, path, false, "%s: %s", what, lerr.message);
 }
 
 static stp_status unknown_stage(const reader *r, const stp_mapping *m, stp_jpath path,
                                 const char *name, const char *where) {
   const char *hint = NULL;
-  size_t best = HINT_DISTANCE;
+  size_t best = STP_JR_HINT_DISTANCE;
   for (size_t i = 0; i < m->nstages; i++)
-    consider_hint(name, m->stages[i].name, &best, &hint);
+    stp__jr_consider_hint(name, m->stages[i].name, &best, &hint);
   if (hint)
     return report(r, path, true, "unknown stage \"%s\" in %s (did you mean \"%s\"?)", name,
                   where, hint);
@@ -354,7 +263,7 @@ static stp_status read_laws_in(const reader *r, const json_t *laws, const stp_ma
   if ((v = json_object_get(laws, "default")))
     STP_CHECK(read_law(r, v, stp__jpath_key(p, "default"), "the default law", dir, &t->dflt));
   stp_name_index ix;
-  STP_CHECK(stp__name_index_build_stages(&ix, m, r->err));
+  STP_CHECK(stp__name_index_build_stages(&ix, m, r->jr.err));
   stp_status s = STP_OK;
   if ((v = json_object_get(laws, "stages")))
     s = read_law_map(r, v, stp__jpath_key(p, "stages"), m, &ix, false, dir, t->stage);
@@ -369,10 +278,10 @@ static stp_status read_laws(const reader *r, const json_t *root, stp_mapping *m)
   if (!laws)
     return STP_OK;
   if (!(m->laws = stp__law_table_alloc(m->nstages)))
-    return stp__oom(r->err, "reading laws");
-  char *dir = label_dir(r->label);
-  if (strrchr(r->label, '/') && !dir)
-    return stp__oom(r->err, "reading laws");
+    return stp__oom(r->jr.err, "reading laws");
+  char *dir = label_dir(r->jr.label);
+  if (strrchr(r->jr.label, '/') && !dir)
+    return stp__oom(r->jr.err, "reading laws");
   stp_status s = read_laws_in(r, laws, m, dir, m->laws);
   free(dir);
   return s;
@@ -396,8 +305,8 @@ static stp_status read_header(const reader *r, const json_t *root, stp_mapping *
   stp_jpath top = {0};
   if ((v = json_object_get(root, "name")))
     STP_CHECK(get_name(r, v, stp__jpath_key(top, "name"), "\"name\"", &m->name));
-  else if (!(m->name = file_stem(r->label)))
-    return stp__oom(r->err, "naming the mapping");
+  else if (!(m->name = file_stem(r->jr.label)))
+    return stp__oom(r->jr.err, "naming the mapping");
   m->model = STP_MODEL_OVERLAP;
   if ((v = json_object_get(root, "model"))) {
     stp_jpath p = stp__jpath_key(top, "model");
@@ -436,7 +345,8 @@ static stp_status read_root(const reader *r, const json_t *root, stp_mapping **o
                                      "bandwidth", "links", "mapping", "laws", NULL};
   stp_jpath top = {0};
   if (!json_is_object(root))
-    return report(r, top, false, "the top level must be an object, not %s", json_type_name(root));
+    return report(r, top, false, "the top level must be an object, not %s",
+                  stp__jr_json_type_name(root));
   STP_CHECK(check_keys(r, root, top, keys, "the top-level object"));
   json_t *stages, *procs, *links, *teams;
   size_t ns, np, nl;
@@ -446,7 +356,7 @@ static stp_status read_root(const reader *r, const json_t *root, stp_mapping **o
   if (!(teams = json_object_get(root, "mapping")))
     return report(r, top, false, "missing required key \"mapping\" in the top-level object");
   stp_mapping *m;
-  STP_CHECK(stp__mapping_alloc(ns, np, nl, count_members(teams), &m, r->err));
+  STP_CHECK(stp__mapping_alloc(ns, np, nl, count_members(teams), &m, r->jr.err));
   stp_name_index ix = {0};
   stp_status s = read_header(r, root, m);
   if (s == STP_OK)
@@ -463,8 +373,8 @@ static stp_status read_root(const reader *r, const json_t *root, stp_mapping **o
   }
   if (s == STP_OK)
     s = read_laws(r, root, m);
-  if (s == STP_OK && !(m->file = stp__strdup(r->label)))
-    s = stp__oom(r->err, "reading a mapping");
+  if (s == STP_OK && !(m->file = stp__strdup(r->jr.label)))
+    s = stp__oom(r->jr.err, "reading a mapping");
   stp__name_index_free(&ix);
   if (s != STP_OK) {
     stp_mapping_free(m);
@@ -481,16 +391,23 @@ stp_status stp_mapping_load_string(const char *text, size_t len, const char *lab
   *out = NULL;
   if (!text)
     return stp__fail(err, STP_EINVAL, "stp_mapping_load_string: text is NULL");
-  reader r = {.label = label ? label : "<input>", .text = text, .len = len, .err = err};
+  reader r = {.jr = {.label = label ? label : "<input>", .text = text, .len = len, .err = err}};
   r.sink = (stp_check_sink){.report = locate_and_fail, .ctx = &r, .err = err};
   if (len > STP_MAX_FILE_BYTES)
-    return stp__fail(err, STP_EINVAL, "%s: the file is %zu bytes; the limit is %d MiB", r.label,
-                     len, STP_MAX_FILE_BYTES >> 20);
+    return stp__fail(err, STP_EINVAL, "%s: the file is %zu bytes; the limit is %d MiB",
+                     r.jr.label, len, STP_MAX_FILE_BYTES >> 20);
+  /* Jansson would stop at a NUL byte, or take "1\0" for 1, and the position
+   * finder could not walk past it: refuse it first, where it is. */
+  STP_CHECK(stp__text_check_nul(text, len, r.jr.label, err));
   json_error_t je;
   json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-  if (!root)
-    return stp__fail(err, STP_EINVAL, "%s:%d:%d: malformed JSON: %s", r.label, je.line,
-                     je.column, je.text);
+  /* Jansson refuses integers of 2^63 or more while it takes 1e22 as a real:
+   * every number of a mapping is a real, so read them all as reals then. */
+  if (!root && json_error_code(&je) == json_error_numeric_overflow)
+    root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
+  if (!root) /* Jansson's column is 0 right after a line break; ours count from 1 */
+    return stp__fail(err, STP_EINVAL, "%s:%d:%d: malformed JSON: %s", r.jr.label, je.line,
+                     je.column < 1 ? 1 : je.column, je.text);
   stp_status s = read_root(&r, root, out);
   json_decref(root);
   return s;
@@ -505,7 +422,9 @@ stp_status stp_mapping_load_file(const char *path, stp_mapping **out, stp_error 
   char *text = NULL;
   size_t len = 0;
   STP_CHECK(stp__read_file(path, STP_MAX_FILE_BYTES, &text, &len, err));
-  stp_status s = stp_mapping_load_string(text, len, path, out, err);
+  /* "-" is standard input (stp__read_file reads it); messages name it so */
+  stp_status s = stp_mapping_load_string(text, len, strcmp(path, "-") ? path : "<stdin>", out,
+                                         err);
   free(text);
   return s;
 }

@@ -2,8 +2,10 @@
  * shared by the file reader and the C builder; see validate.h. */
 #include "models/pipeline/validate.h"
 
+#include "base/numfmt.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +16,7 @@ stp_status stp__check_fail(const stp_check_sink *s, stp_jpath path, bool at_key,
   char what[STP_ERROR_MAX];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(what, sizeof what, fmt, ap);
+  stp__vsnprintf(what, sizeof what, fmt, ap); /* "2.5", never "2,5", under any locale */
   va_end(ap);
   return s->report(s, &path, at_key, what);
 }
@@ -119,15 +121,22 @@ void stp__name_index_free(stp_name_index *ix) {
   ix->n = 0;
 }
 
+/* Stage names are distinct: sorted once, then neighbours compared, so that
+ * 100,000 stages (the limit) take milliseconds, not a pairwise minute. */
 stp_status stp__check_stage_names(const stp_check_sink *s, const stp_mapping *m) {
+  stp_name_index ix;
+  STP_CHECK(stp__name_index_build_stages(&ix, m, s->err));
   stp_jpath base = stp__jpath_key((stp_jpath){0}, "stages");
-  for (size_t i = 0; i < m->nstages; i++)
-    for (size_t k = 0; k < i; k++)
-      if (strcmp(m->stages[i].name, m->stages[k].name) == 0)
-        return stp__check_fail(s, stp__jpath_index(base, i), false,
-                               "stage name \"%s\" is used twice (stages[%zu] and stages[%zu])",
-                               m->stages[i].name, k, i);
-  return STP_OK;
+  stp_status st = STP_OK;
+  for (size_t k = 1; k < ix.n && st == STP_OK; k++) {
+    const stp_name_rec *a = &ix.rec[k - 1], *b = &ix.rec[k];
+    if (strcmp(a->name, b->name) == 0) /* sorted by index among equals */
+      st = stp__check_fail(s, stp__jpath_index(base, b->index), false,
+                           "stage name \"%s\" is used twice (stages[%zu] and stages[%zu])",
+                           a->name, a->index, b->index);
+  }
+  stp__name_index_free(&ix);
+  return st;
 }
 
 stp_status stp__check_processor_names(const stp_check_sink *s, const stp_mapping *m,
@@ -215,44 +224,120 @@ stp_status stp__check_teams(const stp_check_sink *s, const stp_mapping *m) {
   return st;
 }
 
-/* Every link that carries data (docs/design.md 4: sender team_i[j+g*a] talks to
- * every receiver team_(i+1)[j+g*b] of its component) needs a bandwidth, and
- * every time derived from the mapping must be a finite positive number. */
-stp_status stp__check_times(const stp_check_sink *s, const stp_mapping *m) {
+/* Times far from 1 are refused: a cycle of the event graph sums up to
+ * R (2N - 1) < 2^64 * 2e5 times, and 1e150 * 4e24 stays far below the
+ * largest double (1.8e308), as do the rates 1/time of the Markov chains;
+ * beyond, sums would overflow to inf and the throughput read 0. */
+static bool time_ok(double t) { return t >= STP_MIN_TIME && t <= STP_MAX_TIME; }
+
+/* what: "the ... time of ... (work / speed", closed here with its value. */
+static stp_status bad_time(const stp_check_sink *s, stp_jpath at, const char *what, double t) {
+  if (isfinite(t) && t > 0)
+    return stp__check_fail(s, at, false,
+                           "%s = %g) is outside [%g, %g]: sums of such times along the event "
+                           "graph would overflow; rescale the units (e.g. work in Mflop, times "
+                           "in ms)",
+                           what, t, STP_MIN_TIME, STP_MAX_TIME);
+  return stp__check_fail(s, at, false, "%s = %g) is not a finite positive number", what, t);
+}
+
+static stp_status check_comp_times(const stp_check_sink *s, const stp_mapping *m) {
   stp_jpath base = stp__jpath_key((stp_jpath){0}, "mapping");
   for (size_t i = 0; i < m->nstages; i++)
     for (size_t k = 0; k < stp__team_size(m, i); k++) {
       size_t p = stp__team_member(m, i, k);
       double c = stp__comp_time(m, p);
-      if (!(isfinite(c) && c > 0))
-        return stp__check_fail(
-            s, stp__jpath_index(stp__jpath_index(base, i), k), false,
-            "the computation time of stage \"%s\" on \"%s\" (work / speed = %g) is not "
-            "a finite positive number",
-            m->stages[i].name, m->procs[p].name, c);
+      if (!time_ok(c)) {
+        char what[2 * STP_MAX_NAME + 96];
+        snprintf(what, sizeof what, "the computation time of stage \"%s\" on \"%s\" (work / speed",
+                 m->stages[i].name, m->procs[p].name);
+        return bad_time(s, stp__jpath_index(stp__jpath_index(base, i), k), what, c);
+      }
     }
-  for (size_t i = 0; i + 1 < m->nstages; i++) {
-    stp_transfer_shape sh = stp__transfer_shape(m, i);
-    for (size_t j = 0; j < sh.g; j++)
-      for (size_t a = 0; a < sh.u; a++)
-        for (size_t b = 0; b < sh.v; b++) {
-          size_t p = stp__transfer_sender(m, i, j, sh, a);
-          size_t q = stp__transfer_receiver(m, i, j, sh, b);
-          stp_jpath at = stp__jpath_index(stp__jpath_index(base, i + 1), j + sh.g * b);
-          if (stp__link_bandwidth(m, p, q) == 0)
-            return stp__check_fail(
-                s, at, false,
-                "no bandwidth for the link \"%s\" -> \"%s\", which carries the output of "
-                "stage \"%s\": add it to \"links\" or set a default \"bandwidth\"",
-                m->procs[p].name, m->procs[q].name, m->stages[i].name);
-          double d = stp__comm_time(m, p, q);
-          if (!(isfinite(d) && d > 0))
-            return stp__check_fail(
-                s, at, false,
-                "the transfer time from \"%s\" to \"%s\" (output / bandwidth = %g) is "
-                "not a finite positive number",
-                m->procs[p].name, m->procs[q].name, d);
-        }
-  }
   return STP_OK;
+}
+
+/* The transfer p -> q after stage i, over a declared link. */
+static stp_status check_comm_time(const stp_check_sink *s, const stp_mapping *m, size_t i,
+                                  size_t p, size_t q) {
+  double d = stp__comm_time(m, p, q);
+  if (time_ok(d))
+    return STP_OK;
+  char what[2 * STP_MAX_NAME + 96];
+  snprintf(what, sizeof what, "the transfer time from \"%s\" to \"%s\" (output / bandwidth",
+           m->procs[p].name, m->procs[q].name);
+  stp_jpath at = stp__jpath_index(
+      stp__jpath_index(stp__jpath_key((stp_jpath){0}, "mapping"), i + 1), m->procs[q].rank);
+  return bad_time(s, at, what, d);
+}
+
+/* Transfer i without a default bandwidth: every pair of its components
+ * needs a link.  The walk stops at the first pair without one, so it costs
+ * at most (declared links + 1) lookups, whatever the teams' sizes. */
+static stp_status find_missing_link(const stp_check_sink *s, const stp_mapping *m, size_t i) {
+  stp_jpath base = stp__jpath_key((stp_jpath){0}, "mapping");
+  stp_transfer_shape sh = stp__transfer_shape(m, i);
+  for (size_t j = 0; j < sh.g; j++)
+    for (size_t a = 0; a < sh.u; a++)
+      for (size_t b = 0; b < sh.v; b++) {
+        size_t p = stp__transfer_sender(m, i, j, sh, a);
+        size_t q = stp__transfer_receiver(m, i, j, sh, b);
+        if (stp__link_bandwidth(m, p, q) == 0)
+          return stp__check_fail(
+              s, stp__jpath_index(stp__jpath_index(base, i + 1), j + sh.g * b), false,
+              "no bandwidth for the link \"%s\" -> \"%s\", which carries the output of stage "
+              "\"%s\": add it to \"links\" or set a default \"bandwidth\"",
+              m->procs[p].name, m->procs[q].name, m->stages[i].name);
+      }
+  return STP_OK;
+}
+
+/* Transfer i when some of its pairs use the default bandwidth: their time
+ * is the same for all, checked once. */
+static stp_status check_default_time(const stp_check_sink *s, const stp_mapping *m, size_t i) {
+  double d = m->stages[i].output / m->bandwidth;
+  if (time_ok(d))
+    return STP_OK;
+  char what[STP_MAX_NAME + 96];
+  snprintf(what, sizeof what,
+           "the transfer time of stage \"%s\"'s output at the default bandwidth "
+           "(output / bandwidth",
+           m->stages[i].name);
+  return bad_time(s, stp__jpath_key((stp_jpath){0}, "bandwidth"), what, d);
+}
+
+/* Every link that carries data (docs/design.md: sender team_i[j+g*a] talks
+ * to every receiver team_(i+1)[j+g*b] of its component) needs a bandwidth,
+ * and every time derived from the mapping must lie in [STP_MIN_TIME,
+ * STP_MAX_TIME].  The declared links are checked one by one and the default
+ * bandwidth once per transfer that uses it: never the R_i x R_(i+1) / g pairs
+ * one by one, which two teams of 50,000 make 2.5e9. */
+stp_status stp__check_times(const stp_check_sink *s, const stp_mapping *m) {
+  STP_CHECK(check_comp_times(s, m));
+  if (m->nstages < 2)
+    return STP_OK;
+  uint64_t *carrying = stp__calloc(m->nstages, sizeof *carrying); /* declared links per transfer */
+  if (!carrying)
+    return stp__oom(s->err, "checking links");
+  stp_status st = STP_OK;
+  for (size_t k = 0; k < m->nlinks && st == STP_OK; k++) {
+    const stp_processor *p = &m->procs[m->links[k].from], *q = &m->procs[m->links[k].to];
+    size_t i = p->stage;
+    if (i == STP_NO_STAGE || i + 1 >= m->nstages || q->stage != i + 1)
+      continue;
+    size_t g = stp__transfer_shape(m, i).g;
+    if (p->rank % g != q->rank % g)
+      continue; /* declared, but carries nothing */
+    carrying[i]++;
+    st = check_comm_time(s, m, i, m->links[k].from, m->links[k].to);
+  }
+  for (size_t i = 0; i + 1 < m->nstages && st == STP_OK; i++) {
+    stp_transfer_shape sh = stp__transfer_shape(m, i);
+    uint64_t pairs = (uint64_t)sh.g * sh.u * sh.v; /* <= 1e12: teams hold <= 1e6 each */
+    if (carrying[i] == pairs)
+      continue; /* every pair has its own link */
+    st = m->bandwidth == 0 ? find_missing_link(s, m, i) : check_default_time(s, m, i);
+  }
+  free(carrying);
+  return st;
 }

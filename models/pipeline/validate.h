@@ -15,6 +15,11 @@
 #include <stddef.h>
 
 #define STP_MAX_NAME 256
+/* Every computation and transfer time lies in [STP_MIN_TIME, STP_MAX_TIME]
+ * (see validate.c, stp__check_times: sums along the event graph and the
+ * rates of the Markov chains stay finite). */
+#define STP_MIN_TIME 1e-150
+#define STP_MAX_TIME 1e150
 
 /* Where the messages go.  report() records `what` (already formatted) on
  * err with the context of `path` (its member name when at_key) and returns
@@ -73,7 +78,9 @@ stp_status stp__check_links_unique(const stp_check_sink *s, const stp_mapping *m
 /* No processor twice in a team nor in two teams (team_off/team filled). */
 stp_status stp__check_teams(const stp_check_sink *s, const stp_mapping *m);
 /* After stp__mapping_finalize: every link that carries data has a
- * bandwidth, and every computation and transfer time is finite and > 0. */
+ * bandwidth, and every computation and transfer time lies in
+ * [STP_MIN_TIME, STP_MAX_TIME].  Costs O(team members + links), never one
+ * step per pair of communicating processors. */
 stp_status stp__check_times(const stp_check_sink *s, const stp_mapping *m);
 
 #endif /* STP_VALIDATE_H */

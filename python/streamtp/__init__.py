@@ -57,9 +57,14 @@ class _Cancel(ctypes.Structure):
     _fields_ = [("fn", ctypes.c_void_p), ("data", ctypes.c_void_p)]
 
 
+class _Progress(ctypes.Structure):
+    _fields_ = [("fn", ctypes.c_void_p), ("data", ctypes.c_void_p)]
+
+
 class _Options(ctypes.Structure):
     _fields_ = [("max_transitions", _c_u64), ("max_states", _c_u64), ("exp_method", _c_int),
-                ("solver_tolerance", _c_double), ("cancel", _Cancel)]
+                ("solver_tolerance", _c_double), ("cancel", _Cancel), ("max_memory", _c_u64),
+                ("progress", _Progress)]
 
 
 class _Component(ctypes.Structure):
@@ -149,6 +154,8 @@ def _fn(name, restype, *argtypes):
 _P = ctypes.c_void_p
 _PE = ctypes.POINTER(_Error)
 _status_name = _fn("stp_status_name", _c_str, _c_int)
+_version = _fn("stp_version", _c_str)
+_memory_budget = _fn("stp_options_memory_budget", _c_u64, ctypes.POINTER(_Options))
 _load_string = _fn("stp_mapping_load_string", _c_int, _c_str, _c_size, _c_str,
                    ctypes.POINTER(_P), _PE)
 _load_file = _fn("stp_mapping_load_file", _c_int, _c_str, ctypes.POINTER(_P), _PE)
@@ -233,18 +240,33 @@ class _Mapping:
                 "paths": paths.value if ok else None}
 
 
-def _options(max_transitions, max_states, exp_method):
+def _options(max_transitions, max_states, exp_method, max_memory):
     o = _Options()
     _options_init(ctypes.byref(o))
     if max_transitions is not None:
         o.max_transitions = max_transitions
     if max_states is not None:
         o.max_states = max_states
+    if max_memory is not None:
+        o.max_memory = max_memory
     if exp_method not in _EXP_METHODS:
         raise Error("EINVAL", f"exp_method must be one of {', '.join(_EXP_METHODS)}, "
                               f"not {exp_method!r}")
     o.exp_method = _EXP_METHODS[exp_method]
     return o
+
+
+def _stamp(d, opts, seed=None):
+    """The keys every JSON line of the command ends with (cli/report.c,
+    report_json_line): the library's version and the limits of the run, the
+    memory budget with its default resolved."""
+    limits = {"max_transitions": opts.max_transitions, "max_states": opts.max_states,
+              "max_memory": _memory_budget(ctypes.byref(opts))}
+    if seed is not None:
+        limits["seed"] = seed
+    d["version"] = _s(_version())
+    d["limits"] = limits
+    return d
 
 
 def _component(mp, c):
@@ -294,13 +316,15 @@ def _result_dict(mp, r):
     return d
 
 
-def evaluate(mapping, model=None, *, exp_method="auto", max_transitions=None, max_states=None):
+def evaluate(mapping, model=None, *, exp_method="auto", max_transitions=None, max_states=None,
+             max_memory=None):
     """Evaluate a mapping (a dict in the mapping-file format, or a file path)
     under `model` ("overlap", "strict", or "both"; default: the mapping's
     "model").  Returns the dict `streamtp eval --json` prints (a list of two
-    for "both").  exp_method: "auto", "closed-form", "ctmc" or "none";
-    max_transitions, max_states: the limits of `eval` (None: defaults)."""
-    opts = _options(max_transitions, max_states, exp_method)
+    for "both"), "version" and "limits" included.  exp_method: "auto",
+    "closed-form", "ctmc" or "none"; max_transitions, max_states, max_memory
+    (bytes): the limits of `eval` (None: defaults)."""
+    opts = _options(max_transitions, max_states, exp_method, max_memory)
     with _Mapping(mapping) as mp:
         if model == "both":
             return [_evaluate_one(mp, 0, opts), _evaluate_one(mp, 1, opts)]
@@ -314,7 +338,7 @@ def _evaluate_one(mp, model, opts):
     if st != 0:
         _raise(st, err)
     try:
-        return _result_dict(mp, res.contents)
+        return _stamp(_result_dict(mp, res.contents), opts)
     finally:
         _result_free(res)
 
@@ -361,19 +385,20 @@ def _sim_dict(mp, r):
 
 def simulate(mapping, model=None, *, law=None, datasets=1000000, seed=1, warmup=None,
              batches=20, replications=None, associated=False, resource_law=None, bounds=True,
-             exp_method="auto", max_transitions=None, max_states=None):
+             exp_method="auto", max_transitions=None, max_states=None, max_memory=None):
     """Monte Carlo simulation of a mapping (dict or path) with random times:
     the dict `streamtp simulate --json` prints.  law: the default law spec
     (None: the mapping's "laws" default, else exp); warmup None: a tenth of
     a run; replications: K independent runs instead of `batches` batch
-    means; bounds: also compute the exact bounds of `eval`."""
+    means; bounds: also compute the exact bounds of `eval`; "version" and
+    "limits" (with the seed) end the dict, as on the command's line."""
     o = _SimOptions()
     _sim_options_init(ctypes.byref(o))
     o.datasets, o.seed, o.batches = datasets, seed, batches
     o.warmup = _SIM_AUTO if warmup is None else warmup
     o.replications = replications or 0
     o.associated, o.bounds = int(bool(associated)), int(bool(bounds))
-    o.eval = _options(max_transitions, max_states, exp_method)
+    o.eval = _options(max_transitions, max_states, exp_method, max_memory)
     laws = [_Law(law, "law"), _Law(resource_law, "resource_law")]
     try:
         o.law, o.resource_law = laws[0].ptr, laws[1].ptr
@@ -385,7 +410,7 @@ def simulate(mapping, model=None, *, law=None, datasets=1000000, seed=1, warmup=
             if st != 0:
                 _raise(st, err)
             try:
-                return _sim_dict(mp, res.contents)
+                return _stamp(_sim_dict(mp, res.contents), o.eval, o.seed)
             finally:
                 _sim_result_free(res)
     finally:

@@ -79,6 +79,22 @@ def test_evaluate_options():
     assert "100" in got["exponential"]["reason"]
 
 
+def test_version_and_limits_are_those_of_the_command():
+    """Every line of the command ends with "version" and "limits" (the limits
+    given, the memory default resolved): so do the module's dicts."""
+    a = example("example-a.json")
+    want = cli_json("eval", a, "--max-states", "100", "--max-transitions", "5000000",
+                    "--max-memory", "1G")[0]
+    got = streamtp.evaluate(a, max_states=100, max_transitions=5000000, max_memory=2 ** 30)
+    assert got["version"] == want["version"] == "0.1.0"
+    assert got["limits"] == want["limits"] == {"max_transitions": 5000000, "max_states": 100,
+                                               "max_memory": 2 ** 30}
+    want = cli_json("simulate", a, "--datasets", "2000", "--seed", "11")[0]
+    got = streamtp.simulate(a, datasets=2000, seed=11)
+    assert got["limits"] == want["limits"] and got["limits"]["seed"] == 11
+    assert list(got)[-2:] == ["version", "limits"]
+
+
 def cli_error(path, *args):
     out = subprocess.run([BIN, "eval", path, *args], capture_output=True, text=True)
     assert out.returncode == 2
