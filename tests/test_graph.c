@@ -2,30 +2,21 @@
  * (include/streamtp_graph.h): names hashed and found back on large graphs,
  * every refusal of the builder, and the deadlock / empty / time checks of
  * stp_graph_check with the offending cycle named. */
+#include "graphutil.h"
 #include "testutil.h"
 #include "streamtp_graph.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static stp_graph *new_graph(void) {
-  stp_graph *g = NULL;
-  stp_error err = {0};
-  cr_assert_eq(stp_graph_new("g", &g, &err), STP_OK, "%s", err.message);
-  return g;
-}
+static stp_graph *new_graph(void) { return tg_new(); }
 
 static size_t add(stp_graph *g, const char *name, double time) {
-  size_t t = SIZE_MAX;
-  stp_error err = {0};
-  cr_assert_eq(stp_graph_add_transition(g, name, time, NULL, &t, &err), STP_OK, "%s",
-               err.message);
-  return t;
+  return tg_add(g, name, time, NULL);
 }
 
-static void place(stp_graph *g, size_t a, size_t b, uint64_t tok) {
-  stp_error err = {0};
-  cr_assert_eq(stp_graph_add_place(g, a, b, tok, &err), STP_OK, "%s", err.message);
+static void place(stp_graph *g, size_t a, size_t b, uint64_t tokens) {
+  tg_place(g, a, b, tokens);
 }
 
 Test(graph, build_and_read_back) {

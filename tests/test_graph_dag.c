@@ -4,6 +4,7 @@
  * against closed forms and against an independent brute force that walks
  * every race order with exact rationals (GMP), the N.B.U.E. bounds, and the
  * state cap with its reason. */
+#include "graphutil.h"
 #include "testutil.h"
 #include "streamtp_graph.h"
 
@@ -11,27 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static stp_graph *new_graph(void) {
-  stp_graph *g = NULL;
-  stp_error err = {0};
-  cr_assert_eq(stp_graph_new("g", &g, &err), STP_OK, "%s", err.message);
-  return g;
-}
+static stp_graph *new_graph(void) { return tg_new(); }
 
-static size_t add(stp_graph *g, double time) {
-  char name[16];
-  snprintf(name, sizeof name, "t%zu", stp_graph_transition_count(g));
-  size_t t;
-  stp_error err = {0};
-  cr_assert_eq(stp_graph_add_transition(g, name, time, NULL, &t, &err), STP_OK, "%s",
-               err.message);
-  return t;
-}
+static size_t add(stp_graph *g, double time) { return tg_add(g, NULL, time, NULL); }
 
-static void edge(stp_graph *g, size_t a, size_t b) {
-  stp_error err = {0};
-  cr_assert_eq(stp_graph_add_place(g, a, b, 0, &err), STP_OK, "%s", err.message);
-}
+static void edge(stp_graph *g, size_t a, size_t b) { tg_place(g, a, b, 0); }
 
 static void analyze(const stp_graph *g, uint64_t max_states, stp_graph_result *r) {
   stp_graph_options o;

@@ -8,6 +8,7 @@
  * - TEG, exponential ring with one token: 1 / (sum of means);
  * - instantaneous transitions (mean 0), per-transition laws over the
  *   default, the seed, cancellation, errors. */
+#include "graphutil.h"
 #include "testutil.h"
 #include "streamtp_graph.h"
 
@@ -22,24 +23,14 @@ static stp_law *law_of(const char *spec) {
   return law;
 }
 
-static stp_graph *new_graph(void) {
-  stp_graph *g = NULL;
-  stp_error err = {0};
-  cr_assert_eq(stp_graph_new("g", &g, &err), STP_OK, "%s", err.message);
-  return g;
-}
+static stp_graph *new_graph(void) { return tg_new(); }
 
 static size_t add(stp_graph *g, const char *name, double time, stp_law *law) {
-  size_t t = SIZE_MAX;
-  stp_error err = {0};
-  cr_assert_eq(stp_graph_add_transition(g, name, time, law, &t, &err), STP_OK, "%s",
-               err.message);
-  return t;
+  return tg_add(g, name, time, law);
 }
 
-static void place(stp_graph *g, size_t a, size_t b, uint64_t tok) {
-  stp_error err = {0};
-  cr_assert_eq(stp_graph_add_place(g, a, b, tok, &err), STP_OK, "%s", err.message);
+static void place(stp_graph *g, size_t a, size_t b, uint64_t tokens) {
+  tg_place(g, a, b, tokens);
 }
 
 static stp_graph_sim_result simulate(const stp_graph *g, uint64_t runs, const char *law,
