@@ -33,8 +33,11 @@ echo "ok   library $(basename "$libdir"/libstreamtp.so.*.*), SONAME $soname"
 # The binary runs from the prefix with no LD_LIBRARY_PATH, and uses the
 # installed library (RUNPATH $ORIGIN/../lib), not the build tree's.
 env -u LD_LIBRARY_PATH "$prefix/bin/streamtp" --version > /dev/null || fail "installed binary does not run"
-env -u LD_LIBRARY_PATH ldd "$prefix/bin/streamtp" | grep -q "=> $prefix/.*libstreamtp.so" \
-  || fail "installed binary does not load $libdir/libstreamtp.so: $(ldd "$prefix/bin/streamtp" | grep streamtp)"
+# ldd's output is kept whole first: under pipefail, `ldd | grep -q` fails at
+# random when grep exits on the first match and ldd dies of SIGPIPE.
+loaded=$(env -u LD_LIBRARY_PATH ldd "$prefix/bin/streamtp" | grep libstreamtp)
+[[ $loaded == *"=> $prefix/"*libstreamtp.so* ]] \
+  || fail "installed binary does not load $libdir/libstreamtp.so: $loaded"
 echo "ok   bin/streamtp runs with its RUNPATH"
 
 # The man page renders without warnings and documents every command.
@@ -91,7 +94,7 @@ cc -std=c11 $extra "$here/consumer/main.c" -o "$tmp/pc-static" $(pkg-config --cf
   -Wl,-Bstatic $(pkg-config --libs-only-l streamtp) -Wl,-Bdynamic \
   $(pkg-config --static --libs-only-L --libs-only-l streamtp | sed 's/-lstreamtp//') \
   || fail "pkg-config build (static)"
-! ldd "$tmp/pc-static" | grep -q libstreamtp || fail "the static build still loads libstreamtp.so"
+! ldd "$tmp/pc-static" | grep libstreamtp > /dev/null || fail "the static build still loads libstreamtp.so"
 check "pkg-config, static" "$tmp/pc-static"
 
 for target in streamtp streamtp_static; do
