@@ -5,6 +5,7 @@
 #include "base/fileio.h"
 
 #include "base/core.h"
+#include "base/jsonpos.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -92,15 +93,8 @@ stp_status stp__reject_nul(const char *text, size_t len, const char *label, cons
   const char *z = memchr(text, '\0', len);
   if (!z)
     return STP_OK;
-  int line = 1, col = 1;
-  for (const char *c = text; c < z; c++) {
-    if (*c == '\n') {
-      line++;
-      col = 1;
-    } else if (((unsigned char)*c & 0xC0) != 0x80) { /* columns count characters */
-      col++;
-    }
-  }
+  int line, col;
+  stp__text_position(text, (size_t)(z - text), &line, &col);
   return stp__fail(err, STP_EINVAL, "%s:%d:%d: a NUL byte; the file must be %s text", label,
                    line, col, kind);
 }

@@ -229,14 +229,3 @@ bool stp__json_locate(const char *text, size_t len, const stp_jpath *path, bool 
   stp__text_position(text, at_key ? key_pos : c.pos, line, col);
   return true;
 }
-
-stp_status stp__text_check_nul(const char *text, size_t len, const char *label, stp_error *err) {
-  const char *nul = memchr(text, '\0', len);
-  if (!nul)
-    return STP_OK;
-  int line, col;
-  stp__text_position(text, (size_t)(nul - text), &line, &col);
-  return stp__fail(err, STP_EINVAL,
-                   "%s:%d:%d: a NUL byte (\\0) in the file; input files are text and may hold none",
-                   label, line, col);
-}

@@ -38,8 +38,4 @@ bool stp__json_locate(const char *text, size_t len, const stp_jpath *path, bool 
 /* Line and column (1-based, columns in characters) of byte offset `off`. */
 void stp__text_position(const char *text, size_t off, int *line, int *col);
 
-/* Refuse a text holding a NUL byte, with its line and column: C string
- * functions (and Jansson's number parser) would stop at it silently. */
-stp_status stp__text_check_nul(const char *text, size_t len, const char *label, stp_error *err);
-
 #endif /* STP_JSONPOS_H */

@@ -7,6 +7,7 @@
  * offending value (found again by jsonpos.c) and what is wrong.  Anything
  * not accepted here never reaches the engine. */
 #include "base/core.h"
+#include "base/fileio.h"
 #include "base/jsonpos.h"
 #include "solvers/laws.h"
 #include "models/jsonread.h"
@@ -398,7 +399,7 @@ stp_status stp_mapping_load_string(const char *text, size_t len, const char *lab
                      r.jr.label, len, STP_MAX_FILE_BYTES >> 20);
   /* Jansson would stop at a NUL byte, or take "1\0" for 1, and the position
    * finder could not walk past it: refuse it first, where it is. */
-  STP_CHECK(stp__text_check_nul(text, len, r.jr.label, err));
+  STP_CHECK(stp__reject_nul(text, len, r.jr.label, "JSON", err));
   json_error_t je;
   json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
   /* Jansson refuses integers of 2^63 or more while it takes 1e22 as a real:
