@@ -6,6 +6,7 @@
 
 #include "base/core.h"
 #include "base/fileio.h"
+#include "base/inputrules.h"
 #include "base/numfmt.h"
 
 #include <math.h>
@@ -145,34 +146,23 @@ stp_status stp__jr_get_positive(const stp_jreader *r, const json_t *v, stp_jpath
                                const char *what, bool allow_zero, double *out) {
   STP_CHECK(stp__jr_want_type(r, v, path, JSON_REAL, what));
   double x = json_number_value(v);
-  char p[256];
+  char p[256], msg[STP_ERROR_MAX];
   stp__jpath_format(&path, p, sizeof p);
-  if (!isfinite(x))
-    return stp__jr_report(r, path, false, "%s (%s) must be finite", what, p);
-  if (x < 0 || (x == 0 && !allow_zero))
-    return stp__jr_report(r, path, false, "%s (%s) must be %s, got %g", what, p,
-                  allow_zero ? ">= 0" : "> 0", x);
+  if (!stp__rule_positive(x, allow_zero, what, p, msg, sizeof msg))
+    return stp__jr_report(r, path, false, "%s", msg);
   *out = x;
   return STP_OK;
 }
 
-
 stp_status stp__jr_get_name(const stp_jreader *r, const json_t *v, stp_jpath path, const char *what,
                            char **out) {
   STP_CHECK(stp__jr_want_type(r, v, path, JSON_STRING, what));
-  const char *s = json_string_value(v);
-  size_t n = json_string_length(v);
-  if (n == 0)
-    return stp__jr_report(r, path, false, "%s must not be empty", what);
-  if (n > STP_JR_MAX_NAME)
-    return stp__jr_report(r, path, false, "%s is longer than %d bytes", what, STP_JR_MAX_NAME);
-  for (size_t i = 0; i < n; i++)
-    if ((unsigned char)s[i] < 0x20)
-      return stp__jr_report(r, path, false, "%s must not contain control characters", what);
-  *out = stp__strdup(s);
+  char msg[STP_ERROR_MAX];
+  if (!stp__rule_name(json_string_value(v), json_string_length(v), what, msg, sizeof msg))
+    return stp__jr_report(r, path, false, "%s", msg);
+  *out = stp__strdup(json_string_value(v));
   return *out ? STP_OK : stp__oom(r->err, "reading a name");
 }
-
 
 stp_status stp__jr_get_count(const stp_jreader *r, const json_t *v, stp_jpath path,
                              const char *what, uint64_t max, uint64_t *out) {

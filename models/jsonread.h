@@ -24,7 +24,6 @@ typedef struct stp_jreader {
   bool list_allowed;
 } stp_jreader;
 
-#define STP_JR_MAX_NAME 256   /* longest name, in bytes */
 #define STP_JR_HINT_DISTANCE 3 /* "did you mean" only within this many edits */
 
 /* STP_EINVAL with "label:line:col: message" at the value at path (at its
@@ -51,8 +50,7 @@ stp_status stp__jr_get_member(const stp_jreader *r, const json_t *obj, stp_jpath
 /* A finite number > 0 (>= 0 when allow_zero). */
 stp_status stp__jr_get_positive(const stp_jreader *r, const json_t *v, stp_jpath path,
                                 const char *what, bool allow_zero, double *out);
-/* A non-empty name of at most STP_JR_MAX_NAME bytes without control
- * characters, copied into *out. */
+/* A name that passes stp__rule_name (base/inputrules.h), copied into *out. */
 stp_status stp__jr_get_name(const stp_jreader *r, const json_t *v, stp_jpath path,
                             const char *what, char **out);
 /* An integer in [0, max] (a number with a fraction is refused). */

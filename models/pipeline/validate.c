@@ -23,25 +23,18 @@ stp_status stp__check_fail(const stp_check_sink *s, stp_jpath path, bool at_key,
 
 stp_status stp__check_positive(const stp_check_sink *s, double x, stp_jpath path,
                                const char *what, bool allow_zero) {
-  char p[256];
+  char p[256], msg[STP_ERROR_MAX];
   stp__jpath_format(&path, p, sizeof p);
-  if (!isfinite(x))
-    return stp__check_fail(s, path, false, "%s (%s) must be finite", what, p);
-  if (x < 0 || (x == 0 && !allow_zero))
-    return stp__check_fail(s, path, false, "%s (%s) must be %s, got %g", what, p,
-                           allow_zero ? ">= 0" : "> 0", x);
+  if (!stp__rule_positive(x, allow_zero, what, p, msg, sizeof msg))
+    return s->report(s, &path, false, msg);
   return STP_OK;
 }
 
 stp_status stp__check_name(const stp_check_sink *s, const char *name, size_t n, stp_jpath path,
                            const char *what) {
-  if (n == 0)
-    return stp__check_fail(s, path, false, "%s must not be empty", what);
-  if (n > STP_MAX_NAME)
-    return stp__check_fail(s, path, false, "%s is longer than %d bytes", what, STP_MAX_NAME);
-  for (size_t i = 0; i < n; i++)
-    if ((unsigned char)name[i] < 0x20)
-      return stp__check_fail(s, path, false, "%s must not contain control characters", what);
+  char msg[STP_ERROR_MAX];
+  if (!stp__rule_name(name, n, what, msg, sizeof msg))
+    return s->report(s, &path, false, msg);
   return STP_OK;
 }
 

@@ -8,13 +8,13 @@
 #define STP_VALIDATE_H
 
 #include "base/core.h"
+#include "base/inputrules.h"
 #include "base/jsonpos.h"
 #include "models/pipeline/mapping.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#define STP_MAX_NAME 256
 /* Every computation and transfer time lies in [STP_MIN_TIME, STP_MAX_TIME]
  * (see validate.c, stp__check_times: sums along the event graph and the
  * rates of the Markov chains stay finite). */
