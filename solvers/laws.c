@@ -334,10 +334,11 @@ static inline bool zig_wedge_accepts(unsigned i, double x, double y) {
   return y < exp(-x);
 }
 
-/* Exp(1); zig_init must have run. */
-static inline double zig_exp(stp_rng *r) {
+/* The rest of a draw whose first number u failed the fast test: the
+ * wedge, the tail, or new tries, reading further numbers from r.  Rare (about
+ * 1.1% of the draws) and out of line, so that the fast loops stay small. */
+static __attribute__((noinline)) double zig_slow(stp_rng *r, uint64_t u) {
   for (;;) {
-    uint64_t u = stp__rng_next(r);
     unsigned i = (unsigned)(u & 0xff);
     uint64_t j = u >> 11;
     double x = (double)j * zig_w[i];
@@ -347,6 +348,49 @@ static inline double zig_exp(stp_rng *r) {
       return ZIG_R - log(stp__rng_uniform_pos(r));
     if (zig_wedge_accepts(i, x, zig_f[i] + (zig_f[i - 1] - zig_f[i]) * stp__rng_uniform(r)))
       return x;
+    u = stp__rng_next(r);
+  }
+}
+
+/* Exp(1); zig_init must have run.  j < 2^53: the conversion is exact. */
+static inline double zig_exp(stp_rng *r) {
+  uint64_t u = stp__rng_next(r), j = u >> 11;
+  unsigned i = (unsigned)(u & 0xff);
+  if (__builtin_expect(j < zig_k[i], 1))
+    return (double)(int64_t)j * zig_w[i];
+  return zig_slow(r, u);
+}
+
+/* The fast path over made numbers: out[q] from u[q] while each passes the
+ * fast test; returns how many did (m when all). */
+static size_t zig_fast_run(const uint64_t *u, double *out, size_t m) {
+  for (size_t q = 0; q < m; q++) {
+    uint64_t j = u[q] >> 11;
+    unsigned i = (unsigned)(u[q] & 0xff);
+    if (__builtin_expect(j >= zig_k[i], 0))
+      return q;
+    out[q] = (double)(int64_t)j * zig_w[i];
+  }
+  return m;
+}
+
+/* n draws of Exp(1): the fast path straight over the generator's buffer,
+ * one number per draw, the slow path where a number fails; the same draws
+ * as n calls of zig_exp. */
+static void fill_exp(stp_rng *r, double *out, size_t n) {
+  while (n > 0) {
+    if (r->pos == r->end)
+      stp__rng_refill(r);
+    size_t m = r->end - r->pos < n ? r->end - r->pos : n;
+    size_t q = zig_fast_run(r->buf + r->pos, out, m);
+    r->pos += q;
+    out += q;
+    n -= q;
+    if (q < m) {
+      uint64_t u = r->buf[r->pos++];
+      *out++ = zig_slow(r, u);
+      n--;
+    }
   }
 }
 
@@ -511,8 +555,7 @@ void stp__law_fill(const stp_law *law, stp_rng *rng, double *buf, size_t n) {
       buf[k] = 1;
     break;
   case STP_LAW_EXP:
-    for (size_t k = 0; k < n; k++)
-      buf[k] = zig_exp(rng);
+    fill_exp(rng, buf, n);
     break;
   case STP_LAW_UNIFORM:
     for (size_t k = 0; k < n; k++)

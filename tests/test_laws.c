@@ -344,17 +344,34 @@ Test(rng, same_seed_same_stream_and_streams_differ) {
 
 Test(rng, xoshiro_reference_values) {
   /* xoshiro256** from state {1, 2, 3, 4}: the reference implementation's
-   * first outputs are 11520, 0, 1509978240, 1215971899390074240. */
+   * first outputs are 11520, 0, 1509978240, 1215971899390074240.  Lane 3
+   * is given that state: its numbers are every STP_RNG_LANES-th of the
+   * stream, from the fourth (the interleaving of rng.h). */
   stp_rng *r = stp__rng_alloc(0, 0);
-  r->x.s[0] = 1;
-  r->x.s[1] = 2;
-  r->x.s[2] = 3;
-  r->x.s[3] = 4;
-  cr_assert_eq(stp__rng_next(r), UINT64_C(11520));
-  cr_assert_eq(stp__rng_next(r), UINT64_C(0));
-  cr_assert_eq(stp__rng_next(r), UINT64_C(1509978240));
-  cr_assert_eq(stp__rng_next(r), UINT64_C(1215971899390074240));
+  for (int w = 0; w < 4; w++)
+    r->s[w][3] = (uint64_t)w + 1;
+  const uint64_t ref[] = {UINT64_C(11520), 0, UINT64_C(1509978240),
+                          UINT64_C(1215971899390074240)};
+  for (int t = 0; t < 4; t++)
+    for (int l = 0; l < STP_RNG_LANES; l++) {
+      uint64_t x = stp__rng_next(r);
+      if (l == 3)
+        cr_assert_eq(x, ref[t], "step %d: %llu", t, (unsigned long long)x);
+    }
   stp__rng_free(r);
+}
+
+Test(rng, refills_keep_the_stream) {
+  /* Reading through refills at every position (uneven reads, forced
+   * refills with unread numbers) gives the numbers of plain reading. */
+  stp_rng *a = stp__rng_alloc(11, 2), *b = stp__rng_alloc(11, 2);
+  for (int k = 0; k < 5000; k++) {
+    if (k % 37 == 0)
+      stp__rng_refill(b);
+    cr_assert_eq(stp__rng_next(a), stp__rng_next(b), "number %d", k);
+  }
+  stp__rng_free(a);
+  stp__rng_free(b);
 }
 
 Test(rng, uniform_ranges_and_t_quantile) {
