@@ -1,9 +1,9 @@
 /* rng.h: the random source of the simulation: eight xoshiro256** generators
  * (base/xoshiro.h) interleaved, seeded from a 64-bit seed and a stream
  * number, so that a seed gives the same numbers on every machine and
- * independent replications get independent streams.  The same generator is exposed to GSL's samplers
- * (as a gsl_rng type, in rng.c) and used directly for the fast paths
- * (exponential, uniform).  Also the one statistical table the
+ * independent replications get independent streams.  The same stream is
+ * exposed to GSL's samplers (as a gsl_rng type, in rng.c) and read directly
+ * by the fast paths (exponential, uniform).  Also the one statistical table the
  * simulation needs: Student's t quantile for confidence intervals. */
 #ifndef STP_RNG_H
 #define STP_RNG_H
