@@ -2,8 +2,8 @@
  * rates, shared by every builder of a Markov chain whose states are reached
  * by firing labelled transitions (docs/design.md 4): a breadth-first
  * enumeration that numbers the states 0, 1, 2, ... (a fingerprinted key
- * set, engine/keyset.h, or, for states that are already ranks below a known
- * bound, a direct index of 4 bytes per rank), writes each state's moves
+ * set, engine/keyset.h, or, for states whose keys begin with a rank below a
+ * known bound, a direct index of 4 bytes per rank), writes each state's moves
  * into a compact store (solvers/movestore.h: a 32-bit target and a label
  * per move, the rates per label), then drops the keys and solves in place
  * by level-order Gauss-Seidel (solvers/stationary_bands.h), or, where the
@@ -39,8 +39,9 @@ void stp__dense_row_add(stp_dense_row *row, uint32_t label);
 
 typedef struct stp_dense_source {
   size_t words;             /* 64-bit words per key */
-  uint64_t direct;          /* > 0: every key is one word, a rank below this bound,
-                               and states are found by rank (4 bytes per rank), not hashed */
+  uint64_t direct;          /* > 0: every key starts with a rank below this bound
+                               (further words only travel with it), and states are
+                               found by rank (4 bytes per rank), not hashed */
   const uint64_t *initial;  /* key of state 0 */
   uint32_t nlabels;
   const double *rate;       /* per label: the rate of every move it labels */
@@ -49,7 +50,8 @@ typedef struct stp_dense_source {
   void *ctx;
   uint64_t max_states;      /* STP_ELIMIT (no message) beyond this many states */
   const stp_cancel *cancel; /* checked every 1024 states (may be NULL) */
-  /* Progress (may be NULL): stp__progress(progress, what, states, estimate, t0). */
+  /* Progress (may be NULL): stp__progress(progress, what, states, estimate,
+   * t0) every 1024 states. */
   const stp_options *progress;
   const char *what;
   uint64_t estimate;
