@@ -351,33 +351,49 @@ stp_status stp__pattern_chain(size_t u, size_t v, const double *times, uint64_t 
   return STP_OK;
 }
 
-/* Bytes of the dense route, from the exact counts, before building: while
- * enumerating, the index and the ranks (12 per state), the out-degrees (2)
- * and the moves (5: a 32-bit target and a one-byte label; 6 beyond 256
- * transitions); while solving, the moves, the out-degrees, the iterate (8)
- * and the irreducibility check's transpose (13 per state, 4 per move). */
-stp_status stp__pattern_check_memory(size_t u, size_t v, uint64_t budget, stp_error *err) {
-  pattern_space ps;
-  if (u == 0 || v == 0 || space_init(&ps, u, v, err) != STP_OK)
-    return STP_OK; /* check_pattern says what is wrong */
-  double states = (double)ps.states, moves = (double)move_count(&ps);
-  double move = u * v <= 256 ? 5 : u * v <= 65536 ? 6 : 8;
-  double enumerate = states * (12 + 2) + moves * move, solve = states * (2 + 8 + 13) +
-                                                              moves * (move + 4);
-  double bytes = enumerate > solve ? enumerate : solve;
-  free(ps.binom);
+static stp_status over_budget(size_t u, size_t v, const pattern_space *ps, double bytes,
+                              uint64_t budget, stp_error *err) {
   if (bytes <= (double)budget)
     return STP_OK;
   return stp__fail(err, STP_ELIMIT,
                    "the %zu x %zu pattern's Markov chain (%lld states) would need about %.3g "
                    "GiB, above the memory budget of %.3g GiB (--max-memory)",
-                   u, v, (long long)ps.states, bytes / 1073741824.0,
+                   u, v, (long long)ps->states, bytes / 1073741824.0,
                    (double)budget / 1073741824.0);
+}
+
+/* Bytes of the general chain (rows, moves with their events) and of its
+ * solve (about four vectors of states), from the exact counts, before
+ * building. */
+stp_status stp__pattern_check_memory(size_t u, size_t v, uint64_t budget, stp_error *err) {
+  pattern_space ps;
+  if (u == 0 || v == 0 || space_init(&ps, u, v, err) != STP_OK)
+    return STP_OK; /* check_pattern says what is wrong */
+  double bytes = (double)ps.states * 8 * 5 + (double)move_count(&ps) * (8 + 8 + 4);
+  free(ps.binom);
+  return over_budget(u, v, &ps, bytes, budget, err);
+}
+
+/* Bytes of the dense route likewise: while enumerating, the index of the
+ * ranks (4 per state), the keys (8 or 16), the out-degrees (2) and the
+ * moves (5: a 32-bit target and a one-byte label; 6 beyond 256
+ * transitions); while solving, the moves, the out-degrees, the iterate (8)
+ * and the irreducibility check's transpose (13 per state, 4 per move). */
+static stp_status dense_check_memory(size_t u, size_t v, uint64_t budget, stp_error *err) {
+  pattern_space ps;
+  if (u == 0 || v == 0 || space_init(&ps, u, v, err) != STP_OK)
+    return STP_OK;
+  double states = (double)ps.states, moves = (double)move_count(&ps);
+  double move = u * v <= 256 ? 5 : u * v <= 65536 ? 6 : 8;
+  double enumerate = states * (4 + 16 + 2) + moves * move;
+  double solve = states * (2 + 8 + 13) + moves * (move + 4);
+  free(ps.binom);
+  return over_budget(u, v, &ps, enumerate > solve ? enumerate : solve, budget, err);
 }
 
 stp_status stp__pattern_exp_rate(size_t u, size_t v, const double *times, const stp_options *o,
                                  double *rate, stp_ctmc_info *info, stp_error *err) {
-  STP_CHECK(stp__pattern_check_memory(u, v, stp_options_memory_budget(o), err));
+  STP_CHECK(dense_check_memory(u, v, stp_options_memory_budget(o), err));
   STP_CHECK(check_pattern(u, v, times, o->max_states, err));
   pattern_space ps;
   STP_CHECK(space_init(&ps, u, v, err));
