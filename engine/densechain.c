@@ -104,7 +104,8 @@ static inline const uint64_t *states_key(const states *s, uint64_t i) {
   return s->hashed ? stp__keyset_key(&s->ks, i) : s->keys + i * s->words;
 }
 
-static stp_status direct_add(states *s, const uint64_t *key, uint32_t *number, stp_error *err) {
+static inline stp_status direct_add(states *s, const uint64_t *key, uint32_t *number,
+                                    stp_error *err) {
   uint64_t rank = key[0];
   if (rank >= s->bound)
     return stp__fail(err, STP_EINTERNAL, "a state's rank %llu is not below its bound %llu",
@@ -128,8 +129,8 @@ static stp_status direct_add(states *s, const uint64_t *key, uint32_t *number, s
   return STP_OK;
 }
 
-static stp_status states_add(states *s, const uint64_t *key, uint64_t hash, uint32_t *number,
-                             stp_error *err) {
+static inline stp_status states_add(states *s, const uint64_t *key, uint64_t hash,
+                                    uint32_t *number, stp_error *err) {
   if (!s->hashed)
     return direct_add(s, key, number, err);
   bool added;

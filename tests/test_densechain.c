@@ -312,3 +312,39 @@ Test(densechain, pattern_matches_umfpack_on_the_rank_ordered_chain) {
     }
   cr_assert_geq(tried, 30);
 }
+
+/* Patterns of more than 64 letters (a + b - 1 > 64) carry no bar mask: each
+ * row is written after unranking its state.  Against UMFPACK (2 x 65:
+ * 4,290 states) and the general level-order sweep on the rank-ordered
+ * chain (3 x 64: 137,280 states; the same iterates up to the order of the
+ * sums, so TOL_EXACT). */
+Test(densechain, long_patterns_unrank_their_states) {
+  trng rng = {65};
+  stp_options o;
+  stp_options_init(&o);
+  const size_t uv[][2] = {{2, 65}, {64, 3}};
+  for (size_t i = 0; i < 2; i++) {
+    size_t u = uv[i][0], v = uv[i][1];
+    double *t = malloc(u * v * sizeof *t);
+    for (size_t k = 0; k < u * v; k++)
+      t[k] = trng_uniform(&rng, 0.1, 10);
+    double dense, general, *pi;
+    stp_ctmc_info di, gi;
+    stp_error err = {0};
+    cr_assert_eq(stp__pattern_exp_rate(u, v, t, &o, &dense, &di, &err), STP_OK, "%s",
+                 err.message);
+    stp_chain *c;
+    cr_assert_eq(stp__pattern_chain(u, v, t, 1000000, &c, &err), STP_OK, "%s", err.message);
+    bool small = c->moves->nrows <= 5000;
+    cr_assert_eq(stp__chain_solve(c, &o, small ? STP_STATIONARY_DIRECT : STP_STATIONARY_ITERATIVE,
+                                  &pi, &general, &gi, &err),
+                 STP_OK, "%s", err.message);
+    assert_close(dense, general, small ? TOL_SOLVE : TOL_EXACT);
+    cr_assert_eq(di.states, (uint64_t)c->moves->nrows);
+    if (!small)
+      cr_assert_eq(di.iterations, gi.iterations);
+    free(pi);
+    stp__chain_free(c);
+    free(t);
+  }
+}

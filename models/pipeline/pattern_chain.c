@@ -32,9 +32,11 @@
  * engine/densechain.h: the states are numbered breadth first from state 0
  * through the index of their ranks (no hash table: 4 bytes per state, and
  * 8 for the rank of each number while enumerating), the moves go to the
- * compact store and the level-order sweep solves in place.  The rows are
- * the same (unranking a state costs O(a + b)); only the numbering differs,
- * so the stationary vector is the same up to the order of its sums. */
+ * compact store and the level-order sweep solves in place.  A key is the
+ * rank and, while the word has at most 64 letters, the bars as a bit mask,
+ * so that a row is written from the mask (longer words are unranked, in
+ * O(a + b)).  The rows are the same; only the numbering differs, so the
+ * stationary vector is the same up to the order of its sums. */
 #include "base/core.h"
 #include "engine/densechain.h"
 #include "models/pipeline/pattern_chain.h"
