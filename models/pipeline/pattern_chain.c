@@ -263,7 +263,8 @@ static stp_status dense_successors(void *ctx, const uint64_t *key, stp_dense_row
       STP_CHECK(dense_emit(d, row,
                            y0 * ps->words + rank - binom(ps, (size_t)pos[x], x) +
                                binom(ps, (size_t)pos[x] - 1, x),
-                           mask ^ (UINT64_C(3) << (pos[x] - 1)), fired(ps, x, h), err));
+                           d->masks ? mask ^ (UINT64_C(3) << (pos[x] - 1)) : 0,
+                           fired(ps, x, h), err));
   }
   return STP_OK;
 }
