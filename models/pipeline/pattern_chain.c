@@ -24,8 +24,21 @@
  * C(p_i, i)), and state (y0, d) gets index y0 * C(a+b-1, a-1) + rank.  A
  * move x >= 1 swaps bar x with the star before it; move 0 rotates the word
  * (its last star becomes the first letter).  Both change the rank by a few
- * binomials, so every row of the generator is written in O(a). */
+ * binomials, so every row of the generator is written in O(a).
+ *
+ * Two routes share the ranking.  stp__pattern_chain writes the general
+ * stp_chain in rank order (for `ctmc`'s exports and solvers).  The
+ * throughput (stp__pattern_exp_rate) takes the dense route of
+ * engine/densechain.h: the states are numbered breadth first from state 0
+ * through the index of their ranks (no hash table: 4 bytes per state, and
+ * 8 for the rank of each number while enumerating), the moves go to the
+ * compact store and the level-order sweep solves in place.  A key is the
+ * rank and, while the word has at most 64 letters, the bars as a bit mask,
+ * so that a row is written from the mask (longer words are unranked, in
+ * O(a + b)).  The rows are the same; only the numbering differs, so the
+ * stationary vector is the same up to the order of its sums. */
 #include "base/core.h"
+#include "engine/densechain.h"
 #include "models/pipeline/pattern_chain.h"
 
 #include <math.h>
@@ -175,6 +188,117 @@ static int64_t move_count(const pattern_space *ps) {
   return binom(ps, ps->len - 1, ps->bars) * (int64_t)(ps->a * ps->b);
 }
 
+/* ---- the dense route ---------------------------------------------------------- */
+
+/* The bar positions of a rank (colex: the largest binomial first). */
+static void unrank(const pattern_space *ps, int64_t rank, int64_t *pos) {
+  pos[0] = -1;
+  pos[ps->bars + 1] = (int64_t)ps->len;
+  size_t p = ps->len;
+  for (size_t i = ps->bars; i >= 1; i--) {
+    do
+      p--;
+    while (binom(ps, p, i) > rank);
+    pos[i] = (int64_t)p;
+    rank -= binom(ps, p, i);
+  }
+}
+
+typedef struct dense_ctx {
+  const pattern_space *ps;
+  int64_t *pos;
+  bool masks; /* keys carry the bar positions as a bit mask (len <= 64) */
+} dense_ctx;
+
+/* The bit mask of the bar positions. */
+static uint64_t bar_mask(const pattern_space *ps, const int64_t *pos) {
+  uint64_t m = 0;
+  for (size_t i = 1; i <= ps->bars; i++)
+    m |= UINT64_C(1) << pos[i];
+  return m;
+}
+
+static inline stp_status dense_emit(const dense_ctx *d, stp_dense_row *row, int64_t to,
+                                    uint64_t mask, uint32_t k, stp_error *err) {
+  uint64_t *key = stp__dense_row_next(row);
+  if (!key)
+    return stp__oom(err, "enumerating the pattern's states");
+  key[0] = (uint64_t)to;
+  if (d->masks)
+    key[1] = mask;
+  stp__dense_row_add(row, k);
+  return STP_OK;
+}
+
+/* The row of state key[0], as write_row writes it (the same moves in the
+ * same order).  Its bars come from the mask in key[1] when there is one
+ * (a few word operations), else from unranking. */
+static stp_status dense_successors(void *ctx, const uint64_t *key, stp_dense_row *row,
+                                   stp_error *err) {
+  const dense_ctx *d = ctx;
+  const pattern_space *ps = d->ps;
+  int64_t *pos = d->pos, b = (int64_t)ps->b, len = (int64_t)ps->len;
+  int64_t y0 = (int64_t)key[0] / ps->words, rank = (int64_t)key[0] % ps->words;
+  uint64_t mask = 0;
+  if (d->masks) {
+    mask = key[1];
+    pos[0] = -1;
+    pos[ps->bars + 1] = len;
+    uint64_t m = mask;
+    for (size_t i = 1; i <= ps->bars; i++, m &= m - 1)
+      pos[i] = __builtin_ctzll(m);
+  } else {
+    unrank(ps, rank, pos);
+  }
+  if (ps->bars == 0 || pos[ps->bars] < len - 1) { /* move 0: every bar one place right */
+    int64_t r = 0;
+    for (size_t i = 1; i <= ps->bars; i++)
+      r += binom(ps, (size_t)pos[i] + 1, i);
+    STP_CHECK(dense_emit(d, row, ((y0 + 1) % b) * ps->words + r, mask << 1, fired(ps, 0, y0),
+                         err));
+  }
+  for (size_t x = 1; x <= ps->bars; x++) { /* move x: bar x one place left */
+    int64_t h = y0 - (pos[x] - (int64_t)(x - 1));
+    if (pos[x] - 1 > pos[x - 1])
+      STP_CHECK(dense_emit(d, row,
+                           y0 * ps->words + rank - binom(ps, (size_t)pos[x], x) +
+                               binom(ps, (size_t)pos[x] - 1, x),
+                           d->masks ? mask ^ (UINT64_C(3) << (pos[x] - 1)) : 0,
+                           fired(ps, x, h), err));
+  }
+  return STP_OK;
+}
+
+/* The chain of the pattern enumerated into its compact store. */
+static stp_status dense_pattern(const pattern_space *ps, const double *times, size_t nlabels,
+                                const stp_options *o, stp_dense_chain *dc, stp_error *err) {
+  double *rate = stp__malloc_array(nlabels, sizeof *rate);
+  int64_t *pos = stp__malloc_array(ps->bars + 2, sizeof *pos);
+  stp_status s = rate && pos ? STP_OK : stp__oom(err, "enumerating the pattern's states");
+  for (size_t k = 0; s == STP_OK && k < nlabels; k++)
+    rate[k] = 1.0 / times[k];
+  if (s == STP_OK) {
+    dense_ctx ctx = {ps, pos, ps->len <= 64};
+    uint64_t first[2] = {0, 0}; /* state 0: y0 = 0, the bars first */
+    unrank(ps, 0, pos);
+    first[1] = bar_mask(ps, pos);
+    stp_dense_source src = {.words = ctx.masks ? 2 : 1, .direct = (uint64_t)ps->states,
+                            .initial = first,
+                            .nlabels = (uint32_t)nlabels, .rate = rate,
+                            .expand = dense_successors, .ctx = &ctx,
+                            .max_states = (uint64_t)ps->states, .cancel = &o->cancel,
+                            .progress = o, .what = "the pattern's states",
+                            .estimate = (uint64_t)ps->states};
+    s = stp__dense_enumerate(&src, dc, err);
+    if (s == STP_OK && dc->ms.nstates != (uint64_t)ps->states)
+      s = stp__fail(err, STP_EINTERNAL, "pattern chain: %llu states reached, %lld expected",
+                    (unsigned long long)dc->ms.nstates, (long long)ps->states);
+  }
+  free(rate);
+  free(pos);
+  return s;
+}
+
 static stp_status check_pattern(size_t u, size_t v, const double *times, uint64_t max_states,
                                 stp_error *err) {
   if (u == 0 || v == 0 || stp__gcd_u64(u, v) != 1)
@@ -230,31 +354,62 @@ stp_status stp__pattern_chain(size_t u, size_t v, const double *times, uint64_t 
   return STP_OK;
 }
 
-/* Bytes of the chain (rows, moves with their events) and of the solve
- * (about four vectors of states), from the exact counts, before building. */
+static stp_status over_budget(size_t u, size_t v, const pattern_space *ps, double bytes,
+                              uint64_t budget, stp_error *err) {
+  if (bytes <= (double)budget)
+    return STP_OK;
+  return stp__fail(err, STP_ELIMIT,
+                   "the %zu x %zu pattern's Markov chain (%lld states) would need about %.3g "
+                   "GiB, above the memory budget of %.3g GiB (--max-memory)",
+                   u, v, (long long)ps->states, bytes / 1073741824.0,
+                   (double)budget / 1073741824.0);
+}
+
+/* Bytes of the general chain (rows, moves with their events) and of its
+ * solve (about four vectors of states), from the exact counts, before
+ * building. */
 stp_status stp__pattern_check_memory(size_t u, size_t v, uint64_t budget, stp_error *err) {
   pattern_space ps;
   if (u == 0 || v == 0 || space_init(&ps, u, v, err) != STP_OK)
     return STP_OK; /* check_pattern says what is wrong */
   double bytes = (double)ps.states * 8 * 5 + (double)move_count(&ps) * (8 + 8 + 4);
   free(ps.binom);
-  if (bytes <= (double)budget)
+  return over_budget(u, v, &ps, bytes, budget, err);
+}
+
+/* Bytes of the dense route likewise: while enumerating, the index of the
+ * ranks (4 per state), the keys (8 or 16), the out-degrees (2) and the
+ * moves (5: a 32-bit target and a one-byte label; 6 beyond 256
+ * transitions); while solving, the moves, the out-degrees, the iterate (8)
+ * and the irreducibility check's transpose (13 per state, 4 per move). */
+static stp_status dense_check_memory(size_t u, size_t v, uint64_t budget, stp_error *err) {
+  pattern_space ps;
+  if (u == 0 || v == 0 || space_init(&ps, u, v, err) != STP_OK)
     return STP_OK;
-  return stp__fail(err, STP_ELIMIT,
-                   "the %zu x %zu pattern's Markov chain (%lld states) would need about %.3g "
-                   "GiB, above the memory budget of %.3g GiB (--max-memory)",
-                   u, v, (long long)ps.states, bytes / 1073741824.0,
-                   (double)budget / 1073741824.0);
+  double states = (double)ps.states, moves = (double)move_count(&ps);
+  double move = u * v <= 256 ? 5 : u * v <= 65536 ? 6 : 8;
+  double enumerate = states * (4 + 16 + 2) + moves * move;
+  double solve = states * (2 + 8 + 13) + moves * (move + 4);
+  free(ps.binom);
+  return over_budget(u, v, &ps, enumerate > solve ? enumerate : solve, budget, err);
 }
 
 stp_status stp__pattern_exp_rate(size_t u, size_t v, const double *times, const stp_options *o,
                                  double *rate, stp_ctmc_info *info, stp_error *err) {
-  stp_chain *c;
-  STP_CHECK(stp__pattern_check_memory(u, v, stp_options_memory_budget(o), err));
-  STP_CHECK(stp__pattern_chain(u, v, times, o->max_states, &c, err));
-  double *pi = NULL;
-  stp_status s = stp__chain_solve(c, o, STP_STATIONARY_AUTO, &pi, rate, info, err);
-  free(pi);
-  stp__chain_free(c);
+  STP_CHECK(dense_check_memory(u, v, stp_options_memory_budget(o), err));
+  STP_CHECK(check_pattern(u, v, times, o->max_states, err));
+  pattern_space ps;
+  STP_CHECK(space_init(&ps, u, v, err));
+  stp_dense_chain dc = {0};
+  uint8_t *counted = stp__malloc_array(u * v, 1);
+  stp_status s = counted ? dense_pattern(&ps, times, u * v, o, &dc, err)
+                         : stp__oom(err, "building a pattern chain");
+  free(ps.binom);
+  if (s == STP_OK) {
+    memset(counted, 1, u * v); /* every firing carries one data set */
+    s = stp__dense_rate(&dc, counted, o, rate, info, err);
+  }
+  stp__dense_chain_free(&dc);
+  free(counted);
   return s;
 }

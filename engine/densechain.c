@@ -1,0 +1,306 @@
+/* densechain.c: the dense enumerate-and-solve route of densechain.h.  The
+ * successors of a state are all written (and, for hashed keys, hashed and
+ * their table slots fetched ahead) before any is looked up, so that the
+ * lookups' cache misses overlap; the state being expanded is read from the
+ * key store, which moves only when a key is added, after the callback. */
+#include "engine/densechain.h"
+
+#include "base/core.h"
+#include "solvers/stationary_bands.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct stp_dense_row {
+  size_t words;
+  bool hashed;          /* keyset mode: hash each successor as it is added */
+  const stp_keyset *ks; /* for the hash and the prefetch */
+  const uint32_t *index; /* direct mode: the map from rank to state, to prefetch */
+  uint64_t bound;        /* direct mode: its length */
+  uint32_t n, cap;
+  uint64_t *key;        /* cap * words */
+  uint64_t *hash;       /* cap */
+  uint32_t *label;      /* cap */
+};
+
+static void row_free(stp_dense_row *r) {
+  free(r->key);
+  free(r->hash);
+  free(r->label);
+}
+
+uint64_t *stp__dense_row_next(stp_dense_row *r) {
+  if (r->n == r->cap) {
+    uint32_t cap = r->cap ? 2 * r->cap : 16;
+    uint64_t *key = realloc(r->key, (size_t)cap * r->words * sizeof *key);
+    if (key)
+      r->key = key;
+    uint64_t *hash = realloc(r->hash, (size_t)cap * sizeof *hash);
+    if (hash)
+      r->hash = hash;
+    uint32_t *label = realloc(r->label, (size_t)cap * sizeof *label);
+    if (label)
+      r->label = label;
+    if (!key || !hash || !label)
+      return NULL;
+    r->cap = cap;
+  }
+  return r->key + (size_t)r->n * r->words;
+}
+
+void stp__dense_row_add(stp_dense_row *r, uint32_t label) {
+  const uint64_t *key = r->key + (size_t)r->n * r->words;
+  if (r->hashed) {
+    r->hash[r->n] = stp__keyset_hash(r->ks, key);
+    stp__keyset_prefetch(r->ks, r->hash[r->n]);
+  } else {
+    r->hash[r->n] = 0; /* unused: the rank is the key */
+#if defined(__GNUC__)
+    if (key[0] < r->bound)
+      __builtin_prefetch(&r->index[key[0]]);
+#endif
+  }
+  r->label[r->n++] = label;
+}
+
+/* ---- the numbered states: a key set, or ranks indexed directly ---------------- */
+
+typedef struct states {
+  bool hashed;
+  stp_keyset ks;     /* hashed */
+  size_t words;      /* direct: per key */
+  uint64_t bound;    /* direct: ranks below this */
+  uint32_t *index;   /* direct: bound entries, state + 0 or UINT32_MAX */
+  uint64_t *keys;    /* direct: key of each state (its rank first) */
+  uint64_t count, cap, limit;
+} states;
+
+static void states_free(states *s) {
+  stp__keyset_free(&s->ks);
+  free(s->index);
+  free(s->keys);
+  memset(s, 0, sizeof *s);
+}
+
+static stp_status states_init(states *s, const stp_dense_source *src, stp_error *err) {
+  memset(s, 0, sizeof *s);
+  uint64_t limit = src->max_states < STP_KEYSET_MAX ? src->max_states : STP_KEYSET_MAX;
+  if (src->direct == 0) {
+    s->hashed = true;
+    return stp__keyset_init(&s->ks, src->words, limit, err);
+  }
+  s->words = src->words ? src->words : 1;
+  s->bound = src->direct;
+  s->limit = limit;
+  s->index = stp__malloc_array((size_t)s->bound, sizeof *s->index);
+  if (!s->index)
+    return stp__oom(err, "indexing the states of a Markov chain");
+  memset(s->index, 0xff, (size_t)s->bound * sizeof *s->index);
+  return STP_OK;
+}
+
+static inline const uint64_t *states_key(const states *s, uint64_t i) {
+  return s->hashed ? stp__keyset_key(&s->ks, i) : s->keys + i * s->words;
+}
+
+static inline stp_status direct_add(states *s, const uint64_t *key, uint32_t *number,
+                                    stp_error *err) {
+  uint64_t rank = key[0];
+  if (rank >= s->bound)
+    return stp__fail(err, STP_EINTERNAL, "a state's rank %llu is not below its bound %llu",
+                     (unsigned long long)rank, (unsigned long long)s->bound);
+  if (s->index[rank] != UINT32_MAX) {
+    *number = s->index[rank];
+    return STP_OK;
+  }
+  if (s->count >= s->limit)
+    return STP_ELIMIT;
+  if (s->count == s->cap) {
+    uint64_t cap = s->cap < 4096 ? 4096 : s->cap + s->cap / 2;
+    uint64_t *k = realloc(s->keys, (size_t)cap * s->words * sizeof *k);
+    if (!k)
+      return stp__oom(err, "numbering the states of a Markov chain");
+    s->keys = k;
+    s->cap = cap;
+  }
+  memcpy(s->keys + s->count * s->words, key, s->words * sizeof *key);
+  *number = s->index[rank] = (uint32_t)s->count++;
+  return STP_OK;
+}
+
+static inline stp_status states_add(states *s, const uint64_t *key, uint64_t hash,
+                                    uint32_t *number, stp_error *err) {
+  if (!s->hashed)
+    return direct_add(s, key, number, err);
+  bool added;
+  return stp__keyset_add(&s->ks, key, hash, number, &added, err);
+}
+
+static inline uint64_t states_count(const states *s) {
+  return s->hashed ? s->ks.count : s->count;
+}
+
+/* ---- breadth-first enumeration -------------------------------------------------- */
+
+/* Expands state st: its row of moves into dc->ms. */
+static stp_status expand(const stp_dense_source *src, states *set, stp_dense_row *row,
+                         stp_dense_chain *dc, uint64_t st, bool new_band, stp_error *err) {
+  row->n = 0;
+  STP_CHECK(src->expand(src->ctx, states_key(set, st), row, err));
+  uint64_t start = dc->ms.nmoves;
+  for (uint32_t i = 0; i < row->n; i++) {
+    uint32_t j;
+    stp_status s = states_add(set, row->key + (size_t)i * row->words, row->hash[i], &j, err);
+    if (s == STP_ELIMIT)
+      dc->full = true;
+    STP_CHECK(s);
+    STP_CHECK(stp__movestore_push(&dc->ms, j, row->label[i], err));
+  }
+  return stp__movestore_end_row(&dc->ms, start, new_band, err);
+}
+
+static stp_status bfs(const stp_dense_source *src, states *set, stp_dense_row *row,
+                      stp_dense_chain *dc, stp_error *err) {
+  uint32_t first;
+  uint64_t h = set->hashed ? stp__keyset_hash(&set->ks, src->initial) : 0;
+  stp_status s0 = states_add(set, src->initial, h, &first, err);
+  dc->full = s0 == STP_ELIMIT;
+  STP_CHECK(s0);
+  double t0 = stp__now();
+  uint64_t depth_end = 1; /* first state of the next depth */
+  for (uint64_t st = 0; st < states_count(set); st++) {
+    bool new_band = st == 0 || st == depth_end;
+    if (st && st == depth_end) {
+      dc->depth++;
+      depth_end = states_count(set);
+    }
+    if (st % 1024 == 0) { /* a clock read per state would cost 5 % of the enumeration */
+      if (src->progress)
+        stp__progress(src->progress, src->what, states_count(set), src->estimate, t0);
+      if (stp__cancelled(src->cancel))
+        return stp__fail(err, STP_EINTERRUPTED, "interrupted while enumerating %s",
+                         src->what ? src->what : "the states of a Markov chain");
+    }
+    STP_CHECK(expand(src, set, row, dc, st, new_band, err));
+    dc->expanded++;
+  }
+  return STP_OK;
+}
+
+stp_status stp__dense_enumerate(const stp_dense_source *src, stp_dense_chain *dc,
+                                stp_error *err) {
+  memset(dc, 0, sizeof *dc);
+  double t0 = stp__now();
+  STP_CHECK(stp__movestore_init(&dc->ms, src->nlabels, src->rate, err));
+  states set;
+  stp_status s = states_init(&set, src, err);
+  stp_dense_row row = {.words = src->words ? src->words : 1, .hashed = set.hashed,
+                       .ks = &set.ks, .index = set.index, .bound = set.bound};
+  if (s == STP_OK)
+    s = bfs(src, &set, &row, dc, err);
+  states_free(&set);
+  row_free(&row);
+  dc->seconds = stp__now() - t0;
+  return s;
+}
+
+void stp__dense_chain_free(stp_dense_chain *dc) {
+  if (!dc)
+    return;
+  stp__movestore_free(&dc->ms);
+  memset(dc, 0, sizeof *dc);
+}
+
+/* ---- solving ------------------------------------------------------------------------ */
+
+stp_status stp__dense_to_chain(const stp_dense_chain *dc, const uint8_t *counted,
+                               stp_chain **out, stp_error *err) {
+  *out = NULL;
+  stp_chain *c = calloc(1, sizeof *c);
+  if (!c)
+    return stp__oom(err, "building a Markov chain");
+  c->nevents = dc->ms.nlabels;
+  c->scale = 1;
+  c->seconds_build = dc->seconds;
+  c->counted = stp__malloc_array(c->nevents ? c->nevents : 1, sizeof *c->counted);
+  stp_status s = c->counted ? stp__movestore_to_csr(&dc->ms, &c->moves, &c->event, err)
+                            : stp__oom(err, "building a Markov chain");
+  if (s != STP_OK) {
+    stp__chain_free(c);
+    return s;
+  }
+  if (c->nevents)
+    memcpy(c->counted, counted, c->nevents);
+  *out = c;
+  return STP_OK;
+}
+
+static stp_status solve_general(const stp_dense_chain *dc, const uint8_t *counted,
+                                const stp_options *o, double *rate, stp_ctmc_info *info,
+                                stp_error *err) {
+  stp_chain *c;
+  STP_CHECK(stp__dense_to_chain(dc, counted, &c, err));
+  double *pi = NULL;
+  stp_status s = stp__chain_solve(c, o, STP_STATIONARY_AUTO, &pi, rate, info, err);
+  free(pi);
+  stp__chain_free(c);
+  return s;
+}
+
+static stp_status counted_rate(const stp_movestore *ms, const uint8_t *counted, const double *pi,
+                               double *rate, stp_error *err) {
+  double *fire = stp__malloc_array(ms->nlabels ? ms->nlabels : 1, sizeof *fire);
+  if (!fire)
+    return stp__oom(err, "computing firing rates");
+  stp__bands_label_rates(ms, pi, fire);
+  double low = INFINITY;
+  uint32_t ncounted = 0;
+  for (uint32_t l = 0; l < ms->nlabels; l++)
+    if (counted[l]) {
+      low = fmin(low, fire[l]);
+      ncounted++;
+    }
+  free(fire);
+  *rate = (double)ncounted * low;
+  return STP_OK;
+}
+
+static uint64_t off_diagonal(const stp_movestore *ms) {
+  uint64_t nz = 0;
+  for (uint64_t s = 0, e = 0; s < ms->nstates; s++)
+    for (uint64_t k = 0; k < ms->deg[s]; k++, e++)
+      nz += ms->to[e] != s;
+  return nz;
+}
+
+stp_status stp__dense_rate(const stp_dense_chain *dc, const uint8_t *counted,
+                           const stp_options *o, double *rate, stp_ctmc_info *info,
+                           stp_error *err) {
+  stp_stationary_options so;
+  stp__stationary_options_init(&so);
+  so.tolerance = o->solver_tolerance;
+  so.cancel = o->cancel;
+  stp_stationary_info si;
+  double *pi = NULL;
+  stp_error local = {0};
+  stp_status s = stp__bands_solve(&dc->ms, &so, &pi, &si, &local);
+  if (s == STP_ENUMERIC)
+    return solve_general(dc, counted, o, rate, info, err);
+  if (s != STP_OK) {
+    if (err)
+      *err = local;
+    return s;
+  }
+  s = counted_rate(&dc->ms, counted, pi, rate, err);
+  free(pi);
+  *info = (stp_ctmc_info){.states = dc->ms.nstates,
+                          .nonzeros = off_diagonal(&dc->ms),
+                          .residual = si.residual,
+                          .solver = si.solver,
+                          .iterations = si.iterations,
+                          .period = si.period,
+                          .seconds_build = dc->seconds,
+                          .seconds_solve = si.seconds};
+  return s;
+}
