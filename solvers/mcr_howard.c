@@ -252,14 +252,11 @@ typedef struct howard {
  * was measured too: 28 % fewer instructions on ladder-tok-shuffled but
  * 15-25 % more on random and torus-mean graphs; bench/README.md.)  The
  * search reads every edge once, so it also counts each node's in-edges
- * from its own component (indeg, by node of g) and the scales of the
- * internal edges.  Returns false when the token-free edges hold a cycle (a
+ * from its own component (indeg, by node of g).  Returns false when the token-free edges hold a cycle (a
  * deadlock).  tf_in and queue: n entries. */
 static inline bool token_free_order(howard *h, const stp_digraph *g, bool single,
                                     const uint32_t *comp_g, uint64_t *indeg, uint32_t *tf_in,
                                     uint32_t *queue) {
-  double wscale = 0;
-  uint32_t tok_max = 0;
   memset(tf_in, 0, (size_t)g->n * sizeof *tf_in);
   memset(indeg, 0, (size_t)g->n * sizeof *indeg);
   for (uint64_t e = 0; e < g->m; e++)
@@ -272,11 +269,8 @@ static inline bool token_free_order(howard *h, const stp_digraph *g, bool single
     uint32_t u = queue[head++];
     for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++) {
       uint32_t v = g->dst[e];
-      if (single || comp_g[v] == comp_g[u]) {
+      if (single || comp_g[v] == comp_g[u])
         indeg[v]++;
-        wscale = max_d(wscale, fabs(g->w[e]));
-        tok_max = g->tok[e] > tok_max ? g->tok[e] : tok_max;
-      }
       if (g->tok[e] == 0 && --tf_in[v] == 0)
         queue[tail++] = v;
     }
@@ -285,8 +279,6 @@ static inline bool token_free_order(howard *h, const stp_digraph *g, bool single
     return false;
   for (size_t k = 0; k < tail; k++)
     h->orig[tail - 1 - k] = queue[k];
-  h->wscale = wscale;
-  h->tok_max = tok_max;
   return true;
 }
 
@@ -319,7 +311,8 @@ static inline bool in_edges_and_policy(howard *h, const stp_digraph *g, bool sin
                                        uint32_t *rank, const uint64_t *indeg) {
   /* Local copies of the arrays: the stores would otherwise make the
    * compiler load them again for every edge. */
-  uint32_t n = h->n, nactive = 0;
+  uint32_t n = h->n, nactive = 0, tok_max = 0;
+  double wscale = 0;
   const uint32_t *orig = h->orig, *dst = g->dst, *tokens = g->tok;
   const uint64_t *off = g->off;
   const double *weight = g->w;
@@ -347,6 +340,8 @@ static inline bool in_edges_and_policy(howard *h, const stp_digraph *g, bool sin
       uint32_t d = rank[dst[e]], tok = tokens[e];
       double w = weight[e];
       in[in_off[d]++] = (in_edge){r, tok, w};
+      wscale = max_d(wscale, fabs(w));
+      tok_max = tok > tok_max ? tok : tok_max;
       double cand = tok ? w : w + val[d].x;
       if (bd == NONE || better_start(cand, tok != 0, d, bx, btok != 0, bd)) {
         bd = d;
@@ -361,6 +356,8 @@ static inline bool in_edges_and_policy(howard *h, const stp_digraph *g, bool sin
   memmove(in_off + 1, in_off, n * sizeof *in_off);
   in_off[0] = 0;
   h->nactive = nactive;
+  h->wscale = wscale;
+  h->tok_max = tok_max;
   return sum > 0;
 }
 
@@ -754,12 +751,13 @@ static stp_status howard_alloc(howard *h, const stp_digraph *g, void **temp, stp
   return STP_OK;
 }
 
-/* Every node has an out-edge (then every node reaches a cycle). */
+/* Every node has an out-edge (then every node reaches a cycle).  No early
+ * exit: the loop then vectorizes. */
 static bool no_sink(const stp_digraph *g) {
+  uint32_t sinks = 0;
   for (uint32_t u = 0; u < g->n; u++)
-    if (g->off[u + 1] == g->off[u])
-      return false;
-  return true;
+    sinks += g->off[u + 1] == g->off[u];
+  return sinks == 0;
 }
 
 /* Policy iteration from the prepared initial policy.  Stops early (STP_OK,
