@@ -222,8 +222,10 @@ typedef struct howard {
   in_edge *in;          /* m, grouped by destination */
   policy_edge *pi;
   node_value *val;
-  uint32_t *mark;       /* evaluate(): 0, a walk id, or DONE */
-  uint8_t *flag;        /* n + ncomp bytes: seen/behind flags, worklist flags */
+  /* Not unsigned char, which may alias anything: a store through one would
+   * make the compiler load every field of the struct again. */
+  uint16_t *mark;       /* evaluate(): 0, ON_WALK or DONE */
+  bool *flag;           /* n + ncomp: seen/behind flags, worklist flags */
   uint32_t *queue;      /* n + 1: walk path, search queue, worklist ring */
   uint32_t *order;      /* active nodes in the order the last evaluation valued them */
   uint32_t *order_next;
@@ -243,7 +245,10 @@ typedef struct howard {
   uint32_t nactive;      /* nodes with a policy edge */
 } howard;
 
-#define DONE UINT32_MAX
+/* A node on the walk in progress (every walk values all its nodes before
+ * the next one starts, so one state suffices), or valued. */
+#define ON_WALK 1
+#define DONE 2
 
 /* The internal numbering: Kahn's algorithm on the token-free edges,
  * reversed (sinks first), so that every token-free edge goes from a larger
@@ -253,12 +258,10 @@ typedef struct howard {
  * 15-25 % more on random and torus-mean graphs; bench/README.md.)  The
  * search reads every edge once, so it also counts each node's in-edges
  * from its own component (indeg, by node of g).  Returns false when the token-free edges hold a cycle (a
- * deadlock).  tf_in and queue: n entries. */
+ * deadlock).  tf_in, indeg and queue: n entries, the first two zeroed. */
 static inline bool token_free_order(howard *h, const stp_digraph *g, bool single,
                                     const uint32_t *comp_g, uint64_t *indeg, uint32_t *tf_in,
                                     uint32_t *queue) {
-  memset(tf_in, 0, (size_t)g->n * sizeof *tf_in);
-  memset(indeg, 0, (size_t)g->n * sizeof *indeg);
   for (uint64_t e = 0; e < g->m; e++)
     tf_in[g->dst[e]] += g->tok[e] == 0;
   size_t head = 0, tail = 0;
@@ -307,7 +310,7 @@ static inline bool better_start(double cand, bool tok, uint32_t d, double best, 
  * Token-free edges go to smaller internal numbers, whose values are then
  * final.  Returns false when no node has an internal edge (no cycle). */
 static inline bool in_edges_and_policy(howard *h, const stp_digraph *g, bool single,
-                                       const uint32_t *comp_g, const uint8_t *pruned,
+                                       const uint32_t *comp_g, const bool *pruned,
                                        uint32_t *rank, const uint64_t *indeg) {
   /* Local copies of the arrays: the stores would otherwise make the
    * compiler load them again for every edge. */
@@ -409,7 +412,7 @@ static void value_cycle(howard *h, const uint32_t *cyc, size_t len, size_t *coun
     valued(h, u, count);
   }
   h->lam_scale = max_d(h->lam_scale, fabs(r));
-  uint32_t c = h->comp[cyc[j]];
+  uint32_t c = h->single ? 0 : h->comp[cyc[j]];
   h->comp_best[c] = max_d(h->comp_best[c], r);
   h->comp_worst[c] = min_d(h->comp_worst[c], r);
   if (r > h->best_ratio) {
@@ -426,16 +429,16 @@ static inline void value_from_successor(howard *h, uint32_t u) {
 
 /* Walk the policy from start to a node with a value (or around a new
  * cycle), then value the path backwards. */
-static void walk_from(howard *h, uint32_t start, uint32_t walk, size_t *count) {
+static void walk_from(howard *h, uint32_t start, size_t *count) {
   size_t len = 0;
   uint32_t v = start;
   while (h->mark[v] == 0) {
-    h->mark[v] = walk;
+    h->mark[v] = ON_WALK;
     h->queue[len++] = v;
     v = h->pi[v].dst;
   }
   size_t stop = len; /* path[0..stop-1] get their values from their successor */
-  if (h->mark[v] == walk) { /* a new cycle: path[stop..len-1], entered at v */
+  if (h->mark[v] == ON_WALK) { /* a new cycle: path[stop..len-1], entered at v */
     while (h->queue[stop - 1] != v)
       stop--;
     stop--;
@@ -460,7 +463,7 @@ static void walk_from(howard *h, uint32_t start, uint32_t walk, size_t *count) {
 #define PREFETCH_FROM 50000
 
 /* One node of the evaluation pass. */
-static inline void evaluate_node(howard *h, uint32_t u, uint32_t *walk, size_t *count) {
+static inline void evaluate_node(howard *h, uint32_t u, size_t *count) {
   uint32_t d = h->pi[u].dst;
   if (h->mark[u] || d == NONE)
     return;
@@ -468,12 +471,11 @@ static inline void evaluate_node(howard *h, uint32_t u, uint32_t *walk, size_t *
     value_from_successor(h, u);
     valued(h, u, count);
   } else {
-    walk_from(h, u, ++*walk, count);
+    walk_from(h, u, count);
   }
 }
 
 static void evaluate(howard *h) {
-  uint32_t walk = 0;
   size_t count = 0, total = h->norder ? h->norder : h->n;
   memset(h->mark, 0, (size_t)h->n * sizeof *h->mark);
   for (uint32_t c = 0; c < h->ncomp; c++) {
@@ -486,17 +488,17 @@ static void evaluate(howard *h) {
   const uint32_t *order = h->order;
   if (!h->norder) {
     for (uint32_t u = 0; u < total; u++)
-      evaluate_node(h, u, &walk, &count);
+      evaluate_node(h, u, &count);
   } else if (total < PREFETCH_FROM) {
     for (size_t k = 0; k < total; k++)
-      evaluate_node(h, order[k], &walk, &count);
+      evaluate_node(h, order[k], &count);
   } else {
     for (size_t k = 0; k < total; k++) {
       if (k + 16 < total) {
         PREFETCH(&h->pi[order[k + 16]]);
         PREFETCH(&h->val[h->pi[order[k + 8]].dst]);
       }
-      evaluate_node(h, order[k], &walk, &count);
+      evaluate_node(h, order[k], &count);
     }
   }
   uint32_t *t = h->order;
@@ -517,7 +519,7 @@ static inline bool ratio_greater(double a, double b) {
  * "chain").  The new values are computed on the way, so the policy needs no
  * new evaluation.  Returns the number of nodes switched. */
 static size_t spread_best_ratio(howard *h) {
-  uint8_t *behind = h->flag + h->n; /* per component: some node is behind */
+  bool *behind = h->flag + h->n; /* per component: some node is behind */
   bool any = false;
   for (uint32_t c = 0; c < h->ncomp; c++) {
     behind[c] = ratio_greater(h->comp_best[c], h->comp_worst[c]);
@@ -526,7 +528,7 @@ static size_t spread_best_ratio(howard *h) {
   if (!any)
     return 0;
   /* Sources first: the nodes already on par with their component's best. */
-  uint8_t *seen = h->flag;
+  bool *seen = h->flag;
   size_t head = 0, tail = 0, changed = 0;
   if (h->single) { /* one component, behind: no per-node lookups */
     double best = h->comp_best[0];
@@ -628,8 +630,8 @@ static inline size_t ring_add(size_t i, size_t k, size_t n) {
  * evaluation finds (the budget also stops the values climbing around such
  * a cycle).  Returns the number of policy changes. */
 static size_t improve(howard *h) {
-  uint8_t *queued = h->flag;
-  memset(queued, 0, h->n);
+  bool *queued = h->flag;
+  memset(queued, 0, h->n * sizeof *queued);
   size_t changed = 0, head = 0, tail = 0, n = (size_t)h->n + 1; /* ring of n + 1 slots */
   double scale = h->wscale + h->lam_scale * h->tok_max;
   for (uint32_t v = 0; v < h->n; v++)
@@ -711,7 +713,7 @@ static size_t layout(howard *h, char *base, size_t n, uint64_t m, void **temp) {
   h->order_next = carve(base, &at, n, sizeof *h->order_next);
   h->comp_best = carve(base, &at, n, sizeof *h->comp_best);
   h->comp_worst = carve(base, &at, n, sizeof *h->comp_worst);
-  h->flag = carve(base, &at, 2 * n, 1);
+  h->flag = carve(base, &at, 2 * n, sizeof *h->flag);
   h->in_off = carve(base, &at, n + 1, sizeof *h->in_off);
   h->in = carve(base, &at, m ? m : 1, sizeof *h->in);
   *temp = carve(base, &at, n, sizeof(tarjan_node) + 2 * sizeof(uint32_t));
@@ -724,8 +726,7 @@ static size_t layout(howard *h, char *base, size_t n, uint64_t m, void **temp) {
  * none left goes too; one earlier stays, harmless).  Random graphs have
  * about 5 % such nodes (bench/mcr, family random); a pass over the nodes,
  * where a per-edge flag cost 6 % on event graphs, which have none. */
-static void prune_sources(const stp_digraph *g, uint64_t *indeg, uint8_t *pruned) {
-  memset(pruned, 0, g->n);
+static void prune_sources(const stp_digraph *g, uint64_t *indeg, bool *pruned) {
   for (uint32_t u = 0; u < g->n; u++) {
     if (indeg[u])
       continue;
@@ -751,9 +752,21 @@ static bool prepare(howard *h, const stp_digraph *g, void *temp, bool *deadlocke
   h->norder = 0;
   h->nactive = 0;
   if (h->single) {
-    uint8_t *pruned = (uint8_t *)call;
-    h->ncomp = 1;
-    memset(h->comp, 0, n * sizeof *h->comp);
+    /* One pass zeroes the counters and looks for sinks (a node without an
+     * out-edge reaches no cycle: one class cannot hold). */
+    bool *pruned = (bool *)call;
+    uint32_t sinks = 0;
+    for (size_t u = 0; u < n; u++) {
+      tstack[u] = 0;
+      indeg[u] = 0;
+      pruned[u] = 0;
+      sinks += g->off[u + 1] == g->off[u];
+    }
+    h->single = sinks == 0;
+  }
+  if (h->single) {
+    bool *pruned = (bool *)call;
+    h->ncomp = 1; /* h->comp is not read in this case */
     *deadlocked = !token_free_order(h, g, true, NULL, indeg, tstack, h->queue);
     if (*deadlocked)
       return false;
@@ -761,6 +774,8 @@ static bool prepare(howard *h, const stp_digraph *g, void *temp, bool *deadlocke
     return in_edges_and_policy(h, g, true, NULL, pruned, rank, indeg);
   }
   scc_in(g, comp_g, &h->ncomp, t, tstack, call);
+  memset(tstack, 0, n * sizeof *tstack);
+  memset(indeg, 0, n * sizeof *indeg);
   *deadlocked = !token_free_order(h, g, false, comp_g, indeg, tstack, h->queue);
   if (*deadlocked)
     return false;
@@ -781,15 +796,6 @@ static stp_status howard_alloc(howard *h, const stp_digraph *g, void **temp, stp
     return stp__oom(err, "running Howard's algorithm");
   layout(h, h->arena, g->n, g->m, temp);
   return STP_OK;
-}
-
-/* Every node has an out-edge (then every node reaches a cycle).  No early
- * exit: the loop then vectorizes. */
-static bool no_sink(const stp_digraph *g) {
-  uint32_t sinks = 0;
-  for (uint32_t u = 0; u < g->n; u++)
-    sinks += g->off[u + 1] == g->off[u];
-  return sinks == 0;
 }
 
 /* Policy iteration from the prepared initial policy.  Stops early (STP_OK,
@@ -848,7 +854,7 @@ stp_status stp__mcr_howard(const stp_digraph *g, const stp_mcr_options *opts, st
   stp_status s = howard_alloc(&h, g, &temp, err);
   if (s != STP_OK)
     goto done;
-  h.single = no_sink(g);
+  h.single = true;
   cyclic = prepare(&h, g, temp, &deadlocked);
   if (deadlocked) {
     s = deadlock(g, res, err);
