@@ -43,6 +43,13 @@
 #define PREFETCH(addr) ((void)(addr))
 #endif
 
+/* Rare paths, kept out of the loops they would otherwise be inlined into. */
+#if defined(__GNUC__)
+#define COLD __attribute__((cold, noinline))
+#else
+#define COLD
+#endif
+
 /* fmax/fmin without their NaN rules, so that they compile to one instruction
  * (no NaN reaches them: durations are finite). */
 static inline double max_d(double a, double b) {
@@ -250,6 +257,63 @@ typedef struct howard {
 #define ON_WALK 1
 #define DONE 2
 
+/* Does the input order put the ends of an edge far apart (mean |u - v| above
+ * n / 16; a random numbering gives n / 3, a grid or an event graph built
+ * stage by stage a few percent)? */
+static COLD bool scattered(const stp_digraph *g) {
+  uint64_t sum = 0;
+  for (uint32_t u = 0; u < g->n; u++)
+    for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++)
+      sum += g->dst[e] > u ? g->dst[e] - u : u - g->dst[e];
+  return (double)sum > (double)g->m * g->n / 16;
+}
+
+/* The sources of the token-free edges (tf_in[u] = 0) in reverse postorder
+ * of a depth-first search of the whole graph, into queue; returns their
+ * count.  Used when nearly every node is such a source and the input order
+ * is scattered: Kahn's order then says nothing and follows the input
+ * numbering, so that the improvement sweep visits the nodes in random order
+ * and a bias gain travels one edge per sweep (bench/mcr, family
+ * ladder-tok-shuffled).  In postorder a node comes after its successors
+ * except on back edges: the sweep (internal order = Kahn's reversed)
+ * carries a gain back along a whole path, and neighbours get nearby
+ * numbers.  Scratch: arrays that are only filled later (pi: the search
+ * stack; in_off: the edge cursors; order: the postorder; mark: seen). */
+static COLD size_t sources_in_postorder(howard *h, const stp_digraph *g, const uint32_t *tf_in,
+                                        uint32_t *queue) {
+  uint32_t *stack = (uint32_t *)h->pi, *post = h->order;
+  uint64_t *cursor = h->in_off;
+  uint16_t *seen = h->mark;
+  size_t np = 0, tail = 0;
+  memset(seen, 0, (size_t)g->n * sizeof *seen);
+  for (uint32_t root = 0; root < g->n; root++) {
+    if (seen[root])
+      continue;
+    size_t sp = 0;
+    stack[sp++] = root;
+    seen[root] = 1;
+    cursor[root] = g->off[root];
+    while (sp) {
+      uint32_t u = stack[sp - 1];
+      if (cursor[u] < g->off[u + 1]) {
+        uint32_t v = g->dst[cursor[u]++];
+        if (!seen[v]) {
+          seen[v] = 1;
+          cursor[v] = g->off[v];
+          stack[sp++] = v;
+        }
+      } else {
+        post[np++] = u;
+        sp--;
+      }
+    }
+  }
+  for (size_t k = np; k > 0; k--)
+    if (tf_in[post[k - 1]] == 0)
+      queue[tail++] = post[k - 1];
+  return tail;
+}
+
 /* The internal numbering: Kahn's algorithm on the token-free edges,
  * reversed (sinks first), so that every token-free edge goes from a larger
  * internal number to a smaller one.  (A depth-first order, seeded by the
@@ -268,6 +332,8 @@ static inline bool token_free_order(howard *h, const stp_digraph *g, bool single
   for (uint32_t u = 0; u < g->n; u++)
     if (tf_in[u] == 0)
       queue[tail++] = u;
+  if (tail > g->n - g->n / 10 && scattered(g))
+    tail = sources_in_postorder(h, g, tf_in, queue);
   while (head < tail) {
     uint32_t u = queue[head++];
     for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++) {
