@@ -5,9 +5,12 @@
  * ratio lam of the cycle it reaches and a bias x (x[u] = w - lam*tok + x[succ]);
  * improvement first moves every node to the best ratio it can reach, then
  * follows edges that raise the bias.  At the fixed point the largest
- * policy-cycle ratio is optimal.  Only edges inside a strongly connected
- * component are used, so every node kept has a choice and trivial components
- * drop out.  The answer is computed from the critical cycle itself (sum of
+ * policy-cycle ratio is optimal.  The whole graph is first taken as one
+ * class (no strongly connected components: nodes without in-edges drop
+ * out); only when some node cannot reach the best policy cycle, or has no
+ * out-edge, are the components computed and the edges between them left
+ * out, so that every node kept has a choice and trivial components drop
+ * out.  The answer is computed from the critical cycle itself (sum of
  * durations / sum of tokens), so it is exact up to that one sum.
  *
  * What makes it fast on event graphs (bench/README.md has the numbers and
@@ -25,7 +28,12 @@
  * - a worklist carries gains across token edges within an iteration, under
  *   a budget that grows while the best ratio holds;
  * - evaluation takes the nodes in the order of the previous one, so that
- *   it mostly streams instead of chasing pointers. */
+ *   it mostly streams instead of chasing pointers; on large graphs with few
+ *   tokens it values whole token-free chains in passes over the internal
+ *   order;
+ * - when the token-free edges say nothing about the order (nearly every
+ *   node is a source of them) and the input numbering is scattered, the
+ *   numbering follows a depth-first postorder instead. */
 #include "solvers/mcr_howard.h"
 
 #include "base/core.h"
@@ -671,7 +679,9 @@ static inline bool ratio_greater(double a, double b) {
  * that already do switches all the others to it.  Edge-by-edge improvement
  * would move the best ratio one edge per iteration (see bench/mcr, family
  * "chain").  The new values are computed on the way, so the policy needs no
- * new evaluation.  Returns the number of nodes switched. */
+ * new evaluation.  With the whole graph as one class, the search tells
+ * whether every node reached the best cycle (h->uncovered otherwise).
+ * Returns the number of nodes switched. */
 static size_t spread_best_ratio(howard *h) {
   bool *behind = h->flag + h->n; /* per component: some node is behind */
   bool any = false;
