@@ -331,8 +331,9 @@ static COLD size_t sources_in_postorder(howard *h, const stp_digraph *g, const u
  * was measured too: 28 % fewer instructions on ladder-tok-shuffled but
  * 15-25 % more on random and torus-mean graphs; bench/README.md.)  The
  * search reads every edge once, so it also counts each node's in-edges
- * from its own component (indeg, by node of g).  Returns false when the token-free edges hold a cycle (a
- * deadlock).  tf_in, indeg and queue: n entries, the first two zeroed. */
+ * from its own component (indeg, by node of g).  Returns false when the
+ * token-free edges hold a cycle (a deadlock).  tf_in, indeg and queue: n
+ * entries, the first two zeroed. */
 static inline bool token_free_order(howard *h, const stp_digraph *g, bool single,
                                     const uint32_t *comp_g, uint64_t *indeg, uint32_t *tf_in,
                                     uint32_t *queue) {
@@ -526,13 +527,6 @@ static void walk_from(howard *h, uint32_t start, size_t *count) {
   }
 }
 
-/* Value determination, O(n): the nodes are taken in the order in which the
- * previous evaluation valued them.  Where the policy did not change, a
- * node's successor then already has its value: the pass reads the order
- * array in sequence and its other accesses do not depend on one another
- * (the memory system overlaps them), instead of chasing pointers.  Nodes
- * whose successor has no value yet start a walk.  Also records the best
- * policy cycle of each component and of the whole graph. */
 /* Graphs whose arrays fit in the caches gain nothing from the prefetches
  * of the loops below, which cost a tenth of their instructions
  * (bench/mcr at 1e4 nodes): they are issued from this many nodes on. */
@@ -633,6 +627,13 @@ static bool few_roots(const howard *h) {
   return roots <= h->n / 8;
 }
 
+/* Value determination, O(n): the nodes are taken in the order in which the
+ * previous evaluation valued them.  Where the policy did not change, a
+ * node's successor then already has its value: the pass reads the order
+ * array in sequence and its other accesses do not depend on one another
+ * (the memory system overlaps them), instead of chasing pointers.  Nodes
+ * whose successor has no value yet start a walk.  Also records the best
+ * policy cycle of each component and of the whole graph. */
 static void evaluate(howard *h) {
   size_t count = 0, total = h->norder ? h->norder : h->n;
   memset(h->mark, 0, (size_t)h->n * sizeof *h->mark);
@@ -952,7 +953,7 @@ static bool prepare(howard *h, const stp_digraph *g, void *temp, bool *deadlocke
  * twenty, and a block that the allocator hands back whole to the next call
  * (separate arrays are returned to the system and page-faulted in again on
  * every call: a quarter of the time at 1e4 nodes, bench/mcr).  Per node:
- * 82 bytes, and 24 more while preparing; per edge: 16 bytes.  *temp: the
+ * 80 bytes, and 24 more while preparing; per edge: 16 bytes.  *temp: the
  * preparation's scratch. */
 static stp_status howard_alloc(howard *h, const stp_digraph *g, void **temp, stp_error *err) {
   h->arena = malloc(layout(h, NULL, g->n, g->m, temp));
