@@ -5,9 +5,12 @@
  * ratio lam of the cycle it reaches and a bias x (x[u] = w - lam*tok + x[succ]);
  * improvement first moves every node to the best ratio it can reach, then
  * follows edges that raise the bias.  At the fixed point the largest
- * policy-cycle ratio is optimal.  Only edges inside a strongly connected
- * component are used, so every node kept has a choice and trivial components
- * drop out.  The answer is computed from the critical cycle itself (sum of
+ * policy-cycle ratio is optimal.  The whole graph is first taken as one
+ * class (no strongly connected components: nodes without in-edges drop
+ * out); only when some node cannot reach the best policy cycle, or has no
+ * out-edge, are the components computed and the edges between them left
+ * out, so that every node kept has a choice and trivial components drop
+ * out.  The answer is computed from the critical cycle itself (sum of
  * durations / sum of tokens), so it is exact up to that one sum.
  *
  * What makes it fast on event graphs (bench/README.md has the numbers and
@@ -25,7 +28,12 @@
  * - a worklist carries gains across token edges within an iteration, under
  *   a budget that grows while the best ratio holds;
  * - evaluation takes the nodes in the order of the previous one, so that
- *   it mostly streams instead of chasing pointers. */
+ *   it mostly streams instead of chasing pointers; on large graphs with few
+ *   tokens it values whole token-free chains in passes over the internal
+ *   order;
+ * - when the token-free edges say nothing about the order (nearly every
+ *   node is a source of them) and the input numbering is scattered, the
+ *   numbering follows a depth-first postorder instead. */
 #include "solvers/mcr_howard.h"
 
 #include "base/core.h"
@@ -41,6 +49,13 @@
 #define PREFETCH(addr) __builtin_prefetch(addr)
 #else
 #define PREFETCH(addr) ((void)(addr))
+#endif
+
+/* Rare paths, kept out of the loops they would otherwise be inlined into. */
+#if defined(__GNUC__)
+#define COLD __attribute__((cold, noinline))
+#else
+#define COLD
 #endif
 
 /* fmax/fmin without their NaN rules, so that they compile to one instruction
@@ -222,8 +237,10 @@ typedef struct howard {
   in_edge *in;          /* m, grouped by destination */
   policy_edge *pi;
   node_value *val;
-  uint32_t *mark;       /* evaluate(): 0, a walk id, or DONE */
-  uint8_t *flag;        /* n + ncomp bytes: seen/behind flags, worklist flags */
+  /* Not unsigned char, which may alias anything: a store through one would
+   * make the compiler load every field of the struct again. */
+  uint16_t *mark;       /* evaluate(): 0, ON_WALK or DONE */
+  bool *flag;           /* n + ncomp: seen/behind flags, worklist flags */
   uint32_t *queue;      /* n + 1: walk path, search queue, worklist ring */
   uint32_t *order;      /* active nodes in the order the last evaluation valued them */
   uint32_t *order_next;
@@ -238,9 +255,74 @@ typedef struct howard {
   double best_ratio;
   unsigned budget_scale; /* worklist budget, in quarter passes over the edges */
   bool budget_spent;     /* the last worklist stopped on its budget */
+  bool single;           /* one class: the components were not computed (below) */
+  bool uncovered;        /* single: some node cannot reach the best policy cycle */
+  uint32_t nactive;      /* nodes with a policy edge */
 } howard;
 
-#define DONE UINT32_MAX
+/* A node on the walk in progress (every walk values all its nodes before
+ * the next one starts, so one state suffices), or valued. */
+#define ON_WALK 1
+#define DONE 2
+
+/* Does the input order put the ends of an edge far apart (mean |u - v| above
+ * n / 16; a random numbering gives n / 3, a grid or an event graph built
+ * stage by stage a few percent)?  Estimated on the out-edges of at most
+ * 4096 nodes spread evenly over the numbering. */
+static COLD bool scattered(const stp_digraph *g) {
+  uint32_t stride = g->n > 4096 ? g->n / 4096 : 1;
+  uint64_t sum = 0, count = 0;
+  for (uint32_t u = 0; u < g->n; u += stride)
+    for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++, count++)
+      sum += g->dst[e] > u ? g->dst[e] - u : u - g->dst[e];
+  return (double)sum > (double)count * g->n / 16;
+}
+
+/* The sources of the token-free edges (tf_in[u] = 0) in reverse postorder
+ * of a depth-first search of the whole graph, into queue; returns their
+ * count.  Used when nearly every node is such a source and the input order
+ * is scattered: Kahn's order then says nothing and follows the input
+ * numbering, so that the improvement sweep visits the nodes in random order
+ * and a bias gain travels one edge per sweep (bench/mcr, family
+ * ladder-tok-shuffled).  In postorder a node comes after its successors
+ * except on back edges: the sweep (internal order = Kahn's reversed)
+ * carries a gain back along a whole path, and neighbours get nearby
+ * numbers.  Scratch: arrays that are only filled later (pi: the search
+ * stack; in_off: the edge cursors; order: the postorder; mark: seen). */
+static COLD size_t sources_in_postorder(howard *h, const stp_digraph *g, const uint32_t *tf_in,
+                                        uint32_t *queue) {
+  uint32_t *stack = (uint32_t *)h->pi, *post = h->order;
+  uint64_t *cursor = h->in_off;
+  uint16_t *seen = h->mark;
+  size_t np = 0, tail = 0;
+  memset(seen, 0, (size_t)g->n * sizeof *seen);
+  for (uint32_t root = 0; root < g->n; root++) {
+    if (seen[root])
+      continue;
+    size_t sp = 0;
+    stack[sp++] = root;
+    seen[root] = 1;
+    cursor[root] = g->off[root];
+    while (sp) {
+      uint32_t u = stack[sp - 1];
+      if (cursor[u] < g->off[u + 1]) {
+        uint32_t v = g->dst[cursor[u]++];
+        if (!seen[v]) {
+          seen[v] = 1;
+          cursor[v] = g->off[v];
+          stack[sp++] = v;
+        }
+      } else {
+        post[np++] = u;
+        sp--;
+      }
+    }
+  }
+  for (size_t k = np; k > 0; k--)
+    if (tf_in[post[k - 1]] == 0)
+      queue[tail++] = post[k - 1];
+  return tail;
+}
 
 /* The internal numbering: Kahn's algorithm on the token-free edges,
  * reversed (sinks first), so that every token-free edge goes from a larger
@@ -249,30 +331,26 @@ typedef struct howard {
  * was measured too: 28 % fewer instructions on ladder-tok-shuffled but
  * 15-25 % more on random and torus-mean graphs; bench/README.md.)  The
  * search reads every edge once, so it also counts each node's in-edges
- * from its own component (indeg, by node of g) and the scales of the
- * internal edges.  Returns false when the token-free edges hold a cycle (a
- * deadlock).  tf_in and queue: n entries. */
-static bool token_free_order(howard *h, const stp_digraph *g, const uint32_t *comp_g,
-                             uint64_t *indeg, uint32_t *tf_in, uint32_t *queue) {
-  double wscale = 0;
-  uint32_t tok_max = 0;
-  memset(tf_in, 0, (size_t)g->n * sizeof *tf_in);
-  memset(indeg, 0, (size_t)g->n * sizeof *indeg);
+ * from its own component (indeg, by node of g).  Returns false when the
+ * token-free edges hold a cycle (a deadlock).  tf_in, indeg and queue: n
+ * entries, the first two zeroed. */
+static inline bool token_free_order(howard *h, const stp_digraph *g, bool single,
+                                    const uint32_t *comp_g, uint64_t *indeg, uint32_t *tf_in,
+                                    uint32_t *queue) {
   for (uint64_t e = 0; e < g->m; e++)
     tf_in[g->dst[e]] += g->tok[e] == 0;
   size_t head = 0, tail = 0;
   for (uint32_t u = 0; u < g->n; u++)
     if (tf_in[u] == 0)
       queue[tail++] = u;
+  if (tail > g->n - g->n / 10 && scattered(g))
+    tail = sources_in_postorder(h, g, tf_in, queue);
   while (head < tail) {
     uint32_t u = queue[head++];
     for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++) {
       uint32_t v = g->dst[e];
-      if (comp_g[v] == comp_g[u]) {
+      if (single || comp_g[v] == comp_g[u])
         indeg[v]++;
-        wscale = max_d(wscale, fabs(g->w[e]));
-        tok_max = g->tok[e] > tok_max ? g->tok[e] : tok_max;
-      }
       if (g->tok[e] == 0 && --tf_in[v] == 0)
         queue[tail++] = v;
     }
@@ -281,8 +359,6 @@ static bool token_free_order(howard *h, const stp_digraph *g, const uint32_t *co
     return false;
   for (size_t k = 0; k < tail; k++)
     h->orig[tail - 1 - k] = queue[k];
-  h->wscale = wscale;
-  h->tok_max = tok_max;
   return true;
 }
 
@@ -310,40 +386,59 @@ static inline bool better_start(double cand, bool tok, uint32_t d, double best, 
  * choice, is a pure tie; this one starts from long, few-token cycles.
  * Token-free edges go to smaller internal numbers, whose values are then
  * final.  Returns false when no node has an internal edge (no cycle). */
-static bool in_edges_and_policy(howard *h, const stp_digraph *g, const uint32_t *comp_g,
-                                uint32_t *rank, const uint64_t *indeg) {
-  uint32_t n = h->n;
-  h->in_off[0] = 0;
+static inline bool in_edges_and_policy(howard *h, const stp_digraph *g, bool single,
+                                       const uint32_t *comp_g, const bool *pruned,
+                                       uint32_t *rank, const uint64_t *indeg) {
+  /* Local copies of the arrays: the stores would otherwise make the
+   * compiler load them again for every edge. */
+  uint32_t n = h->n, nactive = 0, tok_max = 0;
+  double wscale = 0;
+  const uint32_t *orig = h->orig, *dst = g->dst, *tokens = g->tok;
+  const uint64_t *off = g->off;
+  const double *weight = g->w;
+  uint64_t *in_off = h->in_off, sum = 0;
+  in_edge *in = h->in;
+  policy_edge *pi = h->pi;
+  node_value *val = h->val;
+  in_off[0] = 0;
   for (uint32_t r = 0; r < n; r++) {
-    rank[h->orig[r]] = r;
-    h->in_off[r + 1] = h->in_off[r] + indeg[h->orig[r]];
+    rank[orig[r]] = r;
+    in_off[r + 1] = sum += indeg[orig[r]];
   }
-  h->m = h->in_off[n];
+  h->m = sum;
   /* Fill with in_off[v] as the cursor of v (it ends at v's end, which is
    * v + 1's start), then shift back: no cursor array. */
   for (uint32_t r = 0; r < n; r++) {
-    uint32_t u = h->orig[r], c = comp_g[u];
-    policy_edge best = {NONE, 0, -INFINITY};
-    double bx = -INFINITY;
-    for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++) {
-      if (comp_g[g->dst[e]] != c)
+    uint32_t u = orig[r], c = single ? 0 : comp_g[u];
+    uint32_t bd = NONE, btok = 0;
+    double bw = 0, bx = -INFINITY;
+    uint64_t end = single && pruned[u] ? off[u] : off[u + 1];
+    nactive += end > off[u];
+    for (uint64_t e = off[u]; e < end; e++) {
+      if (!single && comp_g[dst[e]] != c)
         continue;
-      uint32_t d = rank[g->dst[e]], tok = g->tok[e];
-      double w = g->w[e];
-      h->in[h->in_off[d]++] = (in_edge){r, tok, w};
-      double cand = tok ? w : w + h->val[d].x;
-      if (best.dst == NONE || better_start(cand, tok != 0, d, bx, best.tok != 0, best.dst)) {
-        best = (policy_edge){d, tok, w};
+      uint32_t d = rank[dst[e]], tok = tokens[e];
+      double w = weight[e];
+      in[in_off[d]++] = (in_edge){r, tok, w};
+      wscale = max_d(wscale, fabs(w));
+      tok_max = tok > tok_max ? tok : tok_max;
+      double cand = tok ? w : w + val[d].x;
+      if (bd == NONE || better_start(cand, tok != 0, d, bx, btok != 0, bd)) {
+        bd = d;
+        btok = tok;
+        bw = w;
         bx = cand;
       }
     }
-    h->pi[r] = best;
-    h->val[r].x = bx;
+    pi[r] = (policy_edge){bd, btok, bw};
+    val[r].x = bx;
   }
-  for (uint32_t v = n; v > 0; v--)
-    h->in_off[v] = h->in_off[v - 1];
-  h->in_off[0] = 0;
-  return h->m > 0;
+  memmove(in_off + 1, in_off, n * sizeof *in_off);
+  in_off[0] = 0;
+  h->nactive = nactive;
+  h->wscale = wscale;
+  h->tok_max = tok_max;
+  return sum > 0;
 }
 
 /* The ratio of the policy cycle through `handle`, summed along the cycle. */
@@ -394,7 +489,7 @@ static void value_cycle(howard *h, const uint32_t *cyc, size_t len, size_t *coun
     valued(h, u, count);
   }
   h->lam_scale = max_d(h->lam_scale, fabs(r));
-  uint32_t c = h->comp[cyc[j]];
+  uint32_t c = h->single ? 0 : h->comp[cyc[j]];
   h->comp_best[c] = max_d(h->comp_best[c], r);
   h->comp_worst[c] = min_d(h->comp_worst[c], r);
   if (r > h->best_ratio) {
@@ -411,16 +506,16 @@ static inline void value_from_successor(howard *h, uint32_t u) {
 
 /* Walk the policy from start to a node with a value (or around a new
  * cycle), then value the path backwards. */
-static void walk_from(howard *h, uint32_t start, uint32_t walk, size_t *count) {
+static void walk_from(howard *h, uint32_t start, size_t *count) {
   size_t len = 0;
   uint32_t v = start;
   while (h->mark[v] == 0) {
-    h->mark[v] = walk;
+    h->mark[v] = ON_WALK;
     h->queue[len++] = v;
     v = h->pi[v].dst;
   }
   size_t stop = len; /* path[0..stop-1] get their values from their successor */
-  if (h->mark[v] == walk) { /* a new cycle: path[stop..len-1], entered at v */
+  if (h->mark[v] == ON_WALK) { /* a new cycle: path[stop..len-1], entered at v */
     while (h->queue[stop - 1] != v)
       stop--;
     stop--;
@@ -432,6 +527,106 @@ static void walk_from(howard *h, uint32_t start, uint32_t walk, size_t *count) {
   }
 }
 
+/* Graphs whose arrays fit in the caches gain nothing from the prefetches
+ * of the loops below, which cost a tenth of their instructions
+ * (bench/mcr at 1e4 nodes): they are issued from this many nodes on. */
+#define PREFETCH_FROM 50000
+
+/* One node of the evaluation pass. */
+static inline void evaluate_node(howard *h, uint32_t u, size_t *count) {
+  uint32_t d = h->pi[u].dst;
+  if (h->mark[u] || d == NONE)
+    return;
+  if (h->mark[d] == DONE) {
+    value_from_successor(h, u);
+    valued(h, u, count);
+  } else {
+    walk_from(h, u, count);
+  }
+}
+
+/* Value determination by token-free chains, for large graphs where few
+ * policy edges hold tokens (event graphs: one token per cycle or so).
+ * There the walks above chase pointers through long token-free paths in
+ * no memory order (40 % of the nodes per evaluation on strict-homog-1e6,
+ * and most of its time).  A token-free policy edge goes to a smaller
+ * internal number, so one pass in increasing order finds for each node the
+ * root its token-free path ends at (a node whose policy edge holds tokens)
+ * and the durations summed on the way; the walks then run over the roots
+ * only, each root taking its successor's bias as that sum plus its root's
+ * bias; a last pass in increasing order values the other nodes from their
+ * successors, as the walks would.  A policy cycle is still valued by
+ * value_cycle, node by node.  Only the roots' biases are summed in another
+ * order (a rounding apart).  anc: the order array (the next evaluation
+ * starts from index order). */
+static void evaluate_chains(howard *h) {
+  uint32_t n = h->n, *anc = h->order, *path = h->queue;
+  policy_edge *pi = h->pi;
+  node_value *val = h->val;
+  uint16_t *mark = h->mark;
+  size_t count = 0; /* valued() records an order that is not used here */
+  for (uint32_t u = 0; u < n; u++) {
+    uint32_t d = pi[u].dst;
+    if (d == NONE)
+      continue;
+    if (pi[u].tok) {
+      anc[u] = u;
+      val[u].x = 0;
+    } else {
+      anc[u] = anc[d];
+      val[u].x = pi[u].w + val[d].x;
+    }
+  }
+  for (uint32_t r = 0; r < n; r++) {
+    if (mark[r] || pi[r].dst == NONE || !pi[r].tok)
+      continue;
+    size_t len = 0;
+    uint32_t v = r;
+    while (mark[v] == 0) {
+      mark[v] = ON_WALK;
+      path[len++] = v;
+      v = anc[pi[v].dst];
+    }
+    size_t stop = len; /* path[0..stop-1] get their values from their successor */
+    if (mark[v] == ON_WALK) { /* a cycle through root v: its nodes after path[0..stop-1] */
+      while (path[stop - 1] != v)
+        stop--;
+      stop--;
+      size_t clen = 0;
+      uint32_t c = v;
+      do {
+        path[stop + clen++] = c;
+        c = pi[c].dst;
+      } while (c != v);
+      value_cycle(h, path + stop, clen, &count);
+      count = 0;
+    }
+    for (size_t k = stop; k > 0; k--) {
+      uint32_t u = path[k - 1], sx = pi[u].dst;
+      node_value s = val[sx];
+      if (mark[sx] != DONE) /* a chain node: its sum plus its root's bias */
+        s = (node_value){s.x + val[anc[sx]].x, val[anc[sx]].lam};
+      val[u] = (node_value){bias_through(&pi[u], s.lam, s.x), s.lam};
+      mark[u] = DONE;
+    }
+  }
+  for (uint32_t u = 0; u < n; u++) {
+    if (mark[u] == DONE || pi[u].dst == NONE)
+      continue;
+    node_value s = val[pi[u].dst];
+    val[u] = (node_value){bias_through(&pi[u], s.lam, s.x), s.lam};
+  }
+  h->norder = 0;
+}
+
+/* Few policy edges hold tokens (at most one node in 8). */
+static bool few_roots(const howard *h) {
+  uint32_t roots = 0;
+  for (uint32_t u = 0; u < h->n; u++)
+    roots += h->pi[u].dst != NONE && h->pi[u].tok != 0;
+  return roots <= h->n / 8;
+}
+
 /* Value determination, O(n): the nodes are taken in the order in which the
  * previous evaluation valued them.  Where the policy did not change, a
  * node's successor then already has its value: the pass reads the order
@@ -440,7 +635,6 @@ static void walk_from(howard *h, uint32_t start, uint32_t walk, size_t *count) {
  * whose successor has no value yet start a walk.  Also records the best
  * policy cycle of each component and of the whole graph. */
 static void evaluate(howard *h) {
-  uint32_t walk = 0;
   size_t count = 0, total = h->norder ? h->norder : h->n;
   memset(h->mark, 0, (size_t)h->n * sizeof *h->mark);
   for (uint32_t c = 0; c < h->ncomp; c++) {
@@ -450,19 +644,24 @@ static void evaluate(howard *h) {
   h->best_handle = NONE;
   h->best_ratio = -INFINITY;
   h->lam_scale = 0;
-  for (size_t k = 0; k < total; k++) {
-    uint32_t u = h->norder ? h->order[k] : (uint32_t)k;
-    if (h->norder && k + 16 < total) {
-      PREFETCH(&h->pi[h->order[k + 16]]);
-      PREFETCH(&h->val[h->pi[h->order[k + 8]].dst]);
-    }
-    if (h->mark[u] || h->pi[u].dst == NONE)
-      continue;
-    if (h->mark[h->pi[u].dst] == DONE) {
-      value_from_successor(h, u);
-      valued(h, u, &count);
-    } else {
-      walk_from(h, u, ++walk, &count);
+  if (h->n >= PREFETCH_FROM && few_roots(h)) {
+    evaluate_chains(h);
+    return;
+  }
+  const uint32_t *order = h->order;
+  if (!h->norder) {
+    for (uint32_t u = 0; u < total; u++)
+      evaluate_node(h, u, &count);
+  } else if (total < PREFETCH_FROM) {
+    for (size_t k = 0; k < total; k++)
+      evaluate_node(h, order[k], &count);
+  } else {
+    for (size_t k = 0; k < total; k++) {
+      if (k + 16 < total) {
+        PREFETCH(&h->pi[order[k + 16]]);
+        PREFETCH(&h->val[h->pi[order[k + 8]].dst]);
+      }
+      evaluate_node(h, order[k], &count);
     }
   }
   uint32_t *t = h->order;
@@ -481,9 +680,11 @@ static inline bool ratio_greater(double a, double b) {
  * that already do switches all the others to it.  Edge-by-edge improvement
  * would move the best ratio one edge per iteration (see bench/mcr, family
  * "chain").  The new values are computed on the way, so the policy needs no
- * new evaluation.  Returns the number of nodes switched. */
+ * new evaluation.  With the whole graph as one class, the search tells
+ * whether every node reached the best cycle (h->uncovered otherwise).
+ * Returns the number of nodes switched. */
 static size_t spread_best_ratio(howard *h) {
-  uint8_t *behind = h->flag + h->n; /* per component: some node is behind */
+  bool *behind = h->flag + h->n; /* per component: some node is behind */
   bool any = false;
   for (uint32_t c = 0; c < h->ncomp; c++) {
     behind[c] = ratio_greater(h->comp_best[c], h->comp_worst[c]);
@@ -492,16 +693,28 @@ static size_t spread_best_ratio(howard *h) {
   if (!any)
     return 0;
   /* Sources first: the nodes already on par with their component's best. */
-  uint8_t *seen = h->flag;
+  bool *seen = h->flag;
   size_t head = 0, tail = 0, changed = 0;
-  for (uint32_t u = 0; u < h->n; u++) {
-    seen[u] = h->pi[u].dst == NONE || !behind[h->comp[u]] ||
-              !ratio_greater(h->comp_best[h->comp[u]], h->val[u].lam);
-    if (h->pi[u].dst != NONE && behind[h->comp[u]] && seen[u])
-      h->queue[tail++] = u;
+  if (h->single) { /* one component, behind: no per-node lookups */
+    double best = h->comp_best[0];
+    for (uint32_t u = 0; u < h->n; u++) {
+      bool active = h->pi[u].dst != NONE;
+      double lam = h->val[u].lam;
+      seen[u] = !active || lam == best || !ratio_greater(best, lam);
+      if (active && seen[u])
+        h->queue[tail++] = u;
+    }
+  } else {
+    for (uint32_t u = 0; u < h->n; u++) {
+      seen[u] = h->pi[u].dst == NONE || !behind[h->comp[u]] ||
+                !ratio_greater(h->comp_best[h->comp[u]], h->val[u].lam);
+      if (h->pi[u].dst != NONE && behind[h->comp[u]] && seen[u])
+        h->queue[tail++] = u;
+    }
   }
+  bool prefetch = h->n >= PREFETCH_FROM;
   while (head < tail) {
-    if (head + 16 < tail) { /* BFS order is no memory order: fetch ahead */
+    if (prefetch && head + 16 < tail) { /* BFS order is no memory order: fetch ahead */
       PREFETCH(&h->in_off[h->queue[head + 16]]);
       PREFETCH(&h->in[h->in_off[h->queue[head + 8]]]);
       PREFETCH(&h->val[h->queue[head + 8]]);
@@ -519,6 +732,9 @@ static size_t spread_best_ratio(howard *h) {
       changed++;
     }
   }
+  /* One class, and some node cannot reach the best cycle: the graph is not
+   * strongly connected and that node's best ratio may be another one. */
+  h->uncovered = h->single && tail < h->nactive;
   return changed;
 }
 
@@ -536,22 +752,27 @@ static inline bool is_policy_edge(const policy_edge *p, uint32_t v, const in_edg
  * and ratio x tokens): a cycle's values close only up to their rounding. */
 static inline size_t relax_into(howard *h, uint32_t v, uint32_t limit, double scale,
                                 size_t *tail) {
+  /* Local copies of the arrays: the stores below would otherwise make the
+   * compiler load them again for every edge. */
+  const in_edge *in = h->in;
+  node_value *val = h->val;
+  uint64_t end = h->in_off[v + 1];
   size_t changed = 0;
-  uint8_t *queued = h->flag;
-  double xv = h->val[v].x;
-  for (uint64_t k = h->in_off[v]; k < h->in_off[v + 1]; k++) {
-    const in_edge *e = &h->in[k];
-    node_value *s = &h->val[e->src];
-    double cand = e->w - s->lam * e->tok + xv;
-    if (!(cand > s->x + 1e-12 * (fabs(s->x) + scale)))
+  double xv = val[v].x;
+  for (uint64_t k = h->in_off[v]; k < end; k++) {
+    const in_edge *e = &in[k];
+    node_value *s = &val[e->src];
+    double cand = e->w - s->lam * e->tok + xv, x = s->x;
+    /* Most edges do not even reach x: that test first, the tolerance after. */
+    if (cand <= x || !(cand > x + 1e-12 * (fabs(x) + scale)))
       continue;
     if (!is_policy_edge(&h->pi[e->src], v, e)) {
       h->pi[e->src] = (policy_edge){v, e->tok, e->w};
       changed++;
     }
     s->x = cand;
-    if (e->src < limit && !queued[e->src]) {
-      queued[e->src] = 1;
+    if (e->src < limit && !h->flag[e->src]) {
+      h->flag[e->src] = 1; /* queued */
       h->queue[*tail] = e->src;
       *tail = *tail == h->n ? 0 : *tail + 1;
     }
@@ -574,8 +795,8 @@ static inline size_t ring_add(size_t i, size_t k, size_t n) {
  * evaluation finds (the budget also stops the values climbing around such
  * a cycle).  Returns the number of policy changes. */
 static size_t improve(howard *h) {
-  uint8_t *queued = h->flag;
-  memset(queued, 0, h->n);
+  bool *queued = h->flag;
+  memset(queued, 0, h->n * sizeof *queued);
   size_t changed = 0, head = 0, tail = 0, n = (size_t)h->n + 1; /* ring of n + 1 slots */
   double scale = h->wscale + h->lam_scale * h->tok_max;
   for (uint32_t v = 0; v < h->n; v++)
@@ -584,8 +805,9 @@ static size_t improve(howard *h) {
   /* The worklist visits nodes in no useful memory order: fetch each one's
    * edge range and edges a few pops ahead. */
   uint64_t budget = h->budget_scale * ((h->m + h->n) / 4), used = 0;
+  bool prefetch = h->n >= PREFETCH_FROM;
   while (head != tail && used < budget) {
-    if ((tail >= head ? tail - head : tail + n - head) > 16) {
+    if (prefetch && (tail >= head ? tail - head : tail + n - head) > 16) {
       PREFETCH(&h->in_off[h->queue[ring_add(head, 16, n)]]);
       uint32_t a = h->queue[ring_add(head, 8, n)];
       PREFETCH(&h->in[h->in_off[a]]);
@@ -656,91 +878,163 @@ static size_t layout(howard *h, char *base, size_t n, uint64_t m, void **temp) {
   h->order_next = carve(base, &at, n, sizeof *h->order_next);
   h->comp_best = carve(base, &at, n, sizeof *h->comp_best);
   h->comp_worst = carve(base, &at, n, sizeof *h->comp_worst);
-  h->flag = carve(base, &at, 2 * n, 1);
+  h->flag = carve(base, &at, 2 * n, sizeof *h->flag);
   h->in_off = carve(base, &at, n + 1, sizeof *h->in_off);
   h->in = carve(base, &at, m ? m : 1, sizeof *h->in);
   *temp = carve(base, &at, n, sizeof(tarjan_node) + 2 * sizeof(uint32_t));
   return at;
 }
 
+/* Single class: a node without in-edges is on no cycle and no other node's
+ * value depends on it, so it is left out (pruned[u] = 1) and its edges are
+ * taken off its targets' in-degrees (a target later in the pass that has
+ * none left goes too; one earlier stays, harmless).  Random graphs have
+ * about 5 % such nodes (bench/mcr, family random); a pass over the nodes,
+ * where a per-edge flag cost 6 % on event graphs, which have none. */
+static void prune_sources(const stp_digraph *g, uint64_t *indeg, bool *pruned) {
+  for (uint32_t u = 0; u < g->n; u++) {
+    if (indeg[u])
+      continue;
+    pruned[u] = 1;
+    for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++)
+      indeg[g->dst[e]]--;
+  }
+}
+
+/* The preparation: (single) or Tarjan's components, the internal numbering
+ * (with the deadlock check), the in-edges and the initial policy.
+ * *deadlocked is set (and nothing else done) when the token-free edges hold
+ * a cycle; returns whether any cycle exists (the initial policy is then
+ * set).  Scratch: Tarjan's records, then the in-edge counts and Kahn's
+ * counters, and two node maps borrowed from arrays that are only filled
+ * later (order_next, comp_best). */
+static bool prepare(howard *h, const stp_digraph *g, void *temp, bool *deadlocked) {
+  size_t n = g->n;
+  tarjan_node *t = temp;
+  uint32_t *tstack = (uint32_t *)(t + n), *call = tstack + n;
+  uint32_t *comp_g = h->order_next, *rank = (uint32_t *)h->comp_best;
+  uint64_t *indeg = (uint64_t *)t;
+  h->norder = 0;
+  h->nactive = 0;
+  if (h->single) {
+    /* One pass zeroes the counters and looks for sinks (a node without an
+     * out-edge reaches no cycle: one class cannot hold). */
+    bool *pruned = (bool *)call;
+    uint32_t sinks = 0;
+    for (size_t u = 0; u < n; u++) {
+      tstack[u] = 0;
+      indeg[u] = 0;
+      pruned[u] = 0;
+      sinks += g->off[u + 1] == g->off[u];
+    }
+    h->single = sinks == 0;
+  }
+  if (h->single) {
+    bool *pruned = (bool *)call;
+    h->ncomp = 1; /* h->comp is not read in this case */
+    *deadlocked = !token_free_order(h, g, true, NULL, indeg, tstack, h->queue);
+    if (*deadlocked)
+      return false;
+    prune_sources(g, indeg, pruned);
+    return in_edges_and_policy(h, g, true, NULL, pruned, rank, indeg);
+  }
+  scc_in(g, comp_g, &h->ncomp, t, tstack, call);
+  memset(tstack, 0, n * sizeof *tstack);
+  memset(indeg, 0, n * sizeof *indeg);
+  *deadlocked = !token_free_order(h, g, false, comp_g, indeg, tstack, h->queue);
+  if (*deadlocked)
+    return false;
+  for (size_t r = 0; r < n; r++)
+    h->comp[r] = comp_g[h->orig[r]];
+  return in_edges_and_policy(h, g, false, comp_g, NULL, rank, indeg);
+}
+
 /* Everything the iterations need, in one block: one allocation instead of
  * twenty, and a block that the allocator hands back whole to the next call
  * (separate arrays are returned to the system and page-faulted in again on
  * every call: a quarter of the time at 1e4 nodes, bench/mcr).  Per node:
- * 82 bytes, and 24 more while preparing; per edge: 16 bytes.
- * *deadlocked is set (and nothing else done) when the token-free edges hold
- * a cycle; *cyclic tells whether any cycle exists (the initial policy is
- * then set). */
-static stp_status howard_alloc(howard *h, const stp_digraph *g, bool *deadlocked, bool *cyclic,
-                               stp_error *err) {
-  size_t n = g->n;
-  void *temp;
-  h->arena = malloc(layout(h, NULL, n, g->m, &temp));
+ * 80 bytes, and 24 more while preparing; per edge: 16 bytes.  *temp: the
+ * preparation's scratch. */
+static stp_status howard_alloc(howard *h, const stp_digraph *g, void **temp, stp_error *err) {
+  h->arena = malloc(layout(h, NULL, g->n, g->m, temp));
   if (!h->arena)
     return stp__oom(err, "running Howard's algorithm");
-  layout(h, h->arena, n, g->m, &temp);
-  /* The preparation's scratch: Tarjan's records, then the in-edge counts
-   * and Kahn's counters, and two node maps borrowed from arrays that are
-   * only filled later (order_next, comp_best). */
-  tarjan_node *t = temp;
-  uint32_t *tstack = (uint32_t *)(t + n), *call = tstack + n;
-  uint32_t *comp_g = h->order_next, *rank = (uint32_t *)h->comp_best;
-  scc_in(g, comp_g, &h->ncomp, t, tstack, call);
-  uint64_t *indeg = (uint64_t *)t;
-  *deadlocked = !token_free_order(h, g, comp_g, indeg, tstack, h->queue);
-  if (*deadlocked)
-    return STP_OK;
-  for (size_t r = 0; r < n; r++)
-    h->comp[r] = comp_g[h->orig[r]];
-  *cyclic = in_edges_and_policy(h, g, comp_g, rank, indeg);
+  layout(h, h->arena, g->n, g->m, temp);
   return STP_OK;
 }
 
-stp_status stp__mcr_howard(const stp_digraph *g, const stp_mcr_options *opts, stp_mcr_result *res,
-                           stp_error *err) {
-  memset(res, 0, sizeof *res);
-  res->ratio = -INFINITY;
-  howard h = {.n = g->n};
-  bool deadlocked = false, cyclic = false;
-  stp_status s = howard_alloc(&h, g, &deadlocked, &cyclic, err);
-  if (s == STP_OK && deadlocked) {
-    s = deadlock(g, res, err);
-    goto done;
-  }
-  if (s != STP_OK || !cyclic)
-    goto done; /* failure, or acyclic */
-  size_t n = g->n;
+/* Policy iteration from the prepared initial policy.  Stops early (STP_OK,
+ * h->uncovered set) when the single class turns out not to hold. */
+static stp_status iterate(howard *h, const stp_mcr_options *opts, stp_mcr_result *res,
+                          stp_error *err) {
+  size_t n = h->n;
   size_t max_it = opts && opts->max_iterations ? opts->max_iterations
                                                : 1000 + 10 * (n < 100000 ? n : 100000);
-  h.budget_scale = 1;
+  h->budget_scale = 1;
+  h->uncovered = false;
+  size_t first = res->iterations;
   double t0 = stp__now();
   for (;;) {
-    double previous = h.best_ratio;
-    evaluate(&h);
+    double previous = h->best_ratio;
+    evaluate(h);
     res->iterations++;
     /* The worklist ran out but the best ratio held: it was carrying bias
      * gains, not climbing around a better cycle; let it go further. */
-    bool held = res->iterations > 1 && !ratio_greater(h.best_ratio, previous);
-    h.budget_scale = held && h.budget_spent && h.budget_scale < 64 ? 2 * h.budget_scale : 1;
+    bool held = res->iterations > first + 1 && !ratio_greater(h->best_ratio, previous);
+    h->budget_scale = held && h->budget_spent && h->budget_scale < 64 ? 2 * h->budget_scale : 1;
     if (opts && opts->progress.fn)
       opts->progress.fn(&(stp_progress_info){.what = "Howard's algorithm, iterations",
                                               .done = res->iterations,
                                               .seconds = stp__now() - t0},
                         opts->progress.data);
-    if (opts && stp__cancelled(&opts->cancel)) {
-      s = stp__fail(err, STP_EINTERRUPTED, "interrupted during Howard's algorithm");
-      goto done;
-    }
-    spread_best_ratio(&h);
-    if (improve(&h) == 0)
-      break;
-    if (res->iterations >= max_it) {
-      s = stp__fail(err, STP_ENUMERIC,
-                    "Howard's algorithm did not converge in %zu iterations", max_it);
-      goto done;
-    }
+    if (opts && stp__cancelled(&opts->cancel))
+      return stp__fail(err, STP_EINTERRUPTED, "interrupted during Howard's algorithm");
+    spread_best_ratio(h);
+    if (h->uncovered)
+      return STP_OK;
+    if (improve(h) == 0)
+      return STP_OK;
+    if (res->iterations >= max_it)
+      return stp__fail(err, STP_ENUMERIC, "Howard's algorithm did not converge in %zu iterations",
+                       max_it);
   }
-  s = store_cycle(&h, res, err);
+}
+
+/* The components are only needed where nodes differ in the best ratio they
+ * can reach.  So the solver first treats the whole graph as one class
+ * (every node active, every edge internal, no Tarjan: a fifth of the
+ * instructions at 1e4 nodes), which is sound whenever the spread step
+ * brings every node to the best policy cycle's ratio: at the fixed point no
+ * edge then improves a bias, and summing that over any cycle bounds its
+ * ratio by the best one.  Only when some node cannot reach the best cycle
+ * (the graph is not strongly connected there), or a node has no out-edge,
+ * does it compute the components and start again. */
+stp_status stp__mcr_howard(const stp_digraph *g, const stp_mcr_options *opts, stp_mcr_result *res,
+                           stp_error *err) {
+  memset(res, 0, sizeof *res);
+  res->ratio = -INFINITY;
+  howard h = {.n = g->n};
+  void *temp;
+  bool deadlocked = false, cyclic = false;
+  stp_status s = howard_alloc(&h, g, &temp, err);
+  if (s != STP_OK)
+    goto done;
+  h.single = true;
+  cyclic = prepare(&h, g, temp, &deadlocked);
+  if (deadlocked) {
+    s = deadlock(g, res, err);
+    goto done;
+  }
+  if (!cyclic)
+    goto done; /* acyclic */
+  s = iterate(&h, opts, res, err);
+  if (s == STP_OK && h.uncovered) {
+    h.single = false;
+    prepare(&h, g, temp, &deadlocked);
+    s = iterate(&h, opts, res, err);
+  }
+  if (s == STP_OK)
+    s = store_cycle(&h, res, err);
 done:
   howard_free(&h);
   return s;

@@ -172,3 +172,117 @@ Test(mcr, scc_labels_components) {
   cr_assert_neq(comp[4], comp[2]);
   stp__digraph_free(g);
 }
+
+/* ---- graphs that are not strongly connected --------------------------------
+ * Howard first treats the whole graph as one class and computes the
+ * strongly connected components only when some node cannot reach the best
+ * policy cycle (or a node has no out-edge).  These graphs exercise the three
+ * cases: every node reaches the best cluster, some do not, and sinks. */
+
+/* `clusters` strongly connected clusters of `size` nodes (a ring plus random
+ * chords), edges between clusters only from a lower cluster to a higher one
+ * (so that the clusters are the components), and `extra` nodes outside them
+ * that point into random clusters (in-degree 0: not on any cycle) or, with
+ * sinks, that have no out-edge at all (and are pointed at).  With
+ * best_first the heaviest durations are in cluster 0, which no other
+ * cluster reaches; otherwise in the last cluster, which every one reaches
+ * through the chain of inter-cluster edges.  tok_one: one token per edge
+ * (for Karp), else 0 to 2 tokens with the token-free edges acyclic. */
+static stp_digraph *clustered_graph(trng *rng, uint32_t clusters, uint32_t size, uint32_t extra,
+                                    bool sinks, bool best_first, bool tok_one) {
+  uint32_t n = clusters * size + extra;
+  stp_edge_list el = {0};
+  stp_error err;
+  cr_assert_eq(stp__edges_reserve(&el, 8 * (uint64_t)n, &err), STP_OK);
+  for (uint32_t c = 0; c < clusters; c++) {
+    uint32_t base = c * size, heavy = best_first ? c == 0 : c + 1 == clusters;
+    double hi = heavy ? 20 : 10;
+    for (uint32_t i = 0; i < size; i++) /* the ring closes with a token */
+      stp__edges_push(&el, base + i, base + (i + 1) % size, trng_uniform(rng, 1, hi),
+                      tok_one || i + 1 == size ? 1 : (uint32_t)trng_int(rng, 0, 1));
+    for (uint32_t k = 0; k < size; k++) { /* chords: a token when going back */
+      uint32_t i = (uint32_t)trng_int(rng, 0, size - 1), j = (uint32_t)trng_int(rng, 0, size - 1);
+      uint32_t tok = tok_one ? 1 : (uint32_t)trng_int(rng, i < j ? 0 : 1, 2);
+      stp__edges_push(&el, base + i, base + j, trng_uniform(rng, 1, hi), tok);
+    }
+    if (c + 1 < clusters) /* the chain: every cluster reaches the last one */
+      stp__edges_push(&el, base + (uint32_t)trng_int(rng, 0, size - 1),
+                      base + size + (uint32_t)trng_int(rng, 0, size - 1),
+                      trng_uniform(rng, 1, 10), tok_one ? 1 : 0);
+  }
+  for (uint32_t x = 0; x < extra; x++) {
+    uint32_t u = clusters * size + x, in = (uint32_t)trng_int(rng, 0, clusters * size - 1);
+    if (sinks)
+      stp__edges_push(&el, in, u, trng_uniform(rng, 1, 10), tok_one ? 1 : 0);
+    else
+      stp__edges_push(&el, u, in, trng_uniform(rng, 1, 10), tok_one ? 1 : 0);
+  }
+  stp_digraph *g;
+  cr_assert_eq(stp__digraph_from_edges(n, &el, &g, &err), STP_OK);
+  return g;
+}
+
+static void check_clustered(trng *rng, uint32_t max_clusters, uint32_t max_size, bool tok_one,
+                            int count) {
+  for (int k = 0; k < count; k++) {
+    uint32_t clusters = (uint32_t)trng_int(rng, 1, max_clusters);
+    uint32_t size = (uint32_t)trng_int(rng, 1, max_size);
+    uint32_t extra = (uint32_t)trng_int(rng, 0, 3);
+    bool sinks = trng_int(rng, 0, 2) == 0, best_first = trng_int(rng, 0, 1);
+    stp_digraph *g = clustered_graph(rng, clusters, size, extra, sinks, best_first, tok_one);
+    double ref;
+    if (tok_one)
+      ref = mcr_karp(g);
+    else
+      cr_assert(mcr_brute_force(g, &ref));
+    stp_mcr_result r;
+    double got = howard(g, &r);
+    assert_close(got, ref, TOL_EXACT);
+    check_cycle(g, &r);
+    stp__mcr_result_clear(&r);
+    stp__digraph_free(g);
+  }
+}
+
+Test(mcr, components_against_brute_force) {
+  trng rng = {.s = 14};
+  check_clustered(&rng, 3, 3, false, 400);
+}
+
+Test(mcr, components_against_karp) {
+  trng rng = {.s = 15};
+  check_clustered(&rng, 6, 40, true, 200);
+}
+
+/* Hand-checked: the best cycle (ratio 9) is a self-loop on node 0 that no
+ * other node reaches; the ring 1 -> 2 -> 1 (ratio 3) reaches a loop on 3
+ * (ratio 4).  One class cannot hold (node 1 cannot reach node 0): the
+ * components must be computed, and the answer is still 9 on node 0. */
+Test(mcr, best_cycle_unreachable_from_the_rest) {
+  const uint32_t e[][2] = {{0, 0}, {0, 1}, {1, 2}, {2, 1}, {2, 3}, {3, 3}};
+  const double w[] = {9, 1, 2, 4, 1, 4};
+  const uint32_t tok[] = {1, 0, 1, 1, 0, 1};
+  stp_digraph *g = graph_of(4, e, w, tok, 6);
+  stp_mcr_result r;
+  assert_close(howard(g, &r), 9.0, TOL_EXACT);
+  cr_assert_eq(r.cycle_len, 1);
+  cr_assert_eq(r.cycle[0], 0);
+  stp__mcr_result_clear(&r);
+  stp__digraph_free(g);
+}
+
+/* Hand-checked: every node reaches the best cycle (the loop on 3, ratio 7)
+ * but the graph is not strongly connected (node 4 has no in-edge, 3 reaches
+ * nothing else): one class suffices. */
+Test(mcr, best_cycle_downstream_of_everything) {
+  const uint32_t e[][2] = {{4, 0}, {0, 1}, {1, 0}, {1, 2}, {2, 2}, {2, 3}, {3, 3}};
+  const double w[] = {100, 3, 3, 1, 5, 1, 7};
+  const uint32_t tok[] = {0, 1, 1, 0, 1, 0, 1};
+  stp_digraph *g = graph_of(5, e, w, tok, 7);
+  stp_mcr_result r;
+  assert_close(howard(g, &r), 7.0, TOL_EXACT);
+  cr_assert_eq(r.cycle_len, 1);
+  cr_assert_eq(r.cycle[0], 3);
+  stp__mcr_result_clear(&r);
+  stp__digraph_free(g);
+}

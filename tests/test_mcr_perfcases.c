@@ -294,3 +294,38 @@ Test(mcr_perfcases, homogeneous_strict_graphs_with_ties) {
     stp_mapping_free(m);
   }
 }
+
+/* ---- large graphs with few tokens: evaluation along token-free chains -------
+ * From 50,000 nodes on, when at most one policy edge in 8 holds tokens, the
+ * evaluation values token-free chains in two passes over the internal
+ * order instead of walking them.  Two tori of K x K (durations U[1, 100],
+ * plus 50 on the better one), the first pointing into the second by one
+ * token-free edge: with the better torus second every node reaches it (one
+ * class); with it first the second torus cannot reach it (components); with
+ * a sink hanging off the second torus, components from the start. */
+Test(mcr_perfcases, two_tori_valued_along_token_free_chains) {
+  const uint32_t k = 160, kk = k * k;
+  for (int c = 0; c < 3; c++) {
+    bool sink = c == 2, better_first = c != 1;
+    builder b = builder_new(2 * kk + sink, 4 * (uint64_t)kk + 2);
+    trng r = {(uint64_t)c + 1};
+    for (uint32_t t = 0; t < 2; t++) {
+      double extra = (t == 0) == better_first ? 50 : 0;
+      for (uint32_t i = 0; i < k; i++)
+        for (uint32_t j = 0; j < k; j++) {
+          uint32_t u = t * kk + i * k + j;
+          edge(&b, u, t * kk + i * k + (j + 1) % k, extra + trng_uniform(&r, 1, 100), j + 1 == k);
+          edge(&b, u, t * kk + ((i + 1) % k) * k + j, extra + trng_uniform(&r, 1, 100), i + 1 == k);
+        }
+    }
+    edge(&b, 0, kk, 1, 0);
+    if (sink)
+      edge(&b, kk, 2 * kk, 1, 0);
+    stp_digraph *g = build(&b, 0);
+    stp_mcr_result res = solve(g);
+    check_optimal(g, &res);
+    cr_assert_eq(res.cycle[0] < kk, better_first, "the critical cycle is not in the better torus");
+    stp__mcr_result_clear(&res);
+    stp__digraph_free(g);
+  }
+}
