@@ -19,85 +19,79 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define B STP_WORDSET_BUCKET
-#define MIN_HOMES 1280
-#define SPARE (64 * B) /* slots after the last home */
-
-static inline uint32_t num_at(const stp_wordset_bucket *t, uint64_t p) {
-  return t[p / B].num[p % B];
-}
-
-static inline uint64_t hash_at(const stp_wordset_bucket *t, uint64_t p) {
-  return t[p / B].hash[p % B];
-}
-
-static inline void set_slot(stp_wordset_bucket *t, uint64_t p, uint64_t hash, uint32_t num) {
-  t[p / B].hash[p % B] = hash;
-  t[p / B].num[p % B] = num;
-}
+#define MIN_HOMES 64
+#define SPARE 32 /* slots after the last home */
 
 static uint64_t slots_for(uint64_t size) {
-  return (size + SPARE + B - 1) / B * B;
+  return size + SPARE;
 }
 
-static stp_wordset_bucket *new_table(uint64_t slots) {
-  if (slots / B > SIZE_MAX / sizeof(stp_wordset_bucket))
-    return NULL;
-  return stp__keyset_table_alloc((size_t)(slots / B) * sizeof(stp_wordset_bucket));
+/* A table of `slots` slots (hashes, then numbers, in one block). */
+static bool new_table(stp_wordset_part *t, uint64_t slots) {
+  if (slots > SIZE_MAX / (sizeof *t->hash + sizeof *t->num))
+    return false;
+  t->hash = stp__keyset_table_alloc((size_t)slots * (sizeof *t->hash + sizeof *t->num));
+  t->num = t->hash ? (uint32_t *)(t->hash + slots) : NULL;
+  t->slots = slots;
+  return t->hash != NULL;
 }
 
-/* The old table's entries, in hash order, into a new table of `size`
+/* The old table's entries, in hash order, into new table t of `size`
  * homes: each at its home or just after the previous one.  False when the
- * spare slots do not suffice (then nothing changed). */
-static bool rebuild(stp_wordset *ws, uint64_t size, stp_wordset_bucket *t) {
-  uint64_t slots = slots_for(size), next = 0;
-  for (uint64_t p = 0; p < ws->slots; p++) {
-    uint32_t num = num_at(ws->bucket, p);
-    if (!num)
+ * spare slots do not suffice. */
+static bool rebuild(const stp_wordset_part *old, uint64_t size, stp_wordset_part *t) {
+  uint64_t next = 0;
+  for (uint64_t p = 0; p < old->slots; p++) {
+    if (!old->num[p])
       continue;
-    uint64_t h = hash_at(ws->bucket, p), home = stp__wordset_home(h, size);
+    uint64_t home = stp__wordset_home(old->hash[p], size);
     uint64_t at = home > next ? home : next;
-    if (at >= slots)
+    if (at >= t->slots)
       return false;
-    set_slot(t, at, h, num);
+    t->hash[at] = old->hash[p];
+    t->num[at] = old->num[p];
     next = at + 1;
   }
   return true;
 }
 
-/* Grows the table to at least `size` homes (more if its spare slots
+/* Grows a part's table to at least `size` homes (more if its spare slots
  * overflow). */
-static stp_status table_resize(stp_wordset *ws, uint64_t size, stp_error *err) {
+static stp_status table_resize(stp_wordset_part *part, uint64_t size, stp_error *err) {
   for (;; size += size / 2) {
-    stp_wordset_bucket *t = new_table(slots_for(size));
-    if (!t)
+    stp_wordset_part t = {.count = part->count, .size = size};
+    if (!new_table(&t, slots_for(size)))
       return stp__oom(err, "growing a set of states");
-    if (!ws->bucket || rebuild(ws, size, t)) {
-      free(ws->bucket);
-      ws->bucket = t;
-      ws->size = size;
-      ws->slots = slots_for(size);
+    if (!part->hash || rebuild(part, size, &t)) {
+      free(part->hash);
+      *part = t;
       return STP_OK;
     }
-    free(t);
+    free(t.hash);
   }
 }
 
-stp_status stp__wordset_init(stp_wordset *ws, uint64_t limit, stp_error *err) {
+stp_status stp__wordset_init(stp_wordset *ws, uint32_t nparts, uint64_t limit, stp_error *err) {
   memset(ws, 0, sizeof *ws);
   ws->limit = limit < STP_WORDSET_MAX ? limit : STP_WORDSET_MAX;
   ws->cap = 1024;
+  ws->nparts = nparts ? nparts : 1;
   ws->keys = stp__malloc_array((size_t)ws->cap, sizeof *ws->keys);
-  if (!ws->keys)
+  ws->part = stp__calloc(ws->nparts, sizeof *ws->part);
+  if (!ws->keys || !ws->part) {
+    stp__wordset_free(ws);
     return stp__oom(err, "allocating a set of states");
-  return table_resize(ws, MIN_HOMES, err);
+  }
+  return STP_OK;
 }
 
 void stp__wordset_free(stp_wordset *ws) {
   if (!ws)
     return;
+  for (uint32_t p = 0; ws->part && p < ws->nparts; p++)
+    free(ws->part[p].hash);
+  free(ws->part);
   free(ws->keys);
-  free(ws->bucket);
   memset(ws, 0, sizeof *ws);
 }
 
@@ -115,34 +109,36 @@ static stp_status keys_grow(stp_wordset *ws, stp_error *err) {
   return STP_OK;
 }
 
-/* The first slot from hash's home holding no smaller hash (ws->slots if
+/* The first slot from hash's home holding no smaller hash (t->slots if
  * none). */
-static inline uint64_t search(const stp_wordset *ws, uint64_t hash) {
-  uint64_t p = stp__wordset_home(hash, ws->size);
-  while (p < ws->slots && num_at(ws->bucket, p) && hash_at(ws->bucket, p) < hash)
+static inline uint64_t search(const stp_wordset_part *t, uint64_t hash) {
+  uint64_t p = stp__wordset_home(hash, t->size);
+  while (p < t->slots && t->num[p] && t->hash[p] < hash)
     p++;
   return p;
 }
 
 /* Puts (hash, num) at slot p, moving the run of entries from p up to the
  * next empty slot one slot on.  False when that run reaches the table's end. */
-static bool insert_at(stp_wordset *ws, uint64_t p, uint64_t hash, uint32_t num) {
+static bool insert_at(stp_wordset_part *t, uint64_t p, uint64_t hash, uint32_t num) {
   uint64_t q = p;
-  while (q < ws->slots && num_at(ws->bucket, q))
+  while (q < t->slots && t->num[q])
     q++;
-  if (q == ws->slots)
+  if (q == t->slots)
     return false;
-  for (; q > p; q--)
-    set_slot(ws->bucket, q, hash_at(ws->bucket, q - 1), num_at(ws->bucket, q - 1));
-  set_slot(ws->bucket, p, hash, num);
+  memmove(t->hash + p + 1, t->hash + p, (q - p) * sizeof *t->hash);
+  memmove(t->num + p + 1, t->num + p, (q - p) * sizeof *t->num);
+  t->hash[p] = hash;
+  t->num[p] = num;
   return true;
 }
 
-stp_status stp__wordset_add(stp_wordset *ws, uint64_t key, uint64_t hash, uint32_t *number,
-                            bool *added, stp_error *err) {
-  uint64_t p = search(ws, hash);
-  if (p < ws->slots && num_at(ws->bucket, p) && hash_at(ws->bucket, p) == hash) {
-    *number = num_at(ws->bucket, p) - 1; /* the hash is a bijection: the same key */
+stp_status stp__wordset_add(stp_wordset *ws, uint32_t part, uint64_t key, uint64_t hash,
+                            uint32_t *number, bool *added, stp_error *err) {
+  stp_wordset_part *t = &ws->part[part];
+  uint64_t p = t->hash ? search(t, hash) : 0;
+  if (p < t->slots && t->num[p] && t->hash[p] == hash) {
+    *number = t->num[p] - 1; /* the hash is a bijection: the same key */
     *added = false;
     return STP_OK;
   }
@@ -150,14 +146,14 @@ stp_status stp__wordset_add(stp_wordset *ws, uint64_t key, uint64_t hash, uint32
     return STP_ELIMIT;
   if (ws->count == ws->cap)
     STP_CHECK(keys_grow(ws, err));
-  while (!insert_at(ws, p, hash, (uint32_t)(ws->count + 1))) {
-    STP_CHECK(table_resize(ws, ws->size + ws->size / 2, err));
-    p = search(ws, hash);
-  }
+  if (!t->hash)
+    STP_CHECK(table_resize(t, MIN_HOMES, err));
+  while (!insert_at(t, search(t, hash), hash, (uint32_t)(ws->count + 1)))
+    STP_CHECK(table_resize(t, t->size + t->size / 2, err));
   ws->keys[ws->count] = key;
   *number = (uint32_t)ws->count++;
   *added = true;
-  if (4 * ws->count > 3 * ws->size) /* load at most 3/4; grown by half: at least 1/2 */
-    return table_resize(ws, ws->size + ws->size / 2, err);
+  if (4 * ++t->count > 3 * t->size) /* load at most 3/4; grown by half: at least 1/2 */
+    return table_resize(t, t->size + t->size / 2, err);
   return STP_OK;
 }

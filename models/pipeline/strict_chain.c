@@ -48,6 +48,11 @@
 #define BLOCK 16
 #endif
 
+/* Most parts of the one-word key set: one per level up to this many, so
+ * that the lookups of one depth, which all go to one level, find their
+ * part of the table in the caches (bench/README.md). */
+#define STP_STRICT_MAX_PARTS 4096
+
 /* ---- breadth-first enumeration ------------------------------------------------
  * Markings are token positions (strict_cycles.h); those that fit one word
  * are numbered by a stp_wordset, longer ones by a stp_keyset. */
@@ -57,6 +62,8 @@ typedef struct bfs {
   const stp_teg *teg;
   stp_strict_cycles sc;
   bool one_word;    /* the markings fit one word: ws, else set */
+  uint32_t part;    /* the part of ws where the successors being looked up
+                       live: their level (stp_strict_cycles.level_period) */
   stp_wordset ws;
   stp_keyset set;
   stp_movestore ms;
@@ -95,17 +102,10 @@ static inline uint64_t key_hash(const bfs *b, const uint64_t *key) {
   return b->one_word ? stp__wordset_hash(key[0]) : stp__keyset_hash(&b->set, key);
 }
 
-/* Where the lookup of this hash starts (a function made of a prefetch
- * alone would be dropped by GCC as having no effect: the caller prefetches). */
-static inline const void *key_line(const bfs *b, uint64_t hash) {
-  return b->one_word ? stp__wordset_line(&b->ws, hash)
-                     : (const void *)&b->set.slot[stp__keyset_home(hash, b->set.size)];
-}
-
 static inline stp_status key_add(bfs *b, const uint64_t *key, uint64_t hash, uint32_t *number,
                                  stp_error *err) {
   bool added;
-  return b->one_word ? stp__wordset_add(&b->ws, key[0], hash, number, &added, err)
+  return b->one_word ? stp__wordset_add(&b->ws, b->part, key[0], hash, number, &added, err)
                      : stp__keyset_add(&b->set, key, hash, number, &added, err);
 }
 
@@ -114,6 +114,7 @@ static inline const uint64_t *key_of(const bfs *b, uint64_t s) {
 }
 
 static stp_status initial_marking(bfs *b, stp_error *err) {
+  b->part = 0; /* depth 0 */
   uint64_t *m0 = stp__calloc(b->sc.words, sizeof *m0);
   if (!m0)
     return stp__oom(err, "enumerating the Strict markings");
@@ -162,8 +163,15 @@ static void successors(bfs *b, uint64_t first, uint64_t end) {
       uint64_t *next = b->succ + (size_t)i * words;
       stp__strict_cycles_fire(&b->sc, cur, b->by[i], next);
       b->hash[i] = key_hash(b, next);
-#if defined(__GNUC__)
-      __builtin_prefetch(key_line(b, b->hash[i]));
+#if defined(__GNUC__) /* here, not in a function: GCC drops a function made of prefetches */
+      if (b->one_word) {
+        const stp_wordset_part *t = &b->ws.part[b->part];
+        uint64_t at = stp__wordset_slot(&b->ws, b->part, b->hash[i]);
+        __builtin_prefetch(t->hash + at);
+        __builtin_prefetch(t->num + at);
+      } else {
+        __builtin_prefetch(&b->set.slot[stp__keyset_home(b->hash[i], b->set.size)]);
+      }
 #endif
     }
     b->deg[s - first] = n;
@@ -192,19 +200,29 @@ static stp_status write_row(bfs *b, uint64_t s, uint32_t n, uint32_t k, bool new
   return stp__movestore_end_row(&b->ms, row, new_band, err);
 }
 
+/* The part of the key set where the markings at depth d live: their level
+ * d mod the period of levels, folded onto the parts. */
+static uint32_t part_of_depth(const bfs *b, uint64_t d) {
+  return b->one_word ? (uint32_t)(d % b->sc.level_period % b->ws.nparts) : 0;
+}
+
+/* Breadth first, one depth after the other, in blocks of at most BLOCK
+ * states that do not straddle two depths (the successors of a block all
+ * live in one part of the key set). */
 static stp_status enumerate(bfs *b, const stp_options *o, stp_error *err) {
   stp_status s = alloc_successors(b) ? initial_marking(b, err)
                                       : stp__oom(err, "enumerating the Strict markings");
-  uint64_t depth_end = 1; /* first state of the next depth */
+  uint64_t depth_start = 0, depth_end = 1; /* the states of the current depth */
   for (uint64_t first = 0, end; s == STP_OK && first < state_count(b); first = end) {
-    end = first + BLOCK < state_count(b) ? first + BLOCK : state_count(b);
+    if (first == depth_end) {
+      b->depth++;
+      depth_start = first;
+      depth_end = state_count(b);
+    }
+    end = first + BLOCK < depth_end ? first + BLOCK : depth_end;
+    b->part = part_of_depth(b, b->depth + 1);
     successors(b, first, end);
     for (uint64_t st = first, k = 0; s == STP_OK && st < end; k += b->deg[st - first], st++) {
-      bool new_band = st == 0 || st == depth_end;
-      if (st && st == depth_end) {
-        b->depth++;
-        depth_end = state_count(b);
-      }
       if (st % 1024 == 0) {
         stp__progress(o, "enumerating the Strict markings", state_count(b), b->estimate, b->t0);
         if (stp__cancelled(&o->cancel)) {
@@ -212,7 +230,7 @@ static stp_status enumerate(bfs *b, const stp_options *o, stp_error *err) {
           break;
         }
       }
-      s = write_row(b, st, b->deg[st - first], (uint32_t)k, new_band, err);
+      s = write_row(b, st, b->deg[st - first], (uint32_t)k, st == depth_start, err);
     }
   }
   return s;
@@ -306,7 +324,9 @@ static stp_status strict_enumerate(bfs *b, const stp_mapping *m, const stp_optio
   if (s == STP_OK) {
     uint64_t limit = marking_limit(o, b->sc.words);
     b->one_word = b->sc.words == 1;
-    s = b->one_word ? stp__wordset_init(&b->ws, limit, err)
+    uint64_t parts = b->sc.level_period < STP_STRICT_MAX_PARTS ? b->sc.level_period
+                                                                : STP_STRICT_MAX_PARTS;
+    s = b->one_word ? stp__wordset_init(&b->ws, (uint32_t)parts, limit, err)
                     : stp__keyset_init(&b->set, b->sc.words, limit, err);
   }
   if (s == STP_OK)

@@ -24,6 +24,7 @@ void stp__strict_cycles_free(stp_strict_cycles *sc) {
   free(sc->first);
   free(sc->enters);
   free(sc->place);
+  free(sc->cand);
   free(sc->cyc);
   free(sc->pos);
   free(sc->fire_word);
@@ -48,12 +49,13 @@ static stp_status allocate(stp_strict_cycles *sc, uint64_t places, stp_error *er
   sc->first = stp__calloc((size_t)nc + 1, sizeof *sc->first);
   sc->enters = stp__malloc_array((size_t)places + 1, sizeof *sc->enters);
   sc->place = stp__malloc_array((size_t)places + 1, sizeof *sc->place);
+  sc->cand = stp__calloc((size_t)places + 1, sizeof *sc->cand);
   sc->cyc = stp__malloc_array(nt, sizeof *sc->cyc);
   sc->pos = stp__calloc(nt, sizeof *sc->pos);
   sc->fire_word = stp__calloc(nt, sizeof *sc->fire_word);
   sc->fire_delta = stp__calloc(nt, sizeof *sc->fire_delta);
   if (!sc->len || !sc->word || !sc->shift || !sc->mask || !sc->init || !sc->first ||
-      !sc->enters || !sc->place || !sc->cyc || !sc->pos || !sc->fire_word || !sc->fire_delta)
+      !sc->enters || !sc->place || !sc->cand || !sc->cyc || !sc->pos || !sc->fire_word || !sc->fire_delta)
     return stp__oom(err, "preparing the Strict markings");
   for (uint32_t t = 0; t < nt; t++)
     sc->cyc[t][0] = sc->cyc[t][1] = NONE;
@@ -137,6 +139,21 @@ static uint64_t step(const stp_strict_cycles *sc, uint32_t c, uint32_t x) {
   return (next << sc->shift[c]) - ((uint64_t)x << sc->shift[c]);
 }
 
+/* The candidate of each (cycle, position): see stp_strict_candidate. */
+static void set_candidates(stp_strict_cycles *sc) {
+  for (uint32_t c = 0; c < sc->ncycles; c++)
+    for (uint64_t x = 0; x < sc->len[c]; x++) {
+      stp_strict_candidate *r = &sc->cand[sc->first[c] + x];
+      uint32_t t = sc->enters[sc->first[c] + x], c1 = sc->cyc[t][1];
+      *r = (stp_strict_candidate){.t = t};
+      if (sc->cyc[t][0] != c)
+        r->pos = 1; /* found from its first cycle */
+      else if (c1 != NONE)
+        *r = (stp_strict_candidate){.t = t, .pos = sc->pos[t][1], .word = sc->word[c1],
+                                    .shift = sc->shift[c1], .mask = sc->mask[c1]};
+    }
+}
+
 static stp_status set_firings(stp_strict_cycles *sc, const stp_teg *t, stp_error *err) {
   for (uint32_t v = 0; v < sc->ntrans; v++) {
     uint32_t c0 = sc->cyc[v][0], c1 = sc->cyc[v][1];
@@ -157,6 +174,33 @@ static stp_status set_firings(stp_strict_cycles *sc, const stp_teg *t, stp_error
   return STP_OK;
 }
 
+/* True when the cycles, joined by the transfers they share, form one
+ * component: then the graph is connected (every transition and place lies
+ * on a cycle, and a cycle is connected). */
+static bool connected(const stp_strict_cycles *sc) {
+  uint32_t *root = stp__malloc_array(sc->ncycles, sizeof *root);
+  if (!root)
+    return false; /* only costs speed: one level */
+  for (uint32_t c = 0; c < sc->ncycles; c++)
+    root[c] = c;
+  uint32_t parts = sc->ncycles;
+  for (uint32_t t = 0; t < sc->ntrans; t++) {
+    if (sc->cyc[t][1] == NONE)
+      continue;
+    uint32_t a = sc->cyc[t][0], b = sc->cyc[t][1];
+    while (root[a] != a)
+      a = root[a] = root[root[a]];
+    while (root[b] != b)
+      b = root[b] = root[root[b]];
+    if (a != b) {
+      root[a] = b;
+      parts--;
+    }
+  }
+  free(root);
+  return parts == 1;
+}
+
 stp_status stp__strict_cycles_init(stp_strict_cycles *sc, const stp_teg *t, stp_error *err) {
   const stp_digraph *g = t->g;
   memset(sc, 0, sizeof *sc);
@@ -173,6 +217,8 @@ stp_status stp__strict_cycles_init(stp_strict_cycles *sc, const stp_teg *t, stp_
   if (s == STP_OK) {
     lay_out_fields(sc);
     s = set_firings(sc, t, err);
+    set_candidates(sc);
+    sc->level_period = connected(sc) ? sc->ntrans : 1;
   }
   free(used);
   if (s != STP_OK)
@@ -191,13 +237,12 @@ uint32_t stp__strict_cycles_enabled(const stp_strict_cycles *sc, const uint64_t 
                                     uint32_t *out) {
   uint32_t n = 0;
   for (uint32_t c = 0; c < sc->ncycles; c++) {
-    uint32_t t = sc->enters[sc->first[c] + stp__strict_cycles_at(sc, m, c)];
-    if (sc->cyc[t][0] != c) /* counted once, on its first cycle */
-      continue;
-    uint32_t c1 = sc->cyc[t][1];
-    if (c1 != NONE && stp__strict_cycles_at(sc, m, c1) != sc->pos[t][1])
-      continue;
-    uint32_t k = n++; /* insertion: a handful of transitions */
+    const stp_strict_candidate *r = &sc->cand[sc->first[c] + stp__strict_cycles_at(sc, m, c)];
+    out[n] = r->t;
+    n += ((m[r->word] >> r->shift) & r->mask) == r->pos;
+  }
+  for (uint32_t i = 1; i < n; i++) { /* insertion sort: a handful of transitions */
+    uint32_t t = out[i], k = i;
     for (; k > 0 && out[k - 1] > t; k--)
       out[k] = out[k - 1];
     out[k] = t;

@@ -19,10 +19,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The transition that a cycle's token stands before, and what else it
+ * needs: that field (word, shift, mask) of the marking equals `pos`.  For a
+ * transition on one cycle the test always holds (mask 0, pos 0); a
+ * transition on two cycles is tested from its first cycle against the
+ * second's token, and from its second cycle never holds (mask 0, pos 1),
+ * so that each enabled transition is found once, without a branch. */
+typedef struct stp_strict_candidate {
+  uint64_t mask;
+  uint32_t t;
+  uint32_t pos;
+  uint8_t word;
+  uint8_t shift;
+} stp_strict_candidate;
+
 typedef struct stp_strict_cycles {
   uint32_t ncycles;
   uint32_t ntrans;
   size_t words;       /* 64-bit words per packed marking */
+  /* Levels: when the graph is connected, two firing sequences that reach
+   * the same marking differ by a whole number of firings of every
+   * transition (the only T-invariants of a connected event graph), so
+   * their lengths agree modulo ntrans, and the depth of a marking modulo
+   * ntrans (its level) is the same along every path: a marking's successors
+   * are all of the next level.  level_period is ntrans then, else 1. */
+  uint64_t level_period;
   /* per cycle c */
   uint32_t *len;      /* places on the cycle (its transitions) */
   uint8_t *word;      /* its position field: word, shift and mask */
@@ -33,6 +54,7 @@ typedef struct stp_strict_cycles {
   uint32_t *enters;   /* per (c, x) at first[c] + x: the transition that the
                          place at position x enters */
   uint64_t *place;    /* per (c, x): that place, an edge of the graph */
+  stp_strict_candidate *cand; /* per (c, x): the test of that transition */
   /* per transition t: its cycles (1 or 2; the second UINT32_MAX if none)
    * and the position of its input place on each; the additions that fire
    * it (word, delta; delta[1] 0 when one word suffices) */
