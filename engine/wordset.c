@@ -95,6 +95,12 @@ void stp__wordset_free(stp_wordset *ws) {
   memset(ws, 0, sizeof *ws);
 }
 
+stp_status stp__wordset_reserve(stp_wordset *ws, uint32_t p, uint64_t more, stp_error *err) {
+  stp_wordset_part *t = &ws->part[p];
+  uint64_t size = (t->count + more) / 3 * 4 + MIN_HOMES; /* a load of 3/4 once they are in */
+  return size > t->size ? table_resize(t, size, err) : STP_OK;
+}
+
 /* Room for one more key, by half again (realloc remaps large blocks, and
  * room not yet written costs no memory). */
 static stp_status keys_grow(stp_wordset *ws, stp_error *err) {

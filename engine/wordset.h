@@ -86,6 +86,12 @@ static inline uint64_t stp__wordset_slot(const stp_wordset *ws, uint32_t p, uint
 stp_status stp__wordset_add(stp_wordset *ws, uint32_t p, uint64_t key, uint64_t hash,
                             uint32_t *number, bool *added, stp_error *err);
 
+/* Makes room in part p for `more` keys beyond those it holds, so that
+ * adding them grows its table once at most (a hint: a part about to
+ * receive many keys is sized once, rather than grown and copied, its
+ * fresh memory zeroed, several times).  STP_ENOMEM when out of memory. */
+stp_status stp__wordset_reserve(stp_wordset *ws, uint32_t p, uint64_t more, stp_error *err);
+
 /* Key number i < count. */
 static inline uint64_t stp__wordset_key(const stp_wordset *ws, uint64_t i) {
   return ws->keys[i];

@@ -206,21 +206,35 @@ static uint32_t part_of_depth(const bfs *b, uint64_t d) {
   return b->one_word ? (uint32_t)(d % b->sc.level_period % b->ws.nparts) : 0;
 }
 
+/* Sizes the part of the next depth for the states it will likely get: as
+ * many as this depth has, times this depth's growth over the previous one
+ * (at most 2).  An estimate: the part still grows if it falls short. */
+static stp_status reserve_next_depth(bfs *b, uint64_t prev, uint64_t cur, stp_error *err) {
+  double growth = prev ? (double)cur / (double)prev : 1.0;
+  if (growth > 2.0)
+    growth = 2.0;
+  return stp__wordset_reserve(&b->ws, b->part, (uint64_t)((double)cur * growth), err);
+}
+
 /* Breadth first, one depth after the other, in blocks of at most BLOCK
  * states that do not straddle two depths (the successors of a block all
  * live in one part of the key set). */
 static stp_status enumerate(bfs *b, const stp_options *o, stp_error *err) {
   stp_status s = alloc_successors(b) ? initial_marking(b, err)
                                       : stp__oom(err, "enumerating the Strict markings");
-  uint64_t depth_start = 0, depth_end = 1; /* the states of the current depth */
+  uint64_t prev_start = 0, depth_start = 0, depth_end = 1; /* the states of the
+                                                              previous and current depths */
   for (uint64_t first = 0, end; s == STP_OK && first < state_count(b); first = end) {
     if (first == depth_end) {
       b->depth++;
+      prev_start = depth_start;
       depth_start = first;
       depth_end = state_count(b);
     }
     end = first + BLOCK < depth_end ? first + BLOCK : depth_end;
     b->part = part_of_depth(b, b->depth + 1);
+    if (first == depth_start && b->one_word)
+      s = reserve_next_depth(b, depth_start - prev_start, depth_end - depth_start, err);
     successors(b, first, end);
     for (uint64_t st = first, k = 0; s == STP_OK && st < end; k += b->deg[st - first], st++) {
       if (st % 1024 == 0) {
@@ -314,13 +328,13 @@ static void free_markings(bfs *b) {
 
 /* The enumeration of m's markings into b (keys, moves and cycles set up). */
 static stp_status strict_enumerate(bfs *b, const stp_mapping *m, const stp_options *o,
-                                   stp_teg **teg, stp_error *err) {
+                                   unsigned word_bits, stp_teg **teg, stp_error *err) {
   *b = (bfs){.map = m, .max_states = o->max_states, .t0 = stp__now(),
              .budget = stp_options_memory_budget(o)};
   STP_CHECK(strict_estimate(m, o, &b->estimate, err));
   STP_CHECK(stp__teg_build(m, STP_MODEL_STRICT, o->max_transitions, teg, err));
   b->teg = *teg;
-  stp_status s = stp__strict_cycles_init(&b->sc, *teg, err);
+  stp_status s = stp__strict_cycles_init(&b->sc, *teg, word_bits, err);
   if (s == STP_OK) {
     uint64_t limit = marking_limit(o, b->sc.words);
     b->one_word = b->sc.words == 1;
@@ -356,12 +370,17 @@ static stp_status make_chain(bfs *b, stp_chain *c, stp_error *err) {
 
 stp_status stp__strict_chain(const stp_mapping *m, const stp_options *o, stp_chain **out,
                              stp_error *err) {
+  return stp__strict_chain_packed(m, o, 64, out, err);
+}
+
+stp_status stp__strict_chain_packed(const stp_mapping *m, const stp_options *o, unsigned word_bits,
+                                    stp_chain **out, stp_error *err) {
   *out = NULL;
   double t0 = stp__now();
   bfs b;
   stp_teg *teg = NULL;
   stp_chain *c = NULL;
-  stp_status s = strict_enumerate(&b, m, o, &teg, err);
+  stp_status s = strict_enumerate(&b, m, o, word_bits, &teg, err);
   free_markings(&b);
   if (s == STP_OK) {
     c = calloc(1, sizeof *c);
@@ -459,7 +478,7 @@ stp_status stp__strict_exp_throughput(const stp_mapping *m, const stp_options *o
   double t0 = stp__now();
   bfs b;
   stp_teg *teg = NULL;
-  stp_status s = strict_enumerate(&b, m, o, &teg, err);
+  stp_status s = strict_enumerate(&b, m, o, 64, &teg, err);
   free_markings(&b);
   double built = stp__now() - t0;
   if (s == STP_OK) {

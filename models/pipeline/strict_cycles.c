@@ -115,16 +115,17 @@ static stp_status add_cycle(stp_strict_cycles *sc, const stp_teg *t, uint32_t c,
   return STP_OK;
 }
 
-/* Bit fields, first fit: a field never straddles two words. */
-static void lay_out_fields(stp_strict_cycles *sc) {
+/* Bit fields, first fit: a field never straddles two words (nor exceeds
+ * word_bits, unless a field alone needs more). */
+static void lay_out_fields(stp_strict_cycles *sc, unsigned word_bits) {
   unsigned word = 0, used = 0;
   for (uint32_t c = 0; c < sc->ncycles; c++) {
     unsigned width = stp__ceil_log2(sc->len[c]);
-    if (used + width > 64) {
+    if (used > 0 && used + width > word_bits) {
       word++;
       used = 0;
     }
-    sc->word[c] = (uint8_t)word;
+    sc->word[c] = word;
     sc->shift[c] = (uint8_t)used;
     sc->mask[c] = width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
     used += width;
@@ -201,7 +202,8 @@ static bool connected(const stp_strict_cycles *sc) {
   return parts == 1;
 }
 
-stp_status stp__strict_cycles_init(stp_strict_cycles *sc, const stp_teg *t, stp_error *err) {
+stp_status stp__strict_cycles_init(stp_strict_cycles *sc, const stp_teg *t, unsigned word_bits,
+                                   stp_error *err) {
   const stp_digraph *g = t->g;
   memset(sc, 0, sizeof *sc);
   sc->ncycles = cycle_count(t->map);
@@ -215,8 +217,10 @@ stp_status stp__strict_cycles_init(stp_strict_cycles *sc, const stp_teg *t, stp_
   if (s == STP_OK && sc->first[sc->ncycles] != g->m)
     s = not_cycles(t, "a place on no cycle", err);
   if (s == STP_OK) {
-    lay_out_fields(sc);
+    lay_out_fields(sc, word_bits ? word_bits : 64);
     s = set_firings(sc, t, err);
+  }
+  if (s == STP_OK) {
     set_candidates(sc);
     sc->level_period = connected(sc) ? sc->ntrans : 1;
   }

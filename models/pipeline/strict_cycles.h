@@ -29,7 +29,7 @@ typedef struct stp_strict_candidate {
   uint64_t mask;
   uint32_t t;
   uint32_t pos;
-  uint8_t word;
+  uint32_t word;
   uint8_t shift;
 } stp_strict_candidate;
 
@@ -46,7 +46,7 @@ typedef struct stp_strict_cycles {
   uint64_t level_period;
   /* per cycle c */
   uint32_t *len;      /* places on the cycle (its transitions) */
-  uint8_t *word;      /* its position field: word, shift and mask */
+  uint32_t *word;     /* its position field: word, shift and mask */
   uint8_t *shift;
   uint64_t *mask;     /* the field's mask, unshifted */
   uint32_t *init;     /* its token's position in the initial marking */
@@ -60,13 +60,16 @@ typedef struct stp_strict_cycles {
    * it (word, delta; delta[1] 0 when one word suffices) */
   uint32_t (*cyc)[2];
   uint32_t (*pos)[2];
-  uint8_t (*fire_word)[2];
+  uint32_t (*fire_word)[2];
   uint64_t (*fire_delta)[2];
 } stp_strict_cycles;
 
 /* The cycles of t's Strict graph, checked against its places: each place on
- * exactly one cycle, one token per cycle (STP_EINTERNAL otherwise). */
-stp_status stp__strict_cycles_init(stp_strict_cycles *sc, const stp_teg *t, stp_error *err);
+ * exactly one cycle, one token per cycle (STP_EINTERNAL otherwise).  The
+ * fields are packed into the low word_bits bits of each word (64; fewer
+ * only for tests, to have markings of several words on small graphs). */
+stp_status stp__strict_cycles_init(stp_strict_cycles *sc, const stp_teg *t, unsigned word_bits,
+                                   stp_error *err);
 void stp__strict_cycles_free(stp_strict_cycles *sc);
 
 /* Packs one token position per cycle (each below its cycle's length) into
