@@ -115,13 +115,8 @@ static stp_status keys_grow(stp_wordset *ws, stp_error *err) {
   return STP_OK;
 }
 
-/* The first slot from hash's home holding no smaller hash (t->slots if
- * none). */
 static inline uint64_t search(const stp_wordset_part *t, uint64_t hash) {
-  uint64_t p = stp__wordset_home(hash, t->size);
-  while (p < t->slots && t->num[p] && t->hash[p] < hash)
-    p++;
-  return p;
+  return stp__wordset_search(t, hash);
 }
 
 /* Puts (hash, num) at slot p, moving the run of entries from p up to the
@@ -132,8 +127,10 @@ static bool insert_at(stp_wordset_part *t, uint64_t p, uint64_t hash, uint32_t n
     q++;
   if (q == t->slots)
     return false;
-  memmove(t->hash + p + 1, t->hash + p, (q - p) * sizeof *t->hash);
-  memmove(t->num + p + 1, t->num + p, (q - p) * sizeof *t->num);
+  for (; q > p; q--) { /* a few slots: a loop beats two calls to memmove */
+    t->hash[q] = t->hash[q - 1];
+    t->num[q] = t->num[q - 1];
+  }
   t->hash[p] = hash;
   t->num[p] = num;
   return true;
@@ -142,9 +139,9 @@ static bool insert_at(stp_wordset_part *t, uint64_t p, uint64_t hash, uint32_t n
 stp_status stp__wordset_add(stp_wordset *ws, uint32_t part, uint64_t key, uint64_t hash,
                             uint32_t *number, bool *added, stp_error *err) {
   stp_wordset_part *t = &ws->part[part];
-  uint64_t p = t->hash ? search(t, hash) : 0;
-  if (p < t->slots && t->num[p] && t->hash[p] == hash) {
-    *number = t->num[p] - 1; /* the hash is a bijection: the same key */
+  uint32_t found = stp__wordset_find(ws, part, hash);
+  if (found) {
+    *number = found - 1;
     *added = false;
     return STP_OK;
   }

@@ -78,6 +78,24 @@ static inline uint64_t stp__wordset_slot(const stp_wordset *ws, uint32_t p, uint
   return stp__wordset_home(hash, ws->part[p].size);
 }
 
+/* The first slot from hash's home holding no smaller hash (t->slots if
+ * none; 0 when the part has no table yet). */
+static inline uint64_t stp__wordset_search(const stp_wordset_part *t, uint64_t hash) {
+  uint64_t p = stp__wordset_home(hash, t->size);
+  while (p < t->slots && t->num[p] && t->hash[p] < hash)
+    p++;
+  return p;
+}
+
+/* 1 + the number of the key whose hash this is, if part p holds it, else 0
+ * (the lookup alone, inline: most lookups of an enumeration find their key). */
+static inline uint32_t stp__wordset_find(const stp_wordset *ws, uint32_t p, uint64_t hash) {
+  const stp_wordset_part *t = &ws->part[p];
+  uint64_t at = stp__wordset_search(t, hash);
+  return at < t->slots && t->num[at] && t->hash[at] == hash ? t->num[at] : 0; /* a bijection:
+                                                                              the same key */
+}
+
 /* The number of key (whose hash is stp__wordset_hash(key)) in part p <
  * nparts, adding it when new (*added).  A key must always be looked up in
  * the same part.  STP_ELIMIT (no message: the caller knows what the keys

@@ -105,6 +105,13 @@ static inline uint64_t key_hash(const bfs *b, const uint64_t *key) {
 static inline stp_status key_add(bfs *b, const uint64_t *key, uint64_t hash, uint32_t *number,
                                  stp_error *err) {
   bool added;
+  if (b->one_word) {
+    uint32_t found = stp__wordset_find(&b->ws, b->part, hash);
+    if (found) {
+      *number = found - 1;
+      return STP_OK;
+    }
+  }
   return b->one_word ? stp__wordset_add(&b->ws, b->part, key[0], hash, number, &added, err)
                      : stp__keyset_add(&b->set, key, hash, number, &added, err);
 }
