@@ -12,6 +12,7 @@
 #include <string.h>
 
 #define NONE UINT32_MAX
+#define STP_STRICT_CYCLES_LOCAL 32 /* cycles whose candidates are ranked on the stack */
 
 void stp__strict_cycles_free(stp_strict_cycles *sc) {
   if (!sc)
@@ -239,17 +240,27 @@ void stp__strict_cycles_pack(const stp_strict_cycles *sc, const uint32_t *positi
 
 uint32_t stp__strict_cycles_enabled(const stp_strict_cycles *sc, const uint64_t *m,
                                     uint32_t *out) {
-  uint32_t n = 0;
+  uint32_t n = 0, found[STP_STRICT_CYCLES_LOCAL];
+  uint32_t *f = sc->ncycles <= STP_STRICT_CYCLES_LOCAL ? found : out;
   for (uint32_t c = 0; c < sc->ncycles; c++) {
     const stp_strict_candidate *r = &sc->cand[sc->first[c] + stp__strict_cycles_at(sc, m, c)];
-    out[n] = r->t;
+    f[n] = r->t;
     n += ((m[r->word] >> r->shift) & r->mask) == r->pos;
   }
-  for (uint32_t i = 1; i < n; i++) { /* insertion sort: a handful of transitions */
-    uint32_t t = out[i], k = i;
-    for (; k > 0 && out[k - 1] > t; k--)
-      out[k] = out[k - 1];
-    out[k] = t;
+  if (f == out) { /* many cycles: insertion sort in place */
+    for (uint32_t i = 1; i < n; i++) {
+      uint32_t t = out[i], k = i;
+      for (; k > 0 && out[k - 1] > t; k--)
+        out[k] = out[k - 1];
+      out[k] = t;
+    }
+    return n;
+  }
+  for (uint32_t i = 0; i < n; i++) { /* each to its rank, without a branch to mispredict */
+    uint32_t rank = 0;
+    for (uint32_t j = 0; j < n; j++)
+      rank += found[j] < found[i];
+    out[rank] = found[i];
   }
   return n;
 }
