@@ -2,7 +2,9 @@
  * (models/pipeline/strict_cycles.h) and the enumeration built on them.
  * References, computed from the graph's places alone: a transition is
  * enabled when all its input places hold a token, and firing it moves one
- * token from each input place to each output place (one bit per place);
+ * token from each input place to each output place (one bit per place),
+ * and the incremental list of a successor's enabled transitions against
+ * the full test;
  * the chain is checked against a plain breadth-first search over such bit
  * markings, with every transition tried in increasing order (the numbering
  * that stp__strict_chain must reproduce to the state), which also checks
@@ -76,6 +78,7 @@ static void check_markings(const stp_mapping *m, trng *rng, unsigned word_bits) 
   uint64_t *key = calloc(sc.words, 8), *next = calloc(sc.words, 8);
   uint64_t *bits = calloc(pw, 8), *want = calloc(pw, 8), *got = calloc(pw, 8);
   uint32_t *en = malloc(sc.ncycles * sizeof *en);
+  uint32_t *en1 = malloc(sc.ncycles * sizeof *en), *en2 = malloc(sc.ncycles * sizeof *en);
   /* the initial marking is the graph's */
   stp__strict_cycles_pack(&sc, sc.init, key);
   stp__strict_cycles_unpack(&sc, key, bits);
@@ -96,10 +99,17 @@ static void check_markings(const stp_mapping *m, trng *rng, unsigned word_bits) 
       memcpy(want, bits, pw * 8);
       ref_fire(t, want, v);
       cr_assert_arr_eq(got, want, pw * 8, "firing %u", v);
+      /* the incremental list of the successor's enabled transitions */
+      uint32_t n1 = stp__strict_cycles_enabled(&sc, next, en1);
+      uint32_t n2 = stp__strict_cycles_enabled_after(&sc, en, n, v, next, en2);
+      cr_assert_eq(n2, n1, "after firing %u: %u transitions listed, %u enabled", v, n2, n1);
+      cr_assert_arr_eq(en2, en1, n1 * sizeof *en1, "after firing %u", v);
     }
     cr_assert_eq(k, n, "%u transitions listed, %u enabled", n, k);
   }
   free(en);
+  free(en1);
+  free(en2);
   free(key);
   free(next);
   free(bits);

@@ -53,6 +53,12 @@
  * part of the table in the caches (bench/README.md). */
 #define STP_STRICT_MAX_PARTS 4096
 
+/* Most cycles for which the enabled transitions of the states of a depth
+ * are kept (4 + 4 x cycles bytes per state of the depth), so that a state's
+ * list is derived from its parent's in O(its length) instead of testing
+ * every cycle (strict_cycles.h). */
+#define STP_STRICT_INCREMENTAL 32
+
 /* ---- breadth-first enumeration ------------------------------------------------
  * Markings are token positions (strict_cycles.h); those that fit one word
  * are numbered by a stp_wordset, longer ones by a stp_keyset. */
@@ -77,6 +83,15 @@ typedef struct bfs {
   uint64_t *hash;   /* their hashes */
   uint32_t *by;     /* the transition that leads to each */
   uint32_t deg[BLOCK];
+  /* Incremental enabling (up to STP_STRICT_INCREMENTAL cycles): the sorted
+   * enabled transitions of each state of the current depth (en_cur) and of
+   * the next (en_next, filled as they are found), `stride` words each: the
+   * count, then the transitions. */
+  bool incremental;
+  uint32_t stride;
+  uint32_t *en_cur, *en_next;
+  uint64_t cap_cur, cap_next; /* states of room */
+  uint64_t next_start;        /* the first state of the next depth */
 } bfs;
 
 static void free_markings(bfs *b);
@@ -88,6 +103,8 @@ static void bfs_free(bfs *b) {
   free(b->succ);
   free(b->hash);
   free(b->by);
+  free(b->en_cur);
+  free(b->en_next);
 }
 
 static inline uint64_t state_count(const bfs *b) {
@@ -103,21 +120,35 @@ static inline uint64_t key_hash(const bfs *b, const uint64_t *key) {
 }
 
 static inline stp_status key_add(bfs *b, const uint64_t *key, uint64_t hash, uint32_t *number,
-                                 stp_error *err) {
-  bool added;
+                                 bool *added, stp_error *err) {
   if (b->one_word) {
     uint32_t found = stp__wordset_find(&b->ws, b->part, hash);
     if (found) {
       *number = found - 1;
+      *added = false;
       return STP_OK;
     }
   }
-  return b->one_word ? stp__wordset_add(&b->ws, b->part, key[0], hash, number, &added, err)
-                     : stp__keyset_add(&b->set, key, hash, number, &added, err);
+  return b->one_word ? stp__wordset_add(&b->ws, b->part, key[0], hash, number, added, err)
+                     : stp__keyset_add(&b->set, key, hash, number, added, err);
 }
 
 static inline const uint64_t *key_of(const bfs *b, uint64_t s) {
   return b->one_word ? &b->ws.keys[s] : stp__keyset_key(&b->set, s);
+}
+
+/* Room for `need` lists of `stride` words in *lists (grown by half). */
+static bool grow_lists(uint32_t **lists, uint64_t *cap, uint64_t need, uint32_t stride) {
+  if (need <= *cap)
+    return true;
+  uint64_t c = *cap < 1024 ? 1024 : *cap + *cap / 2;
+  c = c < need ? need : c;
+  uint32_t *p = realloc(*lists, (size_t)c * stride * sizeof *p);
+  if (!p)
+    return false;
+  *lists = p;
+  *cap = c;
+  return true;
 }
 
 static stp_status initial_marking(bfs *b, stp_error *err) {
@@ -127,7 +158,15 @@ static stp_status initial_marking(bfs *b, stp_error *err) {
     return stp__oom(err, "enumerating the Strict markings");
   stp__strict_cycles_pack(&b->sc, b->sc.init, m0);
   uint32_t index;
-  stp_status s = key_add(b, m0, key_hash(b, m0), &index, err);
+  bool added;
+  stp_status s = key_add(b, m0, key_hash(b, m0), &index, &added, err);
+  if (s == STP_OK && b->incremental) {
+    s = grow_lists(&b->en_cur, &b->cap_cur, 1, b->stride)
+            ? STP_OK
+            : stp__oom(err, "enumerating the Strict markings");
+    if (s == STP_OK)
+      b->en_cur[0] = stp__strict_cycles_enabled(&b->sc, m0, b->en_cur + 1);
+  }
   free(m0);
   return s;
 }
@@ -160,12 +199,19 @@ static bool alloc_successors(bfs *b) {
 /* The successors of states first .. end-1 (at most BLOCK), in order: per
  * state, its enabled transitions in increasing order and the markings they
  * lead to, hashed, their slots fetched ahead. */
-static void successors(bfs *b, uint64_t first, uint64_t end) {
+static void successors(bfs *b, uint64_t first, uint64_t depth_start, uint64_t end) {
   size_t words = b->sc.words;
   uint32_t k = 0;
   for (uint64_t s = first; s < end; s++) {
     const uint64_t *cur = key_of(b, s);
-    uint32_t n = stp__strict_cycles_enabled(&b->sc, cur, b->by + k);
+    uint32_t n;
+    if (b->incremental) {
+      const uint32_t *list = b->en_cur + (s - depth_start) * b->stride;
+      n = list[0];
+      memcpy(b->by + k, list + 1, n * sizeof *list);
+    } else {
+      n = stp__strict_cycles_enabled(&b->sc, cur, b->by + k);
+    }
     for (uint32_t i = k; i < k + n; i++) {
       uint64_t *next = b->succ + (size_t)i * words;
       stp__strict_cycles_fire(&b->sc, cur, b->by[i], next);
@@ -186,6 +232,18 @@ static void successors(bfs *b, uint64_t first, uint64_t end) {
   }
 }
 
+/* The enabled transitions of new state j (of the next depth), reached by
+ * firing t from a state that enables the n transitions of `before`. */
+static stp_status list_new_state(bfs *b, uint32_t j, const uint32_t *before, uint32_t n,
+                                 uint32_t t, const uint64_t *next, stp_error *err) {
+  uint64_t at = j - b->next_start;
+  if (!grow_lists(&b->en_next, &b->cap_next, at + 1, b->stride))
+    return stp__oom(err, "enumerating the Strict markings");
+  uint32_t *list = b->en_next + at * b->stride;
+  list[0] = stp__strict_cycles_enabled_after(&b->sc, before, n, t, next, list + 1);
+  return STP_OK;
+}
+
 /* Writes the row of state s, whose n successors start at number k of the
  * block's (successors() computed them). */
 static stp_status write_row(bfs *b, uint64_t s, uint32_t n, uint32_t k, bool new_band,
@@ -198,10 +256,14 @@ static stp_status write_row(bfs *b, uint64_t s, uint32_t n, uint32_t k, bool new
   uint64_t row = b->ms.nmoves;
   for (uint32_t i = k; i < k + n; i++) {
     uint32_t j;
-    stp_status st = key_add(b, b->succ + (size_t)i * b->sc.words, b->hash[i], &j, err);
+    bool added;
+    const uint64_t *next = b->succ + (size_t)i * b->sc.words;
+    stp_status st = key_add(b, next, b->hash[i], &j, &added, err);
     if (st == STP_ELIMIT)
       return limit_reached(b, s, err);
     STP_CHECK(st);
+    if (added && b->incremental) /* a state of the next depth: its enabled transitions */
+      STP_CHECK(list_new_state(b, j, b->by + k, n, b->by[i], next, err));
     STP_CHECK(stp__movestore_push(&b->ms, j, b->by[i], err));
   }
   return stp__movestore_end_row(&b->ms, row, new_band, err);
@@ -211,6 +273,16 @@ static stp_status write_row(bfs *b, uint64_t s, uint32_t n, uint32_t k, bool new
  * d mod the period of levels, folded onto the parts. */
 static uint32_t part_of_depth(const bfs *b, uint64_t d) {
   return b->one_word ? (uint32_t)(d % b->sc.level_period % b->ws.nparts) : 0;
+}
+
+/* The next depth's lists become the current ones. */
+static void swap_lists(bfs *b) {
+  uint32_t *l = b->en_cur;
+  uint64_t c = b->cap_cur;
+  b->en_cur = b->en_next;
+  b->cap_cur = b->cap_next;
+  b->en_next = l;
+  b->cap_next = c;
 }
 
 /* Sizes the part of the next depth for the states it will likely get: as
@@ -237,12 +309,14 @@ static stp_status enumerate(bfs *b, const stp_options *o, stp_error *err) {
       prev_start = depth_start;
       depth_start = first;
       depth_end = state_count(b);
+      swap_lists(b);
     }
+    b->next_start = depth_end;
     end = first + BLOCK < depth_end ? first + BLOCK : depth_end;
     b->part = part_of_depth(b, b->depth + 1);
     if (first == depth_start && b->one_word)
       s = reserve_next_depth(b, depth_start - prev_start, depth_end - depth_start, err);
-    successors(b, first, end);
+    successors(b, first, depth_start, end);
     for (uint64_t st = first, k = 0; s == STP_OK && st < end; k += b->deg[st - first], st++) {
       if (st % 1024 == 0) {
         stp__progress(o, "enumerating the Strict markings", state_count(b), b->estimate, b->t0);
@@ -345,6 +419,8 @@ static stp_status strict_enumerate(bfs *b, const stp_mapping *m, const stp_optio
   if (s == STP_OK) {
     uint64_t limit = marking_limit(o, b->sc.words);
     b->one_word = b->sc.words == 1;
+    b->incremental = b->sc.ncycles <= STP_STRICT_INCREMENTAL;
+    b->stride = b->sc.ncycles + 1;
     uint64_t parts = b->sc.level_period < STP_STRICT_MAX_PARTS ? b->sc.level_period
                                                                 : STP_STRICT_MAX_PARTS;
     s = b->one_word ? stp__wordset_init(&b->ws, (uint32_t)parts, limit, err)

@@ -265,6 +265,42 @@ uint32_t stp__strict_cycles_enabled(const stp_strict_cycles *sc, const uint64_t 
   return n;
 }
 
+/* True when every cycle of transition u has its token just before u. */
+static bool all_before(const stp_strict_cycles *sc, const uint64_t *m, uint32_t u) {
+  for (int k = 0; k < 2 && sc->cyc[u][k] != NONE; k++)
+    if (stp__strict_cycles_at(sc, m, sc->cyc[u][k]) != sc->pos[u][k])
+      return false;
+  return true;
+}
+
+uint32_t stp__strict_cycles_enabled_after(const stp_strict_cycles *sc, const uint32_t *before,
+                                          uint32_t n, uint32_t t, const uint64_t *next,
+                                          uint32_t *out) {
+  uint32_t add[2], na = 0;
+  for (int k = 0; k < 2 && sc->cyc[t][k] != NONE; k++) {
+    uint32_t c = sc->cyc[t][k];
+    uint32_t u = sc->enters[sc->first[c] + stp__strict_cycles_at(sc, next, c)];
+    if ((na == 0 || add[0] != u) && all_before(sc, next, u))
+      add[na++] = u;
+  }
+  if (na == 2 && add[0] > add[1]) {
+    uint32_t x = add[0];
+    add[0] = add[1];
+    add[1] = x;
+  }
+  uint32_t o = 0, a = 0;
+  for (uint32_t i = 0; i < n; i++) { /* merge: before without t, and add */
+    if (before[i] == t)
+      continue;
+    while (a < na && add[a] < before[i])
+      out[o++] = add[a++];
+    out[o++] = before[i];
+  }
+  while (a < na)
+    out[o++] = add[a++];
+  return o;
+}
+
 void stp__strict_cycles_unpack(const stp_strict_cycles *sc, const uint64_t *m, uint64_t *places) {
   memset(places, 0, (size_t)((sc->first[sc->ncycles] + 63) / 64) * sizeof *places);
   for (uint32_t c = 0; c < sc->ncycles; c++) {

@@ -88,6 +88,16 @@ static inline uint32_t stp__strict_cycles_at(const stp_strict_cycles *sc, const 
 uint32_t stp__strict_cycles_enabled(const stp_strict_cycles *sc, const uint64_t *m,
                                     uint32_t *out);
 
+/* The transitions that next = m with t fired enables, in increasing order,
+ * into `out` (room for sc->ncycles), from those that m enables (`before`,
+ * n of them, in increasing order, t among them); returns how many.  Only
+ * the transitions of the one or two cycles that t moves can change: t
+ * leaves the list and the next transition of each of these cycles may
+ * join it.  O(n), against O(cycles) for stp__strict_cycles_enabled. */
+uint32_t stp__strict_cycles_enabled_after(const stp_strict_cycles *sc, const uint32_t *before,
+                                          uint32_t n, uint32_t t, const uint64_t *next,
+                                          uint32_t *out);
+
 /* m with enabled transition t fired, into next (sc->words words). */
 static inline void stp__strict_cycles_fire(const stp_strict_cycles *sc, const uint64_t *m,
                                            uint32_t t, uint64_t *next) {
