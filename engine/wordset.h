@@ -17,8 +17,9 @@
  * 32-bit number in two arrays (12 bytes), at a load between 1/2 and 3/4, a
  * table grown by half when full; a part gets its table at its first key.
  * The keys are also kept in insertion order (8 bytes each), for the caller
- * to read back by number.  Memory: 24 to 32 bytes per key, and one part's
- * two tables for a moment while it grows. */
+ * to read back by number.  Memory: 24 to 32 bytes per key (less full after
+ * a generous stp__wordset_reserve), and one part's two tables for a moment
+ * while it grows. */
 #ifndef STP_WORDSET_H
 #define STP_WORDSET_H
 

@@ -36,17 +36,16 @@
 /* Bytes per marking besides its key, for the budget: the key set's slot
  * and fingerprint (11-16), about six moves of 5 bytes, the out-degree, the
  * iterate and the transpose of the irreducibility check (12), with room to
- * spare (bench/ctmc: 76-93 bytes per state in all, keys included); a
- * one-word key set holds keys in its slots (17-26 bytes instead of 11-16). */
+ * spare (bench/ctmc: 72-93 bytes per state in all, keys included); the
+ * one-word key set's slots hold a hash and a number (16-24 bytes instead
+ * of 11-16). */
 #define STP_STRICT_BYTES_PER_STATE 80
 #define STP_STRICT_WORDSET_EXTRA 10
 
 /* States whose successors are computed, and their slots fetched ahead,
  * before any of them is looked up: enough lookups in flight to hide the
  * latency of the table's cache misses (bench/README.md). */
-#ifndef BLOCK
 #define BLOCK 16
-#endif
 
 /* Most parts of the one-word key set: one per level up to this many, so
  * that the lookups of one depth, which all go to one level, find their
