@@ -37,9 +37,8 @@ static inline uint64_t fingerprint(uint64_t hash) {
   return (f ? f : 1) << 32;
 }
 
-static uint64_t *new_table(uint64_t size) {
+void *stp__keyset_table_alloc(size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  size_t bytes = (size_t)size * sizeof(uint64_t);
   if (bytes >= (4u << 20)) {
     void *p = NULL;
     if (posix_memalign(&p, 2u << 20, bytes) != 0)
@@ -49,7 +48,13 @@ static uint64_t *new_table(uint64_t size) {
     return p;
   }
 #endif
-  return stp__calloc((size_t)size, sizeof(uint64_t));
+  return stp__calloc(bytes ? bytes : 1, 1);
+}
+
+static uint64_t *new_table(uint64_t size) {
+  if (size > SIZE_MAX / sizeof(uint64_t))
+    return NULL;
+  return stp__keyset_table_alloc((size_t)size * sizeof(uint64_t));
 }
 
 static stp_status table_resize(stp_keyset *ks, uint64_t size, stp_error *err) {

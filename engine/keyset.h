@@ -61,6 +61,12 @@ static inline void stp__keyset_prefetch(const stp_keyset *ks, uint64_t hash) {
 stp_status stp__keyset_add(stp_keyset *ks, const uint64_t *key, uint64_t hash, uint32_t *number,
                            bool *added, stp_error *err);
 
+/* `bytes` of zeroed memory for a table probed at random (released with
+ * free): from 4 MiB on, aligned to and asking for 2 MiB pages, which spare
+ * the TLB misses of random access (a hint: no harm if refused).  NULL when
+ * out of memory. */
+void *stp__keyset_table_alloc(size_t bytes);
+
 /* Key number i (valid until the next add). */
 static inline const uint64_t *stp__keyset_key(const stp_keyset *ks, uint64_t i) {
   return ks->keys + i * ks->words;

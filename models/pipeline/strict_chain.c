@@ -3,11 +3,15 @@
  * full event graph, and the exponential throughput from its stationary
  * distribution (the rate of firings of the last column).
  *
- * Every place of the Strict graph lies on a processor's cycle that holds
- * exactly one token, so a place holds 0 or 1 token and a marking is a bit
- * string, stored packed; a transition is enabled when its input bits are
- * all set, tested a 64-bit word at a time.  Markings are numbered in
- * discovery order by a fingerprinted hash set (engine/keyset.h) and the
+ * Every place of the Strict graph lies on exactly one processor's cycle,
+ * which holds one token, so a marking is the position of each cycle's
+ * token, packed into bit fields (strict_cycles.h; a marking enables at most
+ * one transition per cycle, found in O(cycles)).  Markings are numbered in
+ * discovery order by a set that holds the key in its table when it fits
+ * one word (engine/wordset.h), by a fingerprinted hash set otherwise
+ * (engine/keyset.h); the successors of a block of states are computed and
+ * their slots fetched before any is looked up, so that the table's cache
+ * misses overlap.  The
  * moves go to a compact store (solvers/movestore.h: a 32-bit target and the
  * transition per move, the rates per transition), which the throughput
  * solves in place (solvers/stationary_bands.h) and stp__strict_chain turns
@@ -18,7 +22,9 @@
  * (strict_estimate) refuses in microseconds what could never fit. */
 #include "base/core.h"
 #include "engine/keyset.h"
+#include "engine/wordset.h"
 #include "models/pipeline/strict_chain.h"
+#include "models/pipeline/strict_cycles.h"
 #include "models/pipeline/teg.h"
 #include "solvers/movestore.h"
 #include "solvers/stationary_bands.h"
@@ -27,118 +33,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Bytes per marking besides its bits, for the budget: the key set's slot
+/* Bytes per marking besides its key, for the budget: the key set's slot
  * and fingerprint (11-16), about six moves of 5 bytes, the out-degree, the
  * iterate and the transpose of the irreducibility check (12), with room to
- * spare (bench/ctmc: 76-93 bytes per state in all, bits included). */
+ * spare (bench/ctmc: 72-93 bytes per state in all, keys included); the
+ * one-word key set's slots hold a hash and a number (16-24 bytes instead
+ * of 11-16). */
 #define STP_STRICT_BYTES_PER_STATE 80
+#define STP_STRICT_WORDSET_EXTRA 10
 
-/* ---- the net: input and output places of each transition, as word masks --- */
+/* States whose successors are computed, and their slots fetched ahead,
+ * before any of them is looked up: enough lookups in flight to hide the
+ * latency of the table's cache misses (bench/README.md). */
+#define BLOCK 16
 
-typedef struct word_mask {
-  uint64_t word;
-  uint64_t mask;
-} word_mask;
+/* Most parts of the one-word key set: one per level up to this many, so
+ * that the lookups of one depth, which all go to one level, find their
+ * part of the table in the caches (bench/README.md). */
+#define STP_STRICT_MAX_PARTS 4096
 
-typedef struct net {
-  uint32_t ntrans;
-  size_t words;       /* 64-bit words per marking */
-  uint64_t *in_off;   /* ntrans + 1, into in */
-  uint64_t *out_off;  /* ntrans + 1, into out */
-  word_mask *in;      /* input places of each transition, one mask per word */
-  word_mask *out;     /* output places likewise */
-  double *rate;       /* 1 / mean firing time */
-} net;
+/* Most cycles for which the enabled transitions of the states of a depth
+ * are kept (4 + 4 x cycles bytes per state of the depth), so that a state's
+ * list is derived from its parent's in O(its length) instead of testing
+ * every cycle (strict_cycles.h). */
+#define STP_STRICT_INCREMENTAL 32
 
-static void net_free(net *n) {
-  free(n->in_off);
-  free(n->out_off);
-  free(n->in);
-  free(n->out);
-  free(n->rate);
-}
-
-/* Appends place p to the masks of the current transition (places come in
- * increasing order, so one word's places are consecutive). */
-static void add_place(word_mask *wm, uint64_t *count, uint64_t first, uint64_t p) {
-  if (*count > first && wm[*count - 1].word == p / 64)
-    wm[*count - 1].mask |= UINT64_C(1) << (p % 64);
-  else
-    wm[(*count)++] = (word_mask){p / 64, UINT64_C(1) << (p % 64)};
-}
-
-static stp_status net_init(const stp_teg *t, net *n, stp_error *err) {
-  const stp_digraph *g = t->g;
-  memset(n, 0, sizeof *n);
-  n->ntrans = g->n;
-  n->words = g->m ? (size_t)((g->m + 63) / 64) : 1;
-  n->in_off = stp__calloc((size_t)g->n + 1, sizeof *n->in_off);
-  n->out_off = stp__calloc((size_t)g->n + 1, sizeof *n->out_off);
-  n->in = stp__malloc_array((size_t)g->m + 1, sizeof *n->in);
-  n->out = stp__malloc_array((size_t)g->m + 1, sizeof *n->out);
-  n->rate = stp__malloc_array(g->n, sizeof *n->rate);
-  uint64_t *in_place_off = stp__calloc((size_t)g->n + 1, sizeof *in_place_off);
-  uint64_t *in_place = stp__malloc_array((size_t)g->m + 1, sizeof *in_place);
-  if (!n->in_off || !n->out_off || !n->in || !n->out || !n->rate || !in_place_off ||
-      !in_place) {
-    free(in_place_off);
-    free(in_place);
-    net_free(n);
-    return stp__oom(err, "preparing the Strict event graph");
-  }
-  /* input places grouped by transition, in increasing order */
-  for (uint64_t e = 0; e < g->m; e++)
-    in_place_off[g->dst[e] + 1]++;
-  for (uint32_t v = 0; v < g->n; v++)
-    in_place_off[v + 1] += in_place_off[v];
-  for (uint64_t e = 0; e < g->m; e++)
-    in_place[in_place_off[g->dst[e]]++] = e;
-  for (uint32_t v = g->n; v > 0; v--)
-    in_place_off[v] = in_place_off[v - 1];
-  in_place_off[0] = 0;
-  uint64_t ni = 0, no = 0;
-  for (uint32_t v = 0; v < g->n; v++) {
-    n->in_off[v] = ni;
-    for (uint64_t k = in_place_off[v]; k < in_place_off[v + 1]; k++)
-      add_place(n->in, &ni, n->in_off[v], in_place[k]);
-    n->out_off[v] = no;
-    for (uint64_t e = g->off[v]; e < g->off[v + 1]; e++) /* output places: v's edges */
-      add_place(n->out, &no, n->out_off[v], e);
-    n->rate[v] = 1.0 / t->time[v];
-  }
-  n->in_off[g->n] = ni;
-  n->out_off[g->n] = no;
-  free(in_place_off);
-  free(in_place);
-  return STP_OK;
-}
-
-static inline bool enabled(const net *n, const uint64_t *m, uint32_t t) {
-  for (uint64_t k = n->in_off[t]; k < n->in_off[t + 1]; k++)
-    if ((m[n->in[k].word] & n->in[k].mask) != n->in[k].mask)
-      return false;
-  return true;
-}
-
-/* Fire t in m into next; false if a place would hold two tokens. */
-static inline bool fire(const net *n, const uint64_t *m, uint32_t t, uint64_t *next) {
-  memcpy(next, m, n->words * sizeof *next);
-  for (uint64_t k = n->in_off[t]; k < n->in_off[t + 1]; k++)
-    next[n->in[k].word] &= ~n->in[k].mask;
-  for (uint64_t k = n->out_off[t]; k < n->out_off[t + 1]; k++) {
-    if (next[n->out[k].word] & n->out[k].mask)
-      return false;
-    next[n->out[k].word] |= n->out[k].mask;
-  }
-  return true;
-}
-
-/* ---- breadth-first enumeration ------------------------------------------------ */
+/* ---- breadth-first enumeration ------------------------------------------------
+ * Markings are token positions (strict_cycles.h); those that fit one word
+ * are numbered by a stp_wordset, longer ones by a stp_keyset. */
 
 typedef struct bfs {
   const stp_mapping *map;
   const stp_teg *teg;
-  net net;
+  stp_strict_cycles sc;
+  bool one_word;    /* the markings fit one word: ws, else set */
+  uint32_t part;    /* the part of ws where the successors being looked up
+                       live: their level (stp_strict_cycles.level_period) */
+  stp_wordset ws;
   stp_keyset set;
   stp_movestore ms;
   uint64_t depth;   /* depth of the state being expanded */
@@ -146,135 +77,264 @@ typedef struct bfs {
   uint64_t estimate; /* strict_estimate's lower bound, for progress */
   uint64_t budget;   /* bytes (stp_options_memory_budget) */
   double t0;
-  uint64_t *succ;   /* the successors of the state being expanded (room for cap) */
-  uint32_t cap;     /* grown as needed: a state enables at most one transition
-                       per processor, far fewer than ntrans on large graphs */
+  /* the successors of a block of states, at most one per cycle each */
+  uint64_t *succ;   /* BLOCK * ncycles markings */
   uint64_t *hash;   /* their hashes */
   uint32_t *by;     /* the transition that leads to each */
+  uint32_t deg[BLOCK];
+  /* Incremental enabling (up to STP_STRICT_INCREMENTAL cycles): the sorted
+   * enabled transitions of each state of the current depth (en_cur) and of
+   * the next (en_next, filled as they are found), `stride` words each: the
+   * count, then the transitions. */
+  bool incremental;
+  uint32_t stride;
+  uint32_t *en_cur, *en_next;
+  uint64_t cap_cur, cap_next; /* states of room */
+  uint64_t next_start;        /* the first state of the next depth */
 } bfs;
 
+static void free_markings(bfs *b);
+
 static void bfs_free(bfs *b) {
-  stp__keyset_free(&b->set);
+  free_markings(b);
   stp__movestore_free(&b->ms);
-  net_free(&b->net);
+  stp__strict_cycles_free(&b->sc);
   free(b->succ);
   free(b->hash);
   free(b->by);
+  free(b->en_cur);
+  free(b->en_next);
+}
+
+static inline uint64_t state_count(const bfs *b) {
+  return b->one_word ? b->ws.count : b->set.count;
+}
+
+static inline uint64_t state_limit(const bfs *b) {
+  return b->one_word ? b->ws.limit : b->set.limit;
+}
+
+static inline uint64_t key_hash(const bfs *b, const uint64_t *key) {
+  return b->one_word ? stp__wordset_hash(key[0]) : stp__keyset_hash(&b->set, key);
+}
+
+static inline stp_status key_add(bfs *b, const uint64_t *key, uint64_t hash, uint32_t *number,
+                                 bool *added, stp_error *err) {
+  if (b->one_word) {
+    uint32_t found = stp__wordset_find(&b->ws, b->part, hash);
+    if (found) {
+      *number = found - 1;
+      *added = false;
+      return STP_OK;
+    }
+  }
+  return b->one_word ? stp__wordset_add(&b->ws, b->part, key[0], hash, number, added, err)
+                     : stp__keyset_add(&b->set, key, hash, number, added, err);
+}
+
+static inline const uint64_t *key_of(const bfs *b, uint64_t s) {
+  return b->one_word ? &b->ws.keys[s] : stp__keyset_key(&b->set, s);
+}
+
+/* Room for `need` lists of `stride` words in *lists (grown by half). */
+static bool grow_lists(uint32_t **lists, uint64_t *cap, uint64_t need, uint32_t stride) {
+  if (need <= *cap)
+    return true;
+  uint64_t c = *cap < 1024 ? 1024 : *cap + *cap / 2;
+  c = c < need ? need : c;
+  uint32_t *p = realloc(*lists, (size_t)c * stride * sizeof *p);
+  if (!p)
+    return false;
+  *lists = p;
+  *cap = c;
+  return true;
 }
 
 static stp_status initial_marking(bfs *b, stp_error *err) {
-  uint64_t *m0 = stp__calloc(b->net.words, sizeof *m0);
+  b->part = 0; /* depth 0 */
+  uint64_t *m0 = stp__calloc(b->sc.words, sizeof *m0);
   if (!m0)
     return stp__oom(err, "enumerating the Strict markings");
-  for (uint64_t e = 0; e < b->teg->g->m; e++)
-    if (b->teg->g->tok[e])
-      m0[e / 64] |= UINT64_C(1) << (e % 64);
+  stp__strict_cycles_pack(&b->sc, b->sc.init, m0);
   uint32_t index;
   bool added;
-  stp_status s = stp__keyset_add(&b->set, m0, stp__keyset_hash(&b->set, m0), &index, &added, err);
+  stp_status s = key_add(b, m0, key_hash(b, m0), &index, &added, err);
+  if (s == STP_OK && b->incremental) {
+    s = grow_lists(&b->en_cur, &b->cap_cur, 1, b->stride)
+            ? STP_OK
+            : stp__oom(err, "enumerating the Strict markings");
+    if (s == STP_OK)
+      b->en_cur[0] = stp__strict_cycles_enabled(&b->sc, m0, b->en_cur + 1);
+  }
   free(m0);
   return s;
 }
 
 static stp_status limit_reached(const bfs *b, uint64_t expanded, stp_error *err) {
-  if (b->set.limit == b->max_states)
+  if (state_limit(b) == b->max_states)
     return stp__fail(err, STP_ELIMIT,
                      "%s: the Strict Markov chain has more than %llu reachable markings "
                      "(enumeration stopped at depth %llu, after expanding %llu markings); raise "
                      "--max-states or use `streamtp simulate`",
-                     b->map->file, (unsigned long long)b->set.limit,
+                     b->map->file, (unsigned long long)state_limit(b),
                      (unsigned long long)b->depth, (unsigned long long)expanded);
   return stp__fail(err, STP_ELIMIT,
                    "%s: the Strict Markov chain has more than %llu reachable markings of %llu "
                    "places each, beyond the memory budget of %.3g GiB (--max-memory; stopped at "
                    "depth %llu); use `streamtp simulate`",
-                   b->map->file, (unsigned long long)b->set.limit,
+                   b->map->file, (unsigned long long)state_limit(b),
                    (unsigned long long)b->teg->g->m, (double)b->budget / 1073741824.0,
                    (unsigned long long)b->depth);
 }
 
-/* Doubles the room for successors (up to one per transition). */
-static bool grow_successors(bfs *b) {
-  uint32_t cap = b->cap ? 2 * b->cap : 64;
-  if (cap > b->net.ntrans)
-    cap = b->net.ntrans;
-  uint64_t *succ = realloc(b->succ, (size_t)cap * b->net.words * sizeof *succ);
-  if (succ)
-    b->succ = succ;
-  uint64_t *hash = realloc(b->hash, (size_t)cap * sizeof *hash);
-  if (hash)
-    b->hash = hash;
-  uint32_t *by = realloc(b->by, (size_t)cap * sizeof *by);
-  if (by)
-    b->by = by;
-  if (!succ || !hash || !by)
-    return false;
-  b->cap = cap;
-  return true;
+static bool alloc_successors(bfs *b) {
+  size_t n = (size_t)BLOCK * b->sc.ncycles;
+  b->succ = stp__malloc_array(n * b->sc.words, sizeof *b->succ);
+  b->hash = stp__malloc_array(n, sizeof *b->hash);
+  b->by = stp__malloc_array(n, sizeof *b->by);
+  return b->succ && b->hash && b->by;
 }
 
-/* Write the row of state s: every enabled transition, its next state.  The
- * successors are computed and hashed first and their slots fetched ahead,
- * so that the lookups' cache misses overlap. */
-static stp_status expand(bfs *b, uint64_t s, bool new_band, stp_error *err) {
-  size_t words = b->net.words;
-  const uint64_t *cur = stp__keyset_key(&b->set, s); /* read before any add moves it */
+/* The successors of states first .. end-1 (at most BLOCK), in order: per
+ * state, its enabled transitions in increasing order and the markings they
+ * lead to, hashed, their slots fetched ahead. */
+static void successors(bfs *b, uint64_t first, uint64_t depth_start, uint64_t end) {
+  size_t words = b->sc.words;
   uint32_t k = 0;
-  for (uint32_t t = 0; t < b->net.ntrans; t++) {
-    if (!enabled(&b->net, cur, t))
-      continue;
-    if (k == b->cap && !grow_successors(b)) /* cur lives in the key set: unmoved */
-      return stp__oom(err, "enumerating the Strict markings");
-    if (!fire(&b->net, cur, t, b->succ + (size_t)k * words))
-      return stp__fail(err, STP_EINTERNAL,
-                       "%s: firing a transition of the Strict event graph would put two tokens "
-                       "in a place", b->map->file);
-    b->hash[k] = stp__keyset_hash(&b->set, b->succ + (size_t)k * words);
-    stp__keyset_prefetch(&b->set, b->hash[k]);
-    b->by[k++] = t;
+  for (uint64_t s = first; s < end; s++) {
+    const uint64_t *cur = key_of(b, s);
+    uint32_t n;
+    if (b->incremental) {
+      const uint32_t *list = b->en_cur + (s - depth_start) * b->stride;
+      n = list[0];
+      memcpy(b->by + k, list + 1, n * sizeof *list);
+    } else {
+      n = stp__strict_cycles_enabled(&b->sc, cur, b->by + k);
+    }
+    for (uint32_t i = k; i < k + n; i++) {
+      uint64_t *next = b->succ + (size_t)i * words;
+      stp__strict_cycles_fire(&b->sc, cur, b->by[i], next);
+      b->hash[i] = key_hash(b, next);
+#if defined(__GNUC__) /* here, not in a function: GCC drops a function made of prefetches */
+      if (b->one_word) {
+        const stp_wordset_part *t = &b->ws.part[b->part];
+        uint64_t at = stp__wordset_slot(&b->ws, b->part, b->hash[i]);
+        __builtin_prefetch(t->hash + at);
+        __builtin_prefetch(t->num + at);
+      } else {
+        __builtin_prefetch(&b->set.slot[stp__keyset_home(b->hash[i], b->set.size)]);
+      }
+#endif
+    }
+    b->deg[s - first] = n;
+    k += n;
   }
-  if (k == 0)
+}
+
+/* The enabled transitions of new state j (of the next depth), reached by
+ * firing t from a state that enables the n transitions of `before`. */
+static stp_status list_new_state(bfs *b, uint32_t j, const uint32_t *before, uint32_t n,
+                                 uint32_t t, const uint64_t *next, stp_error *err) {
+  uint64_t at = j - b->next_start;
+  if (!grow_lists(&b->en_next, &b->cap_next, at + 1, b->stride))
+    return stp__oom(err, "enumerating the Strict markings");
+  uint32_t *list = b->en_next + at * b->stride;
+  list[0] = stp__strict_cycles_enabled_after(&b->sc, before, n, t, next, list + 1);
+  return STP_OK;
+}
+
+/* Writes the row of state s, whose n successors start at number k of the
+ * block's (successors() computed them). */
+static stp_status write_row(bfs *b, uint64_t s, uint32_t n, uint32_t k, bool new_band,
+                            stp_error *err) {
+  if (n == 0)
     return stp__fail(err, STP_EDEADLOCK,
                      "%s: the Strict event graph reaches a marking (number %llu, depth %llu) "
                      "where no transition can fire",
                      b->map->file, (unsigned long long)s, (unsigned long long)b->depth);
   uint64_t row = b->ms.nmoves;
-  for (uint32_t i = 0; i < k; i++) {
+  for (uint32_t i = k; i < k + n; i++) {
     uint32_t j;
     bool added;
-    stp_status st = stp__keyset_add(&b->set, b->succ + (size_t)i * words, b->hash[i], &j, &added,
-                                    err);
+    const uint64_t *next = b->succ + (size_t)i * b->sc.words;
+    stp_status st = key_add(b, next, b->hash[i], &j, &added, err);
     if (st == STP_ELIMIT)
       return limit_reached(b, s, err);
     STP_CHECK(st);
+    if (added && b->incremental) /* a state of the next depth: its enabled transitions */
+      STP_CHECK(list_new_state(b, j, b->by + k, n, b->by[i], next, err));
     STP_CHECK(stp__movestore_push(&b->ms, j, b->by[i], err));
   }
   return stp__movestore_end_row(&b->ms, row, new_band, err);
 }
 
+/* The part of the key set where the markings at depth d live: their level
+ * d mod the period of levels, folded onto the parts. */
+static uint32_t part_of_depth(const bfs *b, uint64_t d) {
+  return b->one_word ? (uint32_t)(d % b->sc.level_period % b->ws.nparts) : 0;
+}
+
+/* The next depth's lists become the current ones. */
+static void swap_lists(bfs *b) {
+  uint32_t *l = b->en_cur;
+  uint64_t c = b->cap_cur;
+  b->en_cur = b->en_next;
+  b->cap_cur = b->cap_next;
+  b->en_next = l;
+  b->cap_next = c;
+}
+
+/* Sizes the part of the next depth for the states it will likely get: as
+ * many as this depth has, times this depth's growth over the previous one
+ * (at most 2).  An estimate: the part still grows if it falls short. */
+static stp_status reserve_next_depth(bfs *b, uint64_t prev, uint64_t cur, stp_error *err) {
+  double growth = prev ? (double)cur / (double)prev : 1.0;
+  if (growth > 2.0)
+    growth = 2.0;
+  return stp__wordset_reserve(&b->ws, b->part, (uint64_t)((double)cur * growth), err);
+}
+
+/* Breadth first, one depth after the other, in blocks of at most BLOCK
+ * states that do not straddle two depths (the successors of a block all
+ * live in one part of the key set). */
 static stp_status enumerate(bfs *b, const stp_options *o, stp_error *err) {
-  stp_status s = grow_successors(b) ? initial_marking(b, err)
-                                     : stp__oom(err, "enumerating the Strict markings");
-  uint64_t depth_end = 1; /* first state of the next depth */
-  for (uint64_t st = 0; s == STP_OK && st < b->set.count; st++) {
-    bool new_band = st == 0 || st == depth_end;
-    if (st && st == depth_end) {
+  stp_status s = alloc_successors(b) ? initial_marking(b, err)
+                                      : stp__oom(err, "enumerating the Strict markings");
+  uint64_t prev_start = 0, depth_start = 0, depth_end = 1; /* the states of the
+                                                              previous and current depths */
+  for (uint64_t first = 0, end; s == STP_OK && first < state_count(b); first = end) {
+    if (first == depth_end) {
       b->depth++;
-      depth_end = b->set.count;
+      prev_start = depth_start;
+      depth_start = first;
+      depth_end = state_count(b);
+      swap_lists(b);
     }
-    stp__progress(o, "enumerating the Strict markings", b->set.count, b->estimate, b->t0);
-    if (st % 1024 == 0 && stp__cancelled(&o->cancel))
-      s = stp__fail(err, STP_EINTERRUPTED, "interrupted while enumerating the Strict markings");
-    else
-      s = expand(b, st, new_band, err);
+    b->next_start = depth_end;
+    end = first + BLOCK < depth_end ? first + BLOCK : depth_end;
+    b->part = part_of_depth(b, b->depth + 1);
+    if (first == depth_start && b->one_word)
+      s = reserve_next_depth(b, depth_start - prev_start, depth_end - depth_start, err);
+    successors(b, first, depth_start, end);
+    for (uint64_t st = first, k = 0; s == STP_OK && st < end; k += b->deg[st - first], st++) {
+      if (st % 1024 == 0) {
+        stp__progress(o, "enumerating the Strict markings", state_count(b), b->estimate, b->t0);
+        if (stp__cancelled(&o->cancel)) {
+          s = stp__fail(err, STP_EINTERRUPTED, "interrupted while enumerating the Strict markings");
+          break;
+        }
+      }
+      s = write_row(b, st, b->deg[st - first], (uint32_t)k, st == depth_start, err);
+    }
   }
   return s;
 }
 
 static uint64_t marking_limit(const stp_options *o, size_t words) {
   uint64_t limit = o->max_states;
-  uint64_t by_bytes =
-      stp_options_memory_budget(o) / (words * sizeof(uint64_t) + STP_STRICT_BYTES_PER_STATE);
+  uint64_t per_state = words * sizeof(uint64_t) + STP_STRICT_BYTES_PER_STATE +
+                       (words == 1 ? STP_STRICT_WORDSET_EXTRA : 0);
+  uint64_t by_bytes = stp_options_memory_budget(o) / per_state;
   if (by_bytes < limit)
     limit = by_bytes;
   return limit < UINT32_MAX - 1 ? limit : UINT32_MAX - 1;
@@ -328,19 +388,45 @@ static stp_status strict_estimate(const stp_mapping *m, const stp_options *o, ui
   return STP_OK;
 }
 
-/* The enumeration of m's markings into b (keys, moves and net set up). */
+/* The move store, with one rate per transition (1 / its mean time). */
+static stp_status init_moves(bfs *b, stp_error *err) {
+  double *rate = stp__malloc_array(b->sc.ntrans, sizeof *rate);
+  if (!rate)
+    return stp__oom(err, "enumerating the Strict markings");
+  for (uint32_t t = 0; t < b->sc.ntrans; t++)
+    rate[t] = 1.0 / b->teg->time[t];
+  stp_status s = stp__movestore_init(&b->ms, b->sc.ntrans, rate, err);
+  free(rate);
+  return s;
+}
+
+/* The markings are no longer needed once the moves are written. */
+static void free_markings(bfs *b) {
+  stp__wordset_free(&b->ws);
+  stp__keyset_free(&b->set);
+}
+
+/* The enumeration of m's markings into b (keys, moves and cycles set up). */
 static stp_status strict_enumerate(bfs *b, const stp_mapping *m, const stp_options *o,
-                                   stp_teg **teg, stp_error *err) {
+                                   unsigned word_bits, stp_teg **teg, stp_error *err) {
   *b = (bfs){.map = m, .max_states = o->max_states, .t0 = stp__now(),
              .budget = stp_options_memory_budget(o)};
   STP_CHECK(strict_estimate(m, o, &b->estimate, err));
   STP_CHECK(stp__teg_build(m, STP_MODEL_STRICT, o->max_transitions, teg, err));
   b->teg = *teg;
-  stp_status s = net_init(*teg, &b->net, err);
+  stp_status s = stp__strict_cycles_init(&b->sc, *teg, word_bits, err);
+  if (s == STP_OK) {
+    uint64_t limit = marking_limit(o, b->sc.words);
+    b->one_word = b->sc.words == 1;
+    b->incremental = b->sc.ncycles <= STP_STRICT_INCREMENTAL;
+    b->stride = b->sc.ncycles + 1;
+    uint64_t parts = b->sc.level_period < STP_STRICT_MAX_PARTS ? b->sc.level_period
+                                                                : STP_STRICT_MAX_PARTS;
+    s = b->one_word ? stp__wordset_init(&b->ws, (uint32_t)parts, limit, err)
+                    : stp__keyset_init(&b->set, b->sc.words, limit, err);
+  }
   if (s == STP_OK)
-    s = stp__keyset_init(&b->set, b->net.words, marking_limit(o, b->net.words), err);
-  if (s == STP_OK)
-    s = stp__movestore_init(&b->ms, b->net.ntrans, b->net.rate, err);
+    s = init_moves(b, err);
   if (s == STP_OK)
     s = enumerate(b, o, err);
   return s;
@@ -354,11 +440,11 @@ static void mark_counted(const stp_teg *teg, uint8_t *counted) {
 
 /* The moves handed over to a general chain. */
 static stp_status make_chain(bfs *b, stp_chain *c, stp_error *err) {
-  c->counted = stp__calloc(b->net.ntrans, sizeof *c->counted);
+  c->counted = stp__calloc(b->sc.ntrans, sizeof *c->counted);
   if (!c->counted)
     return stp__oom(err, "building the Strict Markov chain");
   STP_CHECK(stp__movestore_to_csr(&b->ms, &c->moves, &c->event, err));
-  c->nevents = b->net.ntrans;
+  c->nevents = b->sc.ntrans;
   c->scale = 1;
   mark_counted(b->teg, c->counted);
   return STP_OK;
@@ -366,13 +452,18 @@ static stp_status make_chain(bfs *b, stp_chain *c, stp_error *err) {
 
 stp_status stp__strict_chain(const stp_mapping *m, const stp_options *o, stp_chain **out,
                              stp_error *err) {
+  return stp__strict_chain_packed(m, o, 64, out, err);
+}
+
+stp_status stp__strict_chain_packed(const stp_mapping *m, const stp_options *o, unsigned word_bits,
+                                    stp_chain **out, stp_error *err) {
   *out = NULL;
   double t0 = stp__now();
   bfs b;
   stp_teg *teg = NULL;
   stp_chain *c = NULL;
-  stp_status s = strict_enumerate(&b, m, o, &teg, err);
-  stp__keyset_free(&b.set); /* the markings are no longer needed */
+  stp_status s = strict_enumerate(&b, m, o, word_bits, &teg, err);
+  free_markings(&b);
   if (s == STP_OK) {
     c = calloc(1, sizeof *c);
     s = c ? make_chain(&b, c, err) : stp__oom(err, "building the Strict Markov chain");
@@ -469,8 +560,8 @@ stp_status stp__strict_exp_throughput(const stp_mapping *m, const stp_options *o
   double t0 = stp__now();
   bfs b;
   stp_teg *teg = NULL;
-  stp_status s = strict_enumerate(&b, m, o, &teg, err);
-  stp__keyset_free(&b.set); /* the markings are no longer needed */
+  stp_status s = strict_enumerate(&b, m, o, 64, &teg, err);
+  free_markings(&b);
   double built = stp__now() - t0;
   if (s == STP_OK) {
     s = solve_compact(&b, o, rho, info, err);

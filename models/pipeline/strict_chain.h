@@ -14,6 +14,12 @@
 stp_status stp__strict_chain(const stp_mapping *m, const stp_options *o, stp_chain **out,
                              stp_error *err);
 
+/* The same chain with the markings packed into word_bits bits per 64-bit
+ * word (stp__strict_chain: 64): fewer only for tests, to enumerate small
+ * graphs with markings of several words. */
+stp_status stp__strict_chain_packed(const stp_mapping *m, const stp_options *o, unsigned word_bits,
+                                    stp_chain **out, stp_error *err);
+
 /* Throughput of the Strict model with exponential times, from the Markov
  * chain of the reachable markings of the full event graph.  STP_ELIMIT when
  * the enumeration exceeds o->max_states (the message says how far it got). */
