@@ -188,12 +188,25 @@ static int64_t move_count(const pattern_space *ps) {
   return binom(ps, ps->len - 1, ps->bars) * (int64_t)(ps->a * ps->b);
 }
 
-/* ---- the dense route ---------------------------------------------------------- */
+/* ---- the dense route: states numbered level by level ------------------------- */
+
+/* Each move completes one data set, so a state's count of completed data
+ * sets mod ab is its level, and the moves go from level phi to phi + 1 mod
+ * ab (the chain's period is ab: a cycle returns to the same staircase,
+ * shifted by whole folds of ab data sets, and firing every cell of one fold
+ * is such a cycle).  Counting from state 0 (y0 = 0, the bars first),
+ *   phi = a*y0 - c (mod ab),  c = D_1 + ... + D_(a-1),
+ * where D_x = d_1 + ... + d_x is the count of stars before bar x.  So level
+ * phi holds the compositions with c = -phi (mod a), each once, with
+ * y0 = ((phi + c) mod ab) / a, and the level order of the breadth-first
+ * search (its depth mod ab) is phi.  States are numbered level by level,
+ * each level's compositions in rank order: the number of a target is the
+ * first number of the next level plus the target composition's place in
+ * its class, read from an array over the compositions (b times fewer than
+ * the states), with no lookup per state. */
 
 /* The bar positions of a rank (colex: the largest binomial first). */
 static void unrank(const pattern_space *ps, int64_t rank, int64_t *pos) {
-  pos[0] = -1;
-  pos[ps->bars + 1] = (int64_t)ps->len;
   size_t p = ps->len;
   for (size_t i = ps->bars; i >= 1; i--) {
     do
@@ -204,12 +217,6 @@ static void unrank(const pattern_space *ps, int64_t rank, int64_t *pos) {
   }
 }
 
-typedef struct dense_ctx {
-  const pattern_space *ps;
-  int64_t *pos;
-  bool masks; /* keys carry the bar positions as a bit mask (len <= 64) */
-} dense_ctx;
-
 /* The bit mask of the bar positions. */
 static uint64_t bar_mask(const pattern_space *ps, const int64_t *pos) {
   uint64_t m = 0;
@@ -218,84 +225,181 @@ static uint64_t bar_mask(const pattern_space *ps, const int64_t *pos) {
   return m;
 }
 
-static inline stp_status dense_emit(const dense_ctx *d, stp_dense_row *row, int64_t to,
-                                    uint64_t mask, uint32_t k, stp_error *err) {
-  uint64_t *key = stp__dense_row_next(row);
-  if (!key)
-    return stp__oom(err, "enumerating the pattern's states");
-  key[0] = (uint64_t)to;
-  if (d->masks)
-    key[1] = mask;
-  stp__dense_row_add(row, k);
+typedef struct level_space {
+  const pattern_space *ps;
+  uint64_t ab;
+  uint64_t *first;   /* a + 1: where each class (c mod a) starts in member */
+  int64_t *member;   /* words: the ranks, class by class, in rank order */
+  uint64_t *mask;    /* words, as member: the bar mask (len <= 64), else NULL */
+  uint32_t *csum;    /* words, as member: c mod ab */
+  uint32_t *place;   /* per rank: its position within its class */
+  uint64_t *offset;  /* ab: first state of each level */
+  uint32_t *label;   /* a * b: the transition fired by column x at y = h + 1 mod b */
+} level_space;
+
+static void levels_free(level_space *ls) {
+  free(ls->first);
+  free(ls->member);
+  free(ls->mask);
+  free(ls->csum);
+  free(ls->place);
+  free(ls->offset);
+  free(ls->label);
+}
+
+/* c mod ab of the composition whose bars are at pos (stars before bar x:
+ * pos[x] - (x - 1)). */
+static uint64_t star_sum(const pattern_space *ps, const int64_t *pos, uint64_t ab) {
+  uint64_t c = 0;
+  for (size_t x = 1; x <= ps->bars; x++)
+    c += (uint64_t)(pos[x] - (int64_t)(x - 1));
+  return c % ab;
+}
+
+static void first_combination(const pattern_space *ps, int64_t *pos) {
+  pos[0] = -1;
+  for (size_t i = 1; i <= ps->bars; i++)
+    pos[i] = (int64_t)i - 1;
+  pos[ps->bars + 1] = (int64_t)ps->len;
+}
+
+/* The classes of the compositions and the levels' first states: two passes
+ * over the compositions in rank order. */
+static stp_status levels_init(level_space *ls, const pattern_space *ps, int64_t *pos,
+                              stp_error *err) {
+  size_t a = ps->a, b = ps->b, words = (size_t)ps->words;
+  memset(ls, 0, sizeof *ls);
+  ls->ps = ps;
+  ls->ab = (uint64_t)a * b;
+  ls->first = stp__calloc(a + 1, sizeof *ls->first);
+  ls->member = stp__malloc_array(words, sizeof *ls->member);
+  ls->mask = ps->len <= 64 ? stp__malloc_array(words, sizeof *ls->mask) : NULL;
+  ls->csum = stp__malloc_array(words, sizeof *ls->csum);
+  ls->place = stp__malloc_array(words, sizeof *ls->place);
+  ls->offset = stp__malloc_array((size_t)ls->ab, sizeof *ls->offset);
+  ls->label = stp__malloc_array((size_t)ls->ab, sizeof *ls->label);
+  if (!ls->first || !ls->member || (ps->len <= 64 && !ls->mask) || !ls->csum || !ls->place ||
+      !ls->offset || !ls->label)
+    return stp__oom(err, "numbering the pattern's states");
+  first_combination(ps, pos);
+  for (size_t r = 0; r < words; r++, next_combination(pos, ps->bars)) {
+    size_t cls = (size_t)(star_sum(ps, pos, ls->ab) % a);
+    ls->place[r] = (uint32_t)ls->first[cls + 1]++; /* first[cls + 1] counts class cls */
+  }
+  for (size_t cls = 0; cls < a; cls++)
+    ls->first[cls + 1] += ls->first[cls];
+  first_combination(ps, pos);
+  for (size_t r = 0; r < words; r++, next_combination(pos, ps->bars)) {
+    uint64_t c = star_sum(ps, pos, ls->ab);
+    size_t at = (size_t)(ls->first[c % a] + ls->place[r]);
+    ls->member[at] = (int64_t)r;
+    ls->csum[at] = (uint32_t)c;
+    if (ls->mask)
+      ls->mask[at] = bar_mask(ps, pos);
+  }
+  for (uint64_t phi = 0, n = 0; phi < ls->ab; phi++) {
+    size_t cls = (size_t)((a - phi % a) % a);
+    ls->offset[phi] = n;
+    n += ls->first[cls + 1] - ls->first[cls];
+  }
+  for (size_t x = 0; x < a; x++)
+    for (size_t y = 0; y < b; y++)
+      ls->label[x * b + y] = (uint32_t)((x * b + y * a) % ls->ab);
   return STP_OK;
 }
 
-/* The row of state key[0], as write_row writes it (the same moves in the
- * same order).  Its bars come from the mask in key[1] when there is one
- * (a few word operations), else from unranking. */
-static stp_status dense_successors(void *ctx, const uint64_t *key, stp_dense_row *row,
-                                   stp_error *err) {
-  const dense_ctx *d = ctx;
-  const pattern_space *ps = d->ps;
-  int64_t *pos = d->pos, b = (int64_t)ps->b, len = (int64_t)ps->len;
-  int64_t y0 = (int64_t)key[0] / ps->words, rank = (int64_t)key[0] % ps->words;
-  uint64_t mask = 0;
-  if (d->masks) {
-    mask = key[1];
-    pos[0] = -1;
-    pos[ps->bars + 1] = len;
-    uint64_t m = mask;
-    for (size_t i = 1; i <= ps->bars; i++, m &= m - 1)
-      pos[i] = __builtin_ctzll(m);
-  } else {
-    unrank(ps, rank, pos);
-  }
+/* The transition fired by column x at height h + 1 = y0 - D_x + 1
+ * (-b < y0 - D_x + 1 <= b). */
+static inline uint32_t level_label(const level_space *ls, size_t x, int64_t y) {
+  int64_t b = (int64_t)ls->ps->b;
+  y = y < 0 ? y + b : y >= b ? y - b : y;
+  return ls->label[x * (size_t)b + (size_t)y];
+}
+
+/* The row of the state of level phi whose composition is member j (bars at
+ * pos), as write_row writes it: the same moves in the same order. */
+static stp_status level_row(const level_space *ls, uint64_t phi, size_t j, const int64_t *pos,
+                            stp_movestore *ms, bool new_band, stp_error *err) {
+  const pattern_space *ps = ls->ps;
+  int64_t len = (int64_t)ps->len, rank = ls->member[j];
+  int64_t y0 = (int64_t)(((phi + ls->csum[j]) % ls->ab) / ps->a);
+  uint64_t next = phi + 1 == ls->ab ? 0 : phi + 1;
+  uint32_t base = (uint32_t)ls->offset[next];
+  uint64_t start = ms->nmoves;
   if (ps->bars == 0 || pos[ps->bars] < len - 1) { /* move 0: every bar one place right */
     int64_t r = 0;
     for (size_t i = 1; i <= ps->bars; i++)
       r += binom(ps, (size_t)pos[i] + 1, i);
-    STP_CHECK(dense_emit(d, row, ((y0 + 1) % b) * ps->words + r, mask << 1, fired(ps, 0, y0),
-                         err));
+    STP_CHECK(stp__movestore_push(ms, base + ls->place[r], level_label(ls, 0, y0 + 1), err));
   }
-  for (size_t x = 1; x <= ps->bars; x++) { /* move x: bar x one place left */
-    int64_t h = y0 - (pos[x] - (int64_t)(x - 1));
-    if (pos[x] - 1 > pos[x - 1])
-      STP_CHECK(dense_emit(d, row,
-                           y0 * ps->words + rank - binom(ps, (size_t)pos[x], x) +
-                               binom(ps, (size_t)pos[x] - 1, x),
-                           d->masks ? mask ^ (UINT64_C(3) << (pos[x] - 1)) : 0,
-                           fired(ps, x, h), err));
+  for (size_t x = 1; x <= ps->bars; x++) /* move x: bar x one place left, if d_x > 0 */
+    if (pos[x] - 1 > pos[x - 1]) {
+      int64_t r = rank - binom(ps, (size_t)pos[x], x) + binom(ps, (size_t)pos[x] - 1, x);
+      int64_t h = y0 - (pos[x] - (int64_t)(x - 1));
+      STP_CHECK(stp__movestore_push(ms, base + ls->place[r], level_label(ls, x, h + 1), err));
+    }
+  return stp__movestore_end_row(ms, start, new_band, err);
+}
+
+/* Every row, level by level; a level is a band of the store. */
+static stp_status level_rows(const level_space *ls, int64_t *pos, const stp_options *o,
+                             stp_dense_chain *dc, stp_error *err) {
+  const pattern_space *ps = ls->ps;
+  double t0 = stp__now();
+  for (uint64_t phi = 0; phi < ls->ab; phi++) {
+    size_t cls = (size_t)((ps->a - phi % ps->a) % ps->a);
+    for (size_t j = (size_t)ls->first[cls]; j < ls->first[cls + 1]; j++) {
+      if (dc->ms.nstates % 1024 == 0) {
+        stp__progress(o, "the pattern's states", dc->ms.nstates, (uint64_t)ps->states, t0);
+        if (stp__cancelled(&o->cancel))
+          return stp__fail(err, STP_EINTERRUPTED,
+                           "interrupted while enumerating the pattern's states");
+      }
+      if (ls->mask) {
+        uint64_t m = ls->mask[j];
+        for (size_t i = 1; i <= ps->bars; i++, m &= m - 1)
+          pos[i] = __builtin_ctzll(m);
+      } else {
+        unrank(ps, ls->member[j], pos);
+      }
+      STP_CHECK(level_row(ls, phi, j, pos, &dc->ms, j == ls->first[cls], err));
+    }
+    dc->depth = phi;
   }
+  dc->expanded = dc->ms.nstates;
   return STP_OK;
 }
 
-/* The chain of the pattern enumerated into its compact store. */
+/* The chain of the pattern in its compact store. */
 static stp_status dense_pattern(const pattern_space *ps, const double *times, size_t nlabels,
                                 const stp_options *o, stp_dense_chain *dc, stp_error *err) {
+  memset(dc, 0, sizeof *dc);
+  double t0 = stp__now();
+  if ((uint64_t)ps->states > STP_KEYSET_MAX)
+    return stp__fail(err, STP_ELIMIT, "the pattern's chain has %lld states, more than 32-bit "
+                     "state numbers take", (long long)ps->states);
   double *rate = stp__malloc_array(nlabels, sizeof *rate);
   int64_t *pos = stp__malloc_array(ps->bars + 2, sizeof *pos);
+  level_space ls = {0};
   stp_status s = rate && pos ? STP_OK : stp__oom(err, "enumerating the pattern's states");
   for (size_t k = 0; s == STP_OK && k < nlabels; k++)
     rate[k] = 1.0 / times[k];
+  if (s == STP_OK)
+    s = stp__movestore_init(&dc->ms, (uint32_t)nlabels, rate, err);
+  if (s == STP_OK)
+    s = levels_init(&ls, ps, pos, err);
   if (s == STP_OK) {
-    dense_ctx ctx = {ps, pos, ps->len <= 64};
-    uint64_t first[2] = {0, 0}; /* state 0: y0 = 0, the bars first */
-    unrank(ps, 0, pos);
-    first[1] = bar_mask(ps, pos);
-    stp_dense_source src = {.words = ctx.masks ? 2 : 1, .direct = (uint64_t)ps->states,
-                            .initial = first,
-                            .nlabels = (uint32_t)nlabels, .rate = rate,
-                            .expand = dense_successors, .ctx = &ctx,
-                            .max_states = (uint64_t)ps->states, .cancel = &o->cancel,
-                            .progress = o, .what = "the pattern's states",
-                            .estimate = (uint64_t)ps->states};
-    s = stp__dense_enumerate(&src, dc, err);
-    if (s == STP_OK && dc->ms.nstates != (uint64_t)ps->states)
-      s = stp__fail(err, STP_EINTERNAL, "pattern chain: %llu states reached, %lld expected",
-                    (unsigned long long)dc->ms.nstates, (long long)ps->states);
+    pos[0] = -1;
+    pos[ps->bars + 1] = (int64_t)ps->len;
+    s = level_rows(&ls, pos, o, dc, err);
   }
+  if (s == STP_OK && dc->ms.nstates != (uint64_t)ps->states)
+    s = stp__fail(err, STP_EINTERNAL, "pattern chain: %llu states written, %lld expected",
+                  (unsigned long long)dc->ms.nstates, (long long)ps->states);
+  levels_free(&ls);
   free(rate);
   free(pos);
+  dc->seconds = stp__now() - t0;
   return s;
 }
 
