@@ -28,15 +28,15 @@
  *
  * Two routes share the ranking.  stp__pattern_chain writes the general
  * stp_chain in rank order (for `ctmc`'s exports and solvers).  The
- * throughput (stp__pattern_exp_rate) takes the dense route of
- * engine/densechain.h: the states are numbered breadth first from state 0
- * through the index of their ranks (no hash table: 4 bytes per state, and
- * 8 for the rank of each number while enumerating), the moves go to the
- * compact store and the level-order sweep solves in place.  A key is the
- * rank and, while the word has at most 64 letters, the bars as a bit mask,
- * so that a row is written from the mask (longer words are unranked, in
- * O(a + b)).  The rows are the same; only the numbering differs, so the
- * stationary vector is the same up to the order of its sums. */
+ * throughput (stp__pattern_exp_rate) writes the compact store of
+ * engine/densechain.h and solves it in place by the level-order sweep: the
+ * states are numbered level by level (the data sets completed mod ab, the
+ * levels of that sweep), so that a target's number is the first number of
+ * the next level plus its composition's place in its class, read from an
+ * array over the compositions; no search, no index over the states.  The
+ * rows are the same and the levels are those a breadth-first numbering
+ * gives, so the stationary vector is the same up to the order of its
+ * sums. */
 #include "base/core.h"
 #include "engine/densechain.h"
 #include "models/pipeline/pattern_chain.h"
@@ -481,18 +481,18 @@ stp_status stp__pattern_check_memory(size_t u, size_t v, uint64_t budget, stp_er
   return over_budget(u, v, &ps, bytes, budget, err);
 }
 
-/* Bytes of the dense route likewise: while enumerating, the index of the
- * ranks (4 per state), the keys (8 or 16), the out-degrees (2) and the
- * moves (5: a 32-bit target and a one-byte label; 6 beyond 256
- * transitions); while solving, the moves, the out-degrees, the iterate (8)
- * and the irreducibility check's transpose (13 per state, 4 per move). */
+/* Bytes of the dense route likewise: while enumerating, the out-degrees (2
+ * per state), the moves (5: a 32-bit target and a one-byte label; 6 beyond
+ * 256 transitions) and 24 per composition (b times fewer than the states);
+ * while solving, the moves, the out-degrees, the iterate (8) and the
+ * irreducibility check's transpose (13 per state, 4 per move). */
 static stp_status dense_check_memory(size_t u, size_t v, uint64_t budget, stp_error *err) {
   pattern_space ps;
   if (u == 0 || v == 0 || space_init(&ps, u, v, err) != STP_OK)
     return STP_OK;
   double states = (double)ps.states, moves = (double)move_count(&ps);
   double move = u * v <= 256 ? 5 : u * v <= 65536 ? 6 : 8;
-  double enumerate = states * (4 + 16 + 2) + moves * move;
+  double enumerate = states * 2 + moves * move + (double)ps.words * 24;
   double solve = states * (2 + 8 + 13) + moves * (move + 4);
   free(ps.binom);
   return over_budget(u, v, &ps, enumerate > solve ? enumerate : solve, budget, err);
