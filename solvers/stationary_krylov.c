@@ -55,9 +55,18 @@ typedef struct bicg_ws {
   double *r, *rh, *p, *v, *t;
 } bicg_ws;
 
-/* A run from x, whose T x is in w->r: x moves by the correction. */
+/* Every STP_BICG_CHECK steps a run takes the true estimate of x (one
+ * sweep): the recursive residual can level off above `enough` at the
+ * rounding floor of a long vector, and the run must still end. */
+#define STP_BICG_CHECK 25
+
+/* A run from x, whose T x is in w->r: x moves by the correction.  Ends
+ * when the recursive residual is below `enough`, on breakdown, when the
+ * sweeps run out, or when a periodic true estimate satisfies the
+ * stopping rule (prog). */
 static stp_status run(const stp_sweep_map *f, bicg_ws *w, double *x, double enough,
-                      const stp_stationary_options *o, size_t *sweeps, stp_error *err) {
+                      stp_gs_progress *prog, const stp_stationary_options *o, size_t *sweeps,
+                      stp_error *err) {
   size_t n = w->n;
   double *r = w->r, *rh = w->rh, *p = w->p, *v = w->v, *t = w->t;
   for (size_t i = 0; i < n; i++) {
@@ -66,12 +75,18 @@ static stp_status run(const stp_sweep_map *f, bicg_ws *w, double *x, double enou
     p[i] = v[i] = 0;
   }
   double rho = 1, alpha = 1, omega = 1, rhnorm = sqrt(dot(rh, rh, n));
-  while (*sweeps + 2 <= o->max_sweeps) {
+  for (size_t step = 0; *sweeps + 2 <= o->max_sweeps; step++) {
     if (stp__cancelled(&o->cancel))
       return stp__fail(err, STP_EINTERRUPTED, "interrupted after %zu sweeps (BiCGSTAB)", *sweeps);
-    double rn = sqrt(dot(r, r, n));
-    if (rn <= enough)
+    if (max_abs(r, n) <= enough)
       break;
+    if (step && step % STP_BICG_CHECK == 0) {
+      f->apply(f->ctx, x, t); /* t is free between steps */
+      ++*sweeps;
+      if (stp__gs_done(prog, f->estimate(f->ctx, x, t), *sweeps, o))
+        break;
+    }
+    double rn = sqrt(dot(r, r, n));
     double rho1 = dot(rh, r, n);
     if (!(fabs(rho1) > 1e-12 * rhnorm * rn) || !(fabs(omega) > 0))
       break; /* breakdown: a new run, with a new shadow residual */
@@ -121,10 +136,10 @@ stp_status stp__bicgstab_fixed_point(const stp_sweep_map *f, double *x,
     *est = f->estimate(f->ctx, x, w.r);
     if (stp__gs_done(&prog, *est, *sweeps, o))
       break;
-    /* a residual this small (2-norm) meets the target of the sweeps: the
-     * scaled residual is at most ||T x - x|| / ||x||_inf */
+    /* a residual this small meets the target of the sweeps: the scaled
+     * residual is at most ||T x - x||_inf / ||x||_inf */
     double enough = o->tolerance * STP_GS_TARGET * max_abs(x, n);
-    if ((st = run(f, &w, x, enough, o, sweeps, err)) == STP_OK)
+    if ((st = run(f, &w, x, enough, &prog, o, sweeps, err)) == STP_OK)
       st = normalise(x, n, *sweeps, err);
   }
   free(buf);
