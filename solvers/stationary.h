@@ -13,7 +13,9 @@
  * (64-bit); on these chains its LU factors fill in badly (a 45,045-state
  * pattern: 16 s and 1 GB, against 0.01 s iteratively), so AUTO uses it only
  * for small chains without levels, and as the fallback when Gauss-Seidel
- * stalls on a chain small enough to factorise.  Every solve is judged by its
+ * stalls on a chain small enough to factorise.  On a larger chain where
+ * Gauss-Seidel stalls (one that mixes slowly), BiCGSTAB accelerates the same
+ * sweeps (stationary_krylov.h).  Every solve is judged by its
  * scaled residual and fails loudly above the tolerance; reducible chains are
  * reported, not solved. */
 #ifndef STP_STATIONARY_H
@@ -28,7 +30,7 @@
 typedef enum {
   STP_STATIONARY_AUTO = 0,  /* see above */
   STP_STATIONARY_DIRECT,    /* UMFPACK */
-  STP_STATIONARY_ITERATIVE  /* Gauss-Seidel in level order */
+  STP_STATIONARY_ITERATIVE  /* Gauss-Seidel in level order, alone */
 } stp_stationary_method;
 
 typedef struct stp_stationary_options {
@@ -47,7 +49,7 @@ void stp__stationary_options_init(stp_stationary_options *o);
 typedef struct stp_stationary_info {
   const char *solver;  /* "umfpack", "gauss-seidel (level order)", ... */
   double residual;     /* scaled residual of the returned pi */
-  size_t iterations;   /* sweeps (0 for the direct solver) */
+  size_t iterations;   /* sweeps, Gauss-Seidel's and BiCGSTAB's (0: direct) */
   uint32_t period;     /* levels of the chain (1: none) */
   double seconds;
 } stp_stationary_info;
