@@ -1,9 +1,9 @@
 /* xoshiro.h: xoshiro256** (Blackman and Vigna, 2018) seeded by splitmix64,
  * the one random generator of streamtp: the instance generator uses it as it
- * is, the simulation through models/rng.h.  Integer arithmetic only, so a
- * seed gives the same numbers on every machine; no GSL here, because
- * generated files must not depend on a library version.  The step is inline:
- * the simulation draws one number per firing. */
+ * is, the simulation as eight interleaved copies (base/rng.h).  Integer
+ * arithmetic only, so a seed gives the same numbers on every machine; no GSL
+ * here, because generated files must not depend on a library version.  The
+ * step is inline: the instance generator draws one number at a time. */
 #ifndef STP_XOSHIRO_H
 #define STP_XOSHIRO_H
 

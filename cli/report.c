@@ -587,6 +587,8 @@ void report_text(FILE *f, const stp_mapping *m, const stp_result *r) {
       fprintf(f, ", largest chain %llu states, residual %.1e", (unsigned long long)r->exp_states,
               r->exp_residual);
     fputs(")\n", f);
+    if (r->exp_solver)
+      fprintf(f, "  solver          %s, %zu sweeps\n", r->exp_solver, r->exp_sweeps);
     fprintf(f, "  N.B.U.E. bounds [%.8g, %.8g] for any I.I.D. N.B.U.E. law with these means\n",
             r->lower, r->upper);
   } else {

@@ -431,7 +431,9 @@ static void apply_means(const double *mean, bool cycled, bool ones, double *x, s
 
 /* Firing times of the next n rows: factors drawn transition by transition
  * in index order, then multiplied by the means (cycling with the firing
- * index), out of the critical loop. */
+ * index), out of the critical loop; per-firing laws multiply in the draw
+ * pass (stp__law_fill_times), the same products.  Drawing inside the row
+ * loop instead was measured slower (docs/design.md, "The random stream"). */
 static void fill_block(stp_mp_run *r, size_t n) {
   const stp_mp_graph *g = r->g;
   for (size_t t = 0; t < g->n; t++) {
@@ -444,6 +446,10 @@ static void fill_block(stp_mp_run *r, size_t n) {
     const double *mean = p == 1 ? g->means + g->mean_off[t] : g->ext + g->ext_off[t] + r->cyc[i];
     if (p > 1)
       r->cyc[i] = (size_t)((r->cyc[i] + n) % p);
+    if (drawn && !s->round_law) { /* the means in the same pass as the draws */
+      stp__law_fill_times(s->law, r->rng, x, n, mean, p > 1);
+      continue;
+    }
     if (drawn)
       stp__law_fill(s->law, r->rng, x, n);
     else if (s->round_law)

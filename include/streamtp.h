@@ -96,7 +96,7 @@ typedef struct stp_result {
   uint64_t exp_states;     /* largest chain solved (0: closed forms only) */
   double exp_residual;     /* largest scaled residual of the solves */
   const char *exp_solver;  /* stationary solver of the largest chain (static string), or NULL */
-  size_t exp_sweeps;       /* its Gauss-Seidel sweeps (0: direct solver or no chain) */
+  size_t exp_sweeps;       /* its sweeps, Gauss-Seidel and BiCGSTAB (0: direct solver or no chain) */
   char *exp_reason;        /* why exp is unavailable, else NULL */
   /* N.B.U.E. bounds [lower, upper] (lower = exponential, upper = deterministic) */
   double lower, upper;

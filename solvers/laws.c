@@ -321,6 +321,8 @@ static void zig_init(void) {
   double lo = 1, hi = 40;
   for (int it = 0; it < 200; it++) {
     double mid = 0.5 * (lo + hi);
+    if (mid == lo || mid == hi) /* adjacent doubles: further steps change nothing, */
+      break;                    /* and each costs 2 x 1023 log/exp (~25 us) */
     if (zig_miss(mid, &zig_v) > 0)
       lo = mid;
     else
@@ -392,35 +394,39 @@ static inline double zig_exp(stp_rng *r) {
   return zig_slow(r, u);
 }
 
-/* The fast path over made numbers: out[q] from u[q] while each passes the
- * fast test; returns how many did (m when all). */
-static size_t zig_fast_run(const uint64_t *u, double *out, size_t m) {
+/* The fast path over made numbers: out[q] = mean[q * step] times the draw
+ * from u[q] while each passes the fast test; returns how many did (m when
+ * all). */
+static size_t zig_fast_run(const uint64_t *u, double *out, size_t m, const double *mean,
+                           size_t step) {
   for (size_t q = 0; q < m; q++) {
     uint64_t j = u[q] >> 11;
     unsigned i = (unsigned)(u[q] & (ZIG_N - 1));
     if (__builtin_expect(j >= zig_k[i], 0))
       return q;
-    out[q] = (double)(int64_t)j * zig_w[i];
+    out[q] = mean[q * step] * ((double)(int64_t)j * zig_w[i]);
   }
   return m;
 }
 
-
-/* n draws of Exp(1): the fast path straight over the generator's buffer,
- * one number per draw, the slow path where a number fails; the same draws
- * as n calls of zig_exp. */
-static void fill_exp(stp_rng *r, double *out, size_t n) {
+/* n draws of Exp(1), each times its mean (mean[k * step]: step 0, one mean
+ * for all): the fast path straight over the generator's buffer, one number
+ * per draw, the slow path where a number fails; the same draws as n calls
+ * of zig_exp, and the same products as multiplying afterwards. */
+static void fill_exp(stp_rng *r, double *out, size_t n, const double *mean, size_t step) {
   while (n > 0) {
     if (r->pos == r->end)
       stp__rng_refill(r);
     size_t m = r->end - r->pos < n ? r->end - r->pos : n;
-    size_t q = zig_fast_run(r->buf + r->pos, out, m);
+    size_t q = zig_fast_run(r->buf + r->pos, out, m, mean, step);
     r->pos += q;
     out += q;
+    mean += q * step;
     n -= q;
     if (q < m) {
       uint64_t u = r->buf[r->pos++];
-      *out++ = zig_slow(r, u);
+      *out++ = mean[0] * zig_slow(r, u);
+      mean += step;
       n--;
     }
   }
@@ -579,6 +585,7 @@ static double erlang(const stp_law *law, stp_rng *rng) {
 }
 
 void stp__law_fill(const stp_law *law, stp_rng *rng, double *buf, size_t n) {
+  static const double one = 1;
   gsl_rng *g = rng->gsl;
   const double *c = law->c;
   switch (law->kind) {
@@ -587,7 +594,7 @@ void stp__law_fill(const stp_law *law, stp_rng *rng, double *buf, size_t n) {
       buf[k] = 1;
     break;
   case STP_LAW_EXP:
-    fill_exp(rng, buf, n);
+    fill_exp(rng, buf, n, &one, 0);
     break;
   case STP_LAW_UNIFORM:
     for (size_t k = 0; k < n; k++)
@@ -628,6 +635,17 @@ void stp__law_fill(const stp_law *law, stp_rng *rng, double *buf, size_t n) {
       buf[k] = law->samples[(size_t)(stp__rng_uniform(rng) * (double)law->nsamples)];
     break;
   }
+}
+
+void stp__law_fill_times(const stp_law *law, stp_rng *rng, double *buf, size_t n,
+                         const double *mean, bool cycled) {
+  if (law->kind == STP_LAW_EXP) { /* in the same pass: the common case */
+    fill_exp(rng, buf, n, mean, cycled ? 1 : 0);
+    return;
+  }
+  stp__law_fill(law, rng, buf, n);
+  for (size_t k = 0; k < n; k++)
+    buf[k] = mean[cycled ? k : 0] * buf[k];
 }
 
 int stp__law_nbue(const stp_law *law) {

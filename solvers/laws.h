@@ -44,6 +44,11 @@ void stp__law_free(stp_law *law);
 
 /* n unit-mean draws into buf.  Time: O(n); no allocation. */
 void stp__law_fill(const stp_law *law, stp_rng *rng, double *buf, size_t n);
+/* The same draws, each times its mean: buf[k] = mean[k] * draw (cycled) or
+ * mean[0] * draw, the products stp__law_fill and a multiplication would give
+ * (exponential times in one pass over the buffer). */
+void stp__law_fill_times(const stp_law *law, stp_rng *rng, double *buf, size_t n,
+                         const double *mean, bool cycled);
 
 static inline bool stp__law_is_det(const stp_law *law) { return law->kind == STP_LAW_DET; }
 

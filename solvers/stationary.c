@@ -13,15 +13,13 @@
 
 #include "base/core.h"
 #include "solvers/generator.h"
+#include "solvers/stationary_krylov.h"
 #include "solvers/stationary_umfpack.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Sweep until the estimated residual is this fraction of the tolerance:
- * sweeps are cheap and a smaller residual buys digits of the throughput. */
-#define STP_GS_TARGET 1e-4
 /* Below the tolerance, an estimate that has not decreased in STP_GS_FLOOR
  * sweeps has met rounding: stop.  Slow but steady progress goes on (up to
  * max_sweeps) unless the estimate has not halved in STP_GS_STUCK sweeps.
@@ -209,6 +207,12 @@ bool stp__gs_done(stp_gs_progress *p, double est, size_t it, const stp_stationar
          (est <= o->tolerance && it - p->low_at >= STP_GS_FLOOR);
 }
 
+bool stp__gs_slow(const stp_gs_progress *p, double est, size_t it,
+                  const stp_stationary_options *o) {
+  return o->method == STP_STATIONARY_AUTO && est > o->tolerance &&
+         it - p->halved_at >= STP_GS_SLOW;
+}
+
 /* The scaled residual of the iterate after `it` sweeps (pi: scratch for
  * the iterate in state order): once a sweep has been made in level order,
  * only level 0 can be out of balance. */
@@ -234,7 +238,7 @@ static stp_status gauss_seidel(gs_work *w, const stp_csr *moves, const stp_stati
   double est;
   stp_status s;
   while ((s = gs_estimate(w, moves, pi, it, &est, err)) == STP_OK &&
-         !stp__gs_done(&prog, est, it, o)) {
+         !stp__gs_done(&prog, est, it, o) && !stp__gs_slow(&prog, est, it, o)) {
     if (stp__cancelled(&o->cancel)) {
       s = stp__fail(err, STP_EINTERRUPTED, "interrupted after %zu Gauss-Seidel sweeps", it);
       break;
@@ -247,6 +251,69 @@ static stp_status gauss_seidel(gs_work *w, const stp_csr *moves, const stp_stati
     pi[w->order[q]] = w->x[q];
   info->iterations = it;
   return s;
+}
+
+/* ---- BiCGSTAB on the sweep, where Gauss-Seidel is too slow (stationary_krylov.h) --- */
+
+/* The vector BiCGSTAB works on: the values of level 0 (positions start[0]
+ * .. start[1]); one sweep computes every other level from them.  Without
+ * levels (period 1) that is the whole iterate, and T one sweep in place. */
+static void gs_apply(void *ctx, const double *v, double *tv) {
+  const gs_work *w = ctx;
+  int64_t n0 = w->start[1], n = w->start[w->period];
+  memcpy(w->x, v, (size_t)n0 * sizeof *v);
+  for (int64_t q = w->period > 1 ? n0 : 0; q < n; q++)
+    w->x[q] = inflow(w->in, w->x, q) / w->out[q];
+  if (w->period == 1) {
+    memcpy(tv, w->x, (size_t)n * sizeof *tv);
+    memcpy(w->x, v, (size_t)n * sizeof *v); /* the iterate is v, whose residual is estimated */
+    return;
+  }
+  for (int64_t q = 0; q < n0; q++)
+    tv[q] = inflow(w->in, w->x, q) / w->out[q];
+}
+
+/* The scaled residual of v: with levels, level 0's imbalance (the others
+ * are balanced by the sweep); without, every state's. */
+static double gs_apply_estimate(void *ctx, const double *v, const double *tv) {
+  (void)v;
+  (void)tv;
+  const gs_work *w = ctx;
+  if (w->period > 1)
+    return level0_residual(w);
+  double rmax = 0, pmax = 0;
+  for (int64_t q = 0; q < w->start[1]; q++) {
+    rmax = fmax(rmax, fabs(inflow(w->in, w->x, q) - w->x[q] * w->out[q]));
+    pmax = fmax(pmax, fabs(w->x[q]));
+  }
+  return w->qnorm * pmax > 0 ? rmax / (w->qnorm * pmax) : 0;
+}
+
+/* BiCGSTAB from the Gauss-Seidel iterate (pi, in state order); pi is its
+ * result. */
+static stp_status bicgstab(gs_work *w, const stp_csr *moves, const stp_stationary_options *o,
+                           double *pi, stp_stationary_info *info, stp_error *err) {
+  int64_t n = moves->nrows, n0 = w->start[1];
+  stp_sweep_map f = {.n = (size_t)n0, .ctx = w, .apply = gs_apply,
+                     .estimate = gs_apply_estimate};
+  double *v = stp__malloc_array((size_t)n0, sizeof *v);
+  if (!v)
+    return stp__oom(err, "preparing the BiCGSTAB fallback of the stationary solve");
+  for (int64_t q = 0; q < n0; q++)
+    v[q] = pi[w->order[q]];
+  size_t sweeps;
+  double est;
+  stp_status s = stp__bicgstab_fixed_point(&f, v, o, &sweeps, &est, err);
+  info->iterations += sweeps;
+  free(v);
+  if (s != STP_OK)
+    return s;
+  double sum = 0; /* the last sweep computed x from the returned v */
+  for (int64_t q = 0; q < n; q++)
+    sum += w->x[q];
+  for (int64_t q = 0; q < n; q++)
+    pi[w->order[q]] = w->x[q] / sum;
+  return STP_OK;
 }
 
 /* ---- driver ----------------------------------------------------------------------- */
@@ -270,17 +337,22 @@ static bool start_direct(const stp_csr *moves, uint32_t period, const stp_statio
   return period == 1 && moves->nrows <= o->direct_max_states;
 }
 
-/* Run the chosen solver; AUTO falls back to UMFPACK when Gauss-Seidel
- * stalls above the tolerance on a chain small enough to factorise. */
+/* Run the chosen solver; where Gauss-Seidel stalls above the tolerance,
+ * AUTO falls back to UMFPACK on a chain small enough to factorise, to
+ * BiCGSTAB on a larger one. */
 static stp_status run_solver(gs_work *w, const stp_csr *moves, const stp_stationary_options *o,
                              double *pi, stp_stationary_info *info, stp_error *err) {
   if (!start_direct(moves, w->period, o)) {
     info->solver = "gauss-seidel (level order)";
     STP_CHECK(gauss_seidel(w, moves, o, pi, info, err));
     STP_CHECK(stp__generator_residual(moves, pi, &info->residual, err));
-    if (info->residual <= o->tolerance || o->method != STP_STATIONARY_AUTO ||
-        moves->nrows > o->direct_max_states)
+    if (info->residual <= o->tolerance || o->method != STP_STATIONARY_AUTO)
       return STP_OK;
+    if (moves->nrows > o->direct_max_states) {
+      info->solver = "bicgstab on level-order sweeps (gauss-seidel stalled)";
+      STP_CHECK(bicgstab(w, moves, o, pi, info, err));
+      return stp__generator_residual(moves, pi, &info->residual, err);
+    }
     info->solver = "umfpack (gauss-seidel stalled)";
   } else {
     info->solver = "umfpack";

@@ -13,7 +13,9 @@
  * (64-bit); on these chains its LU factors fill in badly (a 45,045-state
  * pattern: 16 s and 1 GB, against 0.01 s iteratively), so AUTO uses it only
  * for small chains without levels, and as the fallback when Gauss-Seidel
- * stalls on a chain small enough to factorise.  Every solve is judged by its
+ * stalls on a chain small enough to factorise.  On a larger chain where
+ * Gauss-Seidel stalls (one that mixes slowly), BiCGSTAB accelerates the same
+ * sweeps (stationary_krylov.h).  Every solve is judged by its
  * scaled residual and fails loudly above the tolerance; reducible chains are
  * reported, not solved. */
 #ifndef STP_STATIONARY_H
@@ -28,7 +30,7 @@
 typedef enum {
   STP_STATIONARY_AUTO = 0,  /* see above */
   STP_STATIONARY_DIRECT,    /* UMFPACK */
-  STP_STATIONARY_ITERATIVE  /* Gauss-Seidel in level order */
+  STP_STATIONARY_ITERATIVE  /* Gauss-Seidel in level order, alone */
 } stp_stationary_method;
 
 typedef struct stp_stationary_options {
@@ -47,7 +49,7 @@ void stp__stationary_options_init(stp_stationary_options *o);
 typedef struct stp_stationary_info {
   const char *solver;  /* "umfpack", "gauss-seidel (level order)", ... */
   double residual;     /* scaled residual of the returned pi */
-  size_t iterations;   /* sweeps (0 for the direct solver) */
+  size_t iterations;   /* sweeps, Gauss-Seidel's and BiCGSTAB's (0: direct) */
   uint32_t period;     /* levels of the chain (1: none) */
   double seconds;
 } stp_stationary_info;
@@ -67,11 +69,23 @@ stp_status stp__stationary_solve(const stp_csr *moves, const stp_stationary_opti
  * shared by the solvers that sweep in level order (stationary_bands.h):
  * call stp__gs_done with the estimated scaled residual of the iterate
  * after `it` sweeps; true: stop. */
+/* Sweep until the estimated residual is this fraction of the tolerance:
+ * sweeps are cheap and a smaller residual buys digits of the throughput. */
+#define STP_GS_TARGET 1e-4
 typedef struct stp_gs_progress {
   double low, halved; /* smallest estimate; last one that halved the previous */
   size_t low_at, halved_at;
 } stp_gs_progress;
 void stp__gs_progress_init(stp_gs_progress *p);
 bool stp__gs_done(stp_gs_progress *p, double est, size_t it, const stp_stationary_options *o);
+
+/* Gauss-Seidel is too slow to be worth going on with: its estimate is
+ * above the tolerance and has not halved in STP_GS_SLOW sweeps (a rate of
+ * convergence above 0.986 per sweep, 1,600 sweeps for ten digits).  AUTO
+ * then hands the iterate over to BiCGSTAB (stationary_krylov.h); the chains
+ * of event graphs measured never come near (5 to 20 sweeps in all). */
+#define STP_GS_SLOW 50
+bool stp__gs_slow(const stp_gs_progress *p, double est, size_t it,
+                  const stp_stationary_options *o);
 
 #endif /* STP_STATIONARY_H */

@@ -5,13 +5,20 @@
  * state's rate out, read from its own row.  Sources are taken in
  * increasing order, as the transpose of stationary.c lists them, so every
  * sum is taken in the same order and the iterates are the same numbers. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
+#endif
 #include "solvers/stationary_bands.h"
 
 #include "base/core.h"
+#include "solvers/stationary_krylov.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 typedef struct bands_work {
   const stp_movestore *ms;
@@ -47,15 +54,17 @@ static uint32_t chain_period(const stp_movestore *ms) {
   return g > UINT32_MAX ? 0 : (uint32_t)g;
 }
 
-/* Every state reaches state 0: a search from 0 along the reversed moves. */
-static stp_status check_reaches_0(const stp_movestore *ms, stp_error *err) {
+/* The states that reach state 0, by a search from 0 along the reversed
+ * moves (a transpose of the targets: 12 bytes per state + 4 per move);
+ * *count: how many, seen[s] = 1 for each. */
+static stp_status reach_0_transposed(const stp_movestore *ms, uint8_t *seen, uint64_t *count,
+                                     stp_error *err) {
   uint64_t n = ms->nstates;
   uint64_t *off = stp__calloc((size_t)n + 1, sizeof *off);
   uint32_t *src = stp__malloc_array(ms->nmoves ? ms->nmoves : 1, sizeof *src);
   uint32_t *queue = stp__malloc_array((size_t)n, sizeof *queue);
-  uint8_t *seen = stp__calloc((size_t)n, 1);
   stp_status st = STP_OK;
-  if (!off || !src || !queue || !seen) {
+  if (!off || !src || !queue) {
     st = stp__oom(err, "checking that the Markov chain is irreducible");
     goto done;
   }
@@ -81,21 +90,73 @@ static stp_status check_reaches_0(const stp_movestore *ms, stp_error *err) {
         queue[tail++] = src[k];
       }
   }
-  if (tail < n) {
-    uint64_t missing = 0;
-    while (seen[missing])
-      missing++;
-    st = stp__fail(err, STP_ENUMERIC,
-                   "the Markov chain is not irreducible: state %llu cannot reach state 0 "
-                   "(%llu of %llu states can); it has an absorbing class",
-                   (unsigned long long)missing, (unsigned long long)tail,
-                   (unsigned long long)n);
-  }
+  *count = tail;
 done:
   free(off);
   free(src);
   free(queue);
+  return st;
+}
+
+/* One pass of the forward search for the states that reach 0: a state is
+ * marked once one of its targets is, states taken in decreasing order
+ * (down) or increasing order.  Returns how many it marked. */
+static uint64_t reach_0_pass(const stp_movestore *ms, uint8_t *bits, bool down) {
+  uint64_t n = ms->nstates, marked = 0;
+  for (uint64_t i = 0, e = down ? ms->nmoves : 0; i < n; i++) {
+    uint64_t s = down ? n - 1 - i : i, d = ms->deg[s];
+    if (down)
+      e -= d;
+    if (!(bits[s >> 3] >> (s & 7) & 1))
+      for (uint64_t k = 0; k < d; k++) {
+        uint32_t t = ms->to[e + k];
+        if (bits[t >> 3] >> (t & 7) & 1) {
+          bits[s >> 3] |= (uint8_t)(1u << (s & 7));
+          marked++;
+          break;
+        }
+      }
+    if (!down)
+      e += d;
+  }
+  return marked;
+}
+
+/* Every state reaches state 0 (that 0 reaches every state is the
+ * breadth-first numbering).  Passes of reach_0_pass, alternately down and
+ * up, until every state is marked or a pass marks none: one bit per state
+ * and sequential reads of the moves, where a transposed search would
+ * build and touch 12 bytes per state and 4 per move.  A path to 0 is
+ * found in one pass per change of direction of its numbering, so a few
+ * passes do on chains numbered breadth first; should a chain need more
+ * than STP_REACH_PASSES, the transposed search finishes the job. */
+#define STP_REACH_PASSES 16
+static stp_status check_reaches_0(const stp_movestore *ms, stp_error *err) {
+  uint64_t n = ms->nstates, count = 1, added = 1;
+  uint8_t *seen = NULL, *bits = stp__calloc((size_t)(n + 7) / 8, 1);
+  if (!bits)
+    return stp__oom(err, "checking that the Markov chain is irreducible");
+  bits[0] = 1;
+  for (unsigned pass = 0; count < n && added && pass < STP_REACH_PASSES; pass++)
+    count += added = reach_0_pass(ms, bits, pass % 2 == 0);
+  stp_status st = STP_OK;
+  if (count < n && added) {
+    seen = stp__calloc((size_t)n, 1);
+    st = seen ? reach_0_transposed(ms, seen, &count, err)
+              : stp__oom(err, "checking that the Markov chain is irreducible");
+  }
+  if (st == STP_OK && count < n) {
+    uint64_t missing = 0;
+    while (seen ? seen[missing] : bits[missing >> 3] >> (missing & 7) & 1)
+      missing++;
+    st = stp__fail(err, STP_ENUMERIC,
+                   "the Markov chain is not irreducible: state %llu cannot reach state 0 "
+                   "(%llu of %llu states can); it has an absorbing class",
+                   (unsigned long long)missing, (unsigned long long)count,
+                   (unsigned long long)n);
+  }
   free(seen);
+  free(bits);
   return st;
 }
 
@@ -252,7 +313,7 @@ static stp_status iterate(bands_work *w, const stp_stationary_options *o,
       level_inflow(w, 0);
       est = scaled(w, level_residual(w, 0));
     }
-    if (stp__gs_done(&prog, est, it, o))
+    if (stp__gs_done(&prog, est, it, o) || stp__gs_slow(&prog, est, it, o))
       break;
     if (stp__cancelled(&o->cancel)) {
       st = stp__fail(err, STP_EINTERRUPTED, "interrupted after %zu Gauss-Seidel sweeps", it);
@@ -264,6 +325,115 @@ static stp_status iterate(bands_work *w, const stp_stationary_options *o,
   }
   info->iterations = it;
   return st;
+}
+
+/* ---- BiCGSTAB on the sweep, where Gauss-Seidel is too slow ---------------------------- */
+
+/* The vector BiCGSTAB works on: the values of level 0, by position within the
+ * level (as acc); one sweep computes every other level from them. */
+static void level0_put(const bands_work *w, const double *v) {
+  const stp_movestore *ms = w->ms;
+  for (uint64_t b = 0; b < ms->nbands; b += w->period)
+    memcpy(w->x + ms->band[b], v + w->base[b],
+           (size_t)(stp__movestore_band_end(ms, b) - ms->band[b]) * sizeof *v);
+}
+
+static void level0_get(const bands_work *w, double *v) {
+  const stp_movestore *ms = w->ms;
+  for (uint64_t b = 0; b < ms->nbands; b += w->period)
+    memcpy(v + w->base[b], w->x + ms->band[b],
+           (size_t)(stp__movestore_band_end(ms, b) - ms->band[b]) * sizeof *v);
+}
+
+/* tv = T v: levels 1 .. p-1 from v, then level 0 from level p-1 (x holds
+ * the whole iterate afterwards, acc the inflow into level 0). */
+static void level0_apply(void *ctx, const double *v, double *tv) {
+  const bands_work *w = ctx;
+  const stp_movestore *ms = w->ms;
+  double sum = 0;
+  level0_put(w, v);
+  for (uint32_t l = 1; l < w->period; l++)
+    sweep_level(w, l, false, &sum);
+  level_inflow(w, 0);
+  for (uint64_t b = 0; b < ms->nbands; b += w->period) {
+    uint64_t e = ms->band_move[b], at = w->base[b];
+    for (uint64_t s = ms->band[b]; s < stp__movestore_band_end(ms, b); s++, at++) {
+      tv[at] = w->acc[at] / out_rate(ms, s, e, ms->deg[s]);
+      e += ms->deg[s];
+    }
+  }
+}
+
+/* The estimate of the sweeps: level 0's imbalance, the others balanced. */
+static double level0_estimate(void *ctx, const double *v, const double *tv) {
+  (void)v;
+  (void)tv;
+  const bands_work *w = ctx;
+  return scaled(w, level_residual(w, 0));
+}
+
+static void x_normalise(const bands_work *w) {
+  double sum = 0;
+  for (uint64_t s = 0; s < w->ms->nstates; s++)
+    sum += w->x[s];
+  for (uint64_t s = 0; s < w->ms->nstates; s++)
+    w->x[s] /= sum;
+}
+
+/* BiCGSTAB from the Gauss-Seidel iterate in x; x is its result. */
+static stp_status bicgstab(bands_work *w, uint64_t level0_size, const stp_stationary_options *o,
+                        stp_stationary_info *info, stp_error *err) {
+  stp_sweep_map f = {.n = (size_t)level0_size, .ctx = w, .apply = level0_apply,
+                     .estimate = level0_estimate};
+  double *v = stp__malloc_array((size_t)level0_size, sizeof *v);
+  if (!v)
+    return stp__oom(err, "preparing the BiCGSTAB fallback of the stationary solve");
+  level0_get(w, v);
+  size_t sweeps;
+  double est;
+  stp_status st = stp__bicgstab_fixed_point(&f, v, o, &sweeps, &est, err);
+  info->iterations += sweeps;
+  free(v);
+  if (st == STP_OK) /* the last sweep computed x from the returned v */
+    x_normalise(w);
+  return st;
+}
+
+/* The size of level 0. */
+static uint64_t level0_size(const bands_work *w) {
+  uint64_t size = 0;
+  for (uint64_t b = 0; b < w->ms->nbands; b += w->period)
+    size += stp__movestore_band_end(w->ms, b) - w->ms->band[b];
+  return size;
+}
+
+/* n doubles in huge pages where the system offers them: the iterate is
+ * swept in full, and 2 MB pages take 512 times fewer faults to touch. */
+static double *big_vector(uint64_t n) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  size_t bytes = (size_t)n * sizeof(double);
+  if (n < SIZE_MAX / sizeof(double) && bytes >= (4u << 20)) {
+    void *p = NULL;
+    if (posix_memalign(&p, 2u << 20, bytes) != 0)
+      return NULL;
+    madvise(p, bytes, MADV_HUGEPAGE); /* a hint: no harm if refused */
+    return p;
+  }
+#endif
+  return stp__malloc_array((size_t)n, sizeof(double));
+}
+
+/* Gauss-Seidel, then (AUTO) BiCGSTAB if its result is above the tolerance. */
+static stp_status solve(bands_work *w, const stp_stationary_options *o, stp_stationary_info *info,
+                        stp_error *err) {
+  STP_CHECK(iterate(w, o, info, err));
+  info->residual = full_residual(w);
+  if (info->residual <= o->tolerance || o->method != STP_STATIONARY_AUTO)
+    return STP_OK;
+  info->solver = "bicgstab on level-order sweeps (gauss-seidel stalled, compact)";
+  STP_CHECK(bicgstab(w, level0_size(w), o, info, err));
+  info->residual = full_residual(w);
+  return STP_OK;
 }
 
 stp_status stp__bands_solve(const stp_movestore *ms, const stp_stationary_options *o,
@@ -280,22 +450,19 @@ stp_status stp__bands_solve(const stp_movestore *ms, const stp_stationary_option
   if (w.period < 2)
     return stp__fail(err, STP_ENUMERIC, "the Markov chain has no levels (period %u)", w.period);
   STP_CHECK(check_reaches_0(ms, err));
-  w.x = stp__malloc_array((size_t)ms->nstates, sizeof *w.x);
+  w.x = big_vector(ms->nstates);
   w.base = stp__malloc_array((size_t)ms->nbands, sizeof *w.base);
   stp_status st = w.x && w.base ? STP_OK : stp__oom(err, "preparing the iterative solver");
   if (st == STP_OK) {
     w.qnorm = column_norm(ms, w.x);
-    w.acc = stp__malloc_array((size_t)level_positions(&w), sizeof *w.acc);
-    st = w.acc ? iterate(&w, o, info, err) : stp__oom(err, "preparing the iterative solver");
+    w.acc = big_vector(level_positions(&w));
+    st = w.acc ? solve(&w, o, info, err) : stp__oom(err, "preparing the iterative solver");
   }
-  if (st == STP_OK) {
-    info->residual = full_residual(&w);
-    if (!(info->residual <= o->tolerance))
-      st = stp__fail(err, STP_ENUMERIC,
-                     "the stationary solve (%s, %zu sweeps) reached a scaled residual of %.3g, "
-                     "above the tolerance %.3g",
-                     info->solver, info->iterations, info->residual, o->tolerance);
-  }
+  if (st == STP_OK && !(info->residual <= o->tolerance))
+    st = stp__fail(err, STP_ENUMERIC,
+                   "the stationary solve (%s, %zu sweeps) reached a scaled residual of %.3g, "
+                   "above the tolerance %.3g",
+                   info->solver, info->iterations, info->residual, o->tolerance);
   free(w.acc);
   free(w.base);
   info->seconds = stp__now() - t0;

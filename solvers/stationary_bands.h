@@ -8,10 +8,11 @@
  * in order, nothing is renumbered, and the iterate is the stationary vector
  * itself.  The iterates, the stopping rule and the residuals are those of
  * stp__stationary_solve (the sums are taken in the same order), so both
- * give the same numbers.  Memory: the store, one vector of n doubles, a
- * vector as long as the largest level, and, once, a transpose of the
- * targets (12 bytes per state + 4 per move) to check that every state
- * reaches state 0. */
+ * give the same numbers.  Where the sweeps stall, BiCGSTAB on the same
+ * sweeps takes over (stationary_krylov.h).  Memory: the store, one vector
+ * of n doubles, a vector as long as the largest level, one bit per state
+ * to check that every state reaches state 0, and, for BiCGSTAB only, 6
+ * vectors as long as level 0. */
 #ifndef STP_STATIONARY_BANDS_H
 #define STP_STATIONARY_BANDS_H
 
@@ -19,11 +20,14 @@
 #include "solvers/stationary.h"
 
 /* pi (allocated, length ms->nstates) with pi Q = 0 and sum(pi) = 1, by
- * level-order Gauss-Seidel (o->method is ignored: this is the only method).
- * STP_ENUMERIC when the chain has no levels (period 1), is reducible (the
- * message names a state that cannot reach state 0), or the sweeps do not
- * reach o->tolerance: the caller may then turn to stp__stationary_solve,
- * which has a direct fallback.  STP_ENOMEM, STP_EINTERRUPTED.
+ * level-order Gauss-Seidel; with o->method AUTO, BiCGSTAB on the sweeps
+ * takes over where Gauss-Seidel is slow (stp__gs_slow) or ends above the
+ * tolerance, and info->solver says so; any other method: Gauss-Seidel
+ * alone.  info->iterations counts the sweeps of both.  STP_ENUMERIC when
+ * the chain has no levels (period 1), is reducible (the message names a
+ * state that cannot reach state 0), or the solve does not reach
+ * o->tolerance: the caller may then turn to stp__stationary_solve, which
+ * has a direct fallback for small chains.  STP_ENOMEM, STP_EINTERRUPTED.
  * Time O(sweeps * (n + moves)). */
 stp_status stp__bands_solve(const stp_movestore *ms, const stp_stationary_options *o,
                             double **pi_out, stp_stationary_info *info, stp_error *err);

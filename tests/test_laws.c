@@ -250,6 +250,31 @@ Test(laws, exponential_cdf_including_the_ziggurat_tail) {
   stp__law_free(law);
 }
 
+Test(laws, fill_times_is_fill_then_multiply) {
+  /* The exponential law scales its draws by the means in the draw pass;
+   * every law must give exactly the draws of stp__law_fill times the means
+   * (one mean, or cycled per draw), and leave the stream where it would. */
+  const char *specs[] = {"exp", "gamma:cv=0.5"};
+  enum { N = 3000 }; /* several buffer refills and about 19 slow ziggurat draws */
+  static double mean[N], a[N], b[N];
+  for (size_t k = 0; k < N; k++)
+    mean[k] = 0.5 + (double)(k % 7) * 0.25;
+  for (size_t q = 0; q < sizeof specs / sizeof specs[0]; q++)
+    for (int cycled = 0; cycled <= 1; cycled++) {
+      stp_law *law = parse_ok(specs[q], NULL);
+      stp_rng *r1 = stp__rng_alloc(5, 3), *r2 = stp__rng_alloc(5, 3);
+      stp__law_fill_times(law, r1, a, N, mean, cycled);
+      stp__law_fill(law, r2, b, N);
+      for (size_t k = 0; k < N; k++)
+        cr_assert_eq(a[k], mean[cycled ? k : 0] * b[k], "%s, draw %zu: %.17g against %.17g",
+                     specs[q], k, a[k], mean[cycled ? k : 0] * b[k]);
+      cr_assert_eq(stp__rng_next(r1), stp__rng_next(r2), "%s: the streams part", specs[q]);
+      stp__rng_free(r1);
+      stp__rng_free(r2);
+      stp__law_free(law);
+    }
+}
+
 Test(laws, exponential_uniform_erlang_moments) {
   check_moments("exp", 1, NULL);
   check_moments("uniform:spread=1", 1 / sqrt(3), NULL);
