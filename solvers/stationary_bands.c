@@ -1,8 +1,9 @@
 /* stationary_bands.c: level-order Gauss-Seidel on a compact move store
- * (stationary_bands.h).  A sweep takes the levels in order; level l's
- * values are zeroed, the rows of level l-1 push x[i] * rate into them
- * (every move of level l-1 lands in level l), and each is divided by its
- * state's rate out, read from its own row.  Sources are taken in
+ * (stationary_bands.h).  A sweep takes the levels in order; the value of
+ * each state of level l, pushed into it by the rows of level l-1 (every
+ * move of level l-1 lands in level l), is divided by its rate out, read
+ * from its own row, and that row then pushes x[i] * rate into level l+1,
+ * zeroed before (one read of each row per sweep).  Sources are taken in
  * increasing order, as the transpose of stationary.c lists them, so every
  * sum is taken in the same order and the iterates are the same numbers. */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
@@ -195,6 +196,17 @@ static inline uint32_t prev_level(const bands_work *w, uint32_t l) {
   return l ? l - 1 : w->period - 1;
 }
 
+/* The band of t, the target of a move from band b: band b + 1 where the
+ * states are numbered breadth first, band b + 1 - period where each level
+ * is one band and the move wraps round to level 0; else a search. */
+static inline uint64_t target_band(const bands_work *w, uint64_t t, uint64_t b) {
+  const stp_movestore *ms = w->ms;
+  uint64_t h = b + 1 < ms->nbands ? b + 1 : b + 1 >= w->period ? b + 1 - w->period : b;
+  if (ms->band[h] <= t && t < stp__movestore_band_end(ms, h))
+    return h;
+  return stp__movestore_band_of(ms, t, h);
+}
+
 /* acc = the inflow into level l from the current x (of level l - 1). */
 static void level_inflow(const bands_work *w, uint32_t l) {
   const stp_movestore *ms = w->ms;
@@ -209,7 +221,7 @@ static void level_inflow(const bands_work *w, uint32_t l) {
         uint64_t t = ms->to[e];
         if (t == s)
           continue;
-        uint64_t bt = stp__movestore_band_of(ms, t, b + 1);
+        uint64_t bt = target_band(w, t, b);
         w->acc[w->base[bt] + t - ms->band[bt]] += w->x[s] * ms->rate[stp__movestore_label(ms, e)];
       }
   }
@@ -254,40 +266,81 @@ static double full_residual(const bands_work *w) {
   return scaled(w, rmax);
 }
 
-/* Level l of a sweep: x = (inflow from level l - 1) / out.  With from_acc
- * the inflow is already in acc (level 0, after the residual estimate). */
-static void sweep_level(const bands_work *w, uint32_t l, bool from_acc, double *sum) {
+/* The label of move e; lb (its bytes) is a constant where this is inlined,
+ * so that a one-byte label is one load. */
+static inline uint32_t label_at(const uint8_t *label, uint64_t e, unsigned lb) {
+  if (lb == 1)
+    return label[e];
+  if (lb == 2)
+    return (uint32_t)label[2 * e] | (uint32_t)label[2 * e + 1] << 8;
+  uint32_t v = 0; /* little-endian, 3 or 4 bytes */
+  for (unsigned k = lb; k-- > 0;)
+    v = v << 8 | label[lb * e + k];
+  return v;
+}
+
+/* The rows of level l in one pass.  With divide, x[s] = (its inflow) / (its
+ * rate out, from its row): the inflow from acc with from_acc (level 0,
+ * after the residual estimate), else already in x.  With push, x[s] * rate
+ * then goes along the same row into level l + 1, zeroed first.  Each row
+ * is thus read from memory once per sweep, not twice (once to push into
+ * the next level, once for its own rate out), and the sums into a state of
+ * level l + 1 still take its sources in increasing order. */
+static inline __attribute__((always_inline)) void
+level_rows(const bands_work *w, uint32_t l, bool divide, bool from_acc, bool push, double *sum,
+           unsigned lb) {
   const stp_movestore *ms = w->ms;
+  const uint32_t *to = ms->to;
+  const uint8_t *label = ms->label;
+  const double *rate = ms->rate;
   double *x = w->x;
-  if (!from_acc) {
-    for (uint64_t b = l; b < ms->nbands; b += w->period)
-      memset(x + ms->band[b], 0, (size_t)(stp__movestore_band_end(ms, b) - ms->band[b]) * sizeof *x);
-    for (uint64_t b = prev_level(w, l); b < ms->nbands; b += w->period) {
-      uint64_t e = ms->band_move[b];
-      for (uint64_t s = ms->band[b]; s < stp__movestore_band_end(ms, b); s++) {
-        double xs = x[s];
-        for (uint64_t k = 0; k < ms->deg[s]; k++, e++)
-          if (ms->to[e] != s)
-            x[ms->to[e]] += xs * ms->rate[stp__movestore_label(ms, e)];
+  if (push)
+    for (uint64_t b = l + 1; b < ms->nbands; b += w->period)
+      memset(x + ms->band[b], 0,
+             (size_t)(stp__movestore_band_end(ms, b) - ms->band[b]) * sizeof *x);
+  for (uint64_t b = l; b < ms->nbands; b += w->period) {
+    uint64_t e = ms->band_move[b], at = w->base[b], end = stp__movestore_band_end(ms, b);
+    for (uint64_t s = ms->band[b]; s < end; s++, at++) {
+      uint64_t d = ms->deg[s];
+      if (divide) {
+        double out = 0;
+        for (uint64_t k = e; k < e + d; k++)
+          if (to[k] != s)
+            out += rate[label_at(label, k, lb)];
+        x[s] = (from_acc ? w->acc[at] : x[s]) / out;
+        *sum += x[s];
       }
+      if (push) {
+        double xs = x[s];
+        for (uint64_t k = e; k < e + d; k++)
+          if (to[k] != s)
+            x[to[k]] += xs * rate[label_at(label, k, lb)];
+      }
+      e += d;
     }
   }
-  for (uint64_t b = l; b < ms->nbands; b += w->period) {
-    uint64_t e = ms->band_move[b], at = w->base[b];
-    for (uint64_t s = ms->band[b]; s < stp__movestore_band_end(ms, b); s++, at++) {
-      double in = from_acc ? w->acc[at] : x[s];
-      x[s] = in / out_rate(ms, s, e, ms->deg[s]);
-      *sum += x[s];
-      e += ms->deg[s];
-    }
+}
+
+/* level_rows with the label width fixed for the common widths. */
+static void level_pass(const bands_work *w, uint32_t l, bool divide, bool from_acc, bool push,
+                       double *sum) {
+  switch (w->ms->label_bytes) {
+  case 1:
+    level_rows(w, l, divide, from_acc, push, sum, 1);
+    break;
+  case 2:
+    level_rows(w, l, divide, from_acc, push, sum, 2);
+    break;
+  default:
+    level_rows(w, l, divide, from_acc, push, sum, w->ms->label_bytes);
   }
 }
 
 /* One sweep; level 0's inflow is in acc.  Then normalisation to sum 1. */
 static stp_status sweep(const bands_work *w, stp_error *err) {
   double sum = 0;
-  for (uint32_t l = 0; l < w->period; l++)
-    sweep_level(w, l, l == 0, &sum);
+  for (uint32_t l = 0; l < w->period; l++) /* level l from level l - 1, pushed before */
+    level_pass(w, l, true, l == 0, l + 1 < w->period, &sum);
   if (!(sum > 0) || !isfinite(sum))
     return stp__fail(err, STP_ENUMERIC, "the Gauss-Seidel iterate has sum %g", sum);
   for (uint64_t s = 0; s < w->ms->nstates; s++)
@@ -352,8 +405,9 @@ static void level0_apply(void *ctx, const double *v, double *tv) {
   const stp_movestore *ms = w->ms;
   double sum = 0;
   level0_put(w, v);
+  level_pass(w, 0, false, false, true, &sum);
   for (uint32_t l = 1; l < w->period; l++)
-    sweep_level(w, l, false, &sum);
+    level_pass(w, l, true, false, l + 1 < w->period, &sum);
   level_inflow(w, 0);
   for (uint64_t b = 0; b < ms->nbands; b += w->period) {
     uint64_t e = ms->band_move[b], at = w->base[b];

@@ -18,7 +18,8 @@ of every value.
   relative difference reported.
 
 For each, the table gives the states, the peak resident memory per state,
-the CPU seconds (user + system) and the relative difference from the peer's
+the CPU seconds (user + system; medians of --runs runs, the builds
+alternating) and the relative difference from the peer's
 throughput (when --peer is given).
 
     bench/ctmc/dense_routes.py --patterns 10x11 --graphs 5,6 --peer /tmp/old/build/streamtp
@@ -65,6 +66,18 @@ def builds(a):
     return [("this", a.streamtp)] + ([("peer", a.peer)] if a.peer else [])
 
 
+def runs(a, command):
+    """Each build a.runs times, the builds alternating; per build, its last
+    output and the medians of its peak memory and CPU seconds."""
+    seen = {name: [] for name, _ in builds(a)}
+    for _ in range(a.runs):
+        for name, exe in builds(a):
+            seen[name].append(timed(command(exe)))
+    median = lambda xs: sorted(xs)[len(xs) // 2]
+    return [(name, got[-1][0], median([g[1] for g in got]), median([g[2] for g in got]))
+            for name, got in seen.items()]
+
+
 def pattern(a, uv):
     u, v = uv.split("x")
     path = os.path.join(a.work, "pattern-%s.json" % uv)
@@ -74,9 +87,8 @@ def pattern(a, uv):
          a.datasets, "--no-bounds", "--json"], capture_output=True, text=True, check=True).stdout)
     lo, hi = sim["ci95"]
     first = None
-    for name, exe in builds(a):
-        r, rss, cpu = timed([exe, "eval", path, "--model", "overlap", "--json",
-                             "--max-states", a.max_states])
+    for name, r, rss, cpu in runs(a, lambda exe: [exe, "eval", path, "--model", "overlap",
+                                                  "--json", "--max-states", a.max_states]):
         ex = r["exponential"]
         x = ex["throughput"]
         first = x if first is None else first
@@ -99,8 +111,8 @@ def graph(a, teams):
         ev = ev[0]
     want = ev["exponential"]["throughput"]
     first = None
-    for name, exe in builds(a):
-        r, rss, cpu = timed([exe, "graph", path, "--json", "--max-states", a.max_states])
+    for name, r, rss, cpu in runs(a, lambda exe: [exe, "graph", path, "--json",
+                                                  "--max-states", a.max_states]):
         ex = r["exponential"]
         x = ex["throughput"]
         first = x if first is None else first
@@ -117,6 +129,8 @@ def main():
     ap.add_argument("--peer", default=None, help="another streamtp binary, same runs")
     ap.add_argument("--max-states", default="100000000")
     ap.add_argument("--datasets", default="2000000", help="Monte Carlo data sets")
+    ap.add_argument("--runs", type=int, default=3,
+                    help="runs of each build (alternating); medians reported")
     ap.add_argument("--work", default="/tmp/streamtp-bench-dense-routes")
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)

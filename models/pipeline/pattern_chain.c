@@ -484,8 +484,9 @@ stp_status stp__pattern_check_memory(size_t u, size_t v, uint64_t budget, stp_er
 /* Bytes of the dense route likewise: while enumerating, the out-degrees (2
  * per state), the moves (5: a 32-bit target and a one-byte label; 6 beyond
  * 256 transitions) and 24 per composition (b times fewer than the states);
- * while solving, the moves, the out-degrees, the iterate (8) and the
- * irreducibility check's transpose (13 per state, 4 per move). */
+ * while solving, the moves, the out-degrees, the iterate (8) and, at
+ * worst, the irreducibility check's transpose (13 per state, 4 per move:
+ * only where its passes over a bitset do not settle). */
 static stp_status dense_check_memory(size_t u, size_t v, uint64_t budget, stp_error *err) {
   pattern_space ps;
   if (u == 0 || v == 0 || space_init(&ps, u, v, err) != STP_OK)
