@@ -214,17 +214,17 @@ void stp__dense_chain_free(stp_dense_chain *dc) {
 
 /* ---- solving ------------------------------------------------------------------------ */
 
-stp_status stp__dense_to_chain(const stp_dense_chain *dc, const uint8_t *counted,
-                               stp_chain **out, stp_error *err) {
+stp_status stp__store_to_chain(const stp_movestore *ms, const uint8_t *counted,
+                               double seconds_build, stp_chain **out, stp_error *err) {
   *out = NULL;
   stp_chain *c = calloc(1, sizeof *c);
   if (!c)
     return stp__oom(err, "building a Markov chain");
-  c->nevents = dc->ms.nlabels;
+  c->nevents = ms->nlabels;
   c->scale = 1;
-  c->seconds_build = dc->seconds;
+  c->seconds_build = seconds_build;
   c->counted = stp__malloc_array(c->nevents ? c->nevents : 1, sizeof *c->counted);
-  stp_status s = c->counted ? stp__movestore_to_csr(&dc->ms, &c->moves, &c->event, err)
+  stp_status s = c->counted ? stp__movestore_to_csr(ms, &c->moves, &c->event, err)
                             : stp__oom(err, "building a Markov chain");
   if (s != STP_OK) {
     stp__chain_free(c);
@@ -236,11 +236,16 @@ stp_status stp__dense_to_chain(const stp_dense_chain *dc, const uint8_t *counted
   return STP_OK;
 }
 
-static stp_status solve_general(const stp_dense_chain *dc, const uint8_t *counted,
-                                const stp_options *o, double *rate, stp_ctmc_info *info,
-                                stp_error *err) {
+stp_status stp__dense_to_chain(const stp_dense_chain *dc, const uint8_t *counted,
+                               stp_chain **out, stp_error *err) {
+  return stp__store_to_chain(&dc->ms, counted, dc->seconds, out, err);
+}
+
+static stp_status solve_general(const stp_movestore *ms, const uint8_t *counted,
+                                double seconds_build, const stp_options *o, double *rate,
+                                stp_ctmc_info *info, stp_error *err) {
   stp_chain *c;
-  STP_CHECK(stp__dense_to_chain(dc, counted, &c, err));
+  STP_CHECK(stp__store_to_chain(ms, counted, seconds_build, &c, err));
   double *pi = NULL;
   stp_status s = stp__chain_solve(c, o, STP_STATIONARY_AUTO, &pi, rate, info, err);
   free(pi);
@@ -274,9 +279,9 @@ static uint64_t off_diagonal(const stp_movestore *ms) {
   return nz;
 }
 
-stp_status stp__dense_rate(const stp_dense_chain *dc, const uint8_t *counted,
-                           const stp_options *o, double *rate, stp_ctmc_info *info,
-                           stp_error *err) {
+stp_status stp__store_rate(const stp_movestore *ms, const uint8_t *counted,
+                           double seconds_build, const stp_options *o, double *rate,
+                           stp_ctmc_info *info, stp_error *err) {
   stp_stationary_options so;
   stp__stationary_options_init(&so);
   so.tolerance = o->solver_tolerance;
@@ -284,23 +289,29 @@ stp_status stp__dense_rate(const stp_dense_chain *dc, const uint8_t *counted,
   stp_stationary_info si;
   double *pi = NULL;
   stp_error local = {0};
-  stp_status s = stp__bands_solve(&dc->ms, &so, &pi, &si, &local);
+  stp_status s = stp__bands_solve(ms, &so, &pi, &si, &local);
   if (s == STP_ENUMERIC)
-    return solve_general(dc, counted, o, rate, info, err);
+    return solve_general(ms, counted, seconds_build, o, rate, info, err);
   if (s != STP_OK) {
     if (err)
       *err = local;
     return s;
   }
-  s = counted_rate(&dc->ms, counted, pi, rate, err);
+  s = counted_rate(ms, counted, pi, rate, err);
   free(pi);
-  *info = (stp_ctmc_info){.states = dc->ms.nstates,
-                          .nonzeros = off_diagonal(&dc->ms),
+  *info = (stp_ctmc_info){.states = ms->nstates,
+                          .nonzeros = off_diagonal(ms),
                           .residual = si.residual,
                           .solver = si.solver,
                           .iterations = si.iterations,
                           .period = si.period,
-                          .seconds_build = dc->seconds,
+                          .seconds_build = seconds_build,
                           .seconds_solve = si.seconds};
   return s;
+}
+
+stp_status stp__dense_rate(const stp_dense_chain *dc, const uint8_t *counted,
+                           const stp_options *o, double *rate, stp_ctmc_info *info,
+                           stp_error *err) {
+  return stp__store_rate(&dc->ms, counted, dc->seconds, o, rate, info, err);
 }

@@ -92,4 +92,12 @@ stp_status stp__dense_rate(const stp_dense_chain *dc, const uint8_t *counted,
 stp_status stp__dense_to_chain(const stp_dense_chain *dc, const uint8_t *counted,
                                stp_chain **out, stp_error *err);
 
+/* The same two for moves already in a compact store, built by a builder
+ * with its own enumeration (the Strict chain); seconds_build is reported. */
+stp_status stp__store_rate(const stp_movestore *ms, const uint8_t *counted,
+                           double seconds_build, const stp_options *o, double *rate,
+                           stp_ctmc_info *info, stp_error *err);
+stp_status stp__store_to_chain(const stp_movestore *ms, const uint8_t *counted,
+                               double seconds_build, stp_chain **out, stp_error *err);
+
 #endif /* STP_DENSECHAIN_H */

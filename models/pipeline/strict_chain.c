@@ -14,20 +14,21 @@
  * misses overlap.  The
  * moves go to a compact store (solvers/movestore.h: a 32-bit target and the
  * transition per move, the rates per transition), which the throughput
- * solves in place (solvers/stationary_bands.h) and stp__strict_chain turns
+ * solves in place (engine/densechain.h, stp__store_rate, shared with the
+ * Overlap patterns and graph chains) and stp__strict_chain turns
  * into a general stp_chain.  The enumeration stops, with a message saying
  * how far it got, at o->max_states markings or when the markings would
  * exceed the memory budget (stp_options_memory_budget), so memory stays
  * bounded; and before anything is built, a lower bound of the markings
  * (strict_estimate) refuses in microseconds what could never fit. */
 #include "base/core.h"
+#include "engine/densechain.h"
 #include "engine/keyset.h"
 #include "engine/wordset.h"
 #include "models/pipeline/strict_chain.h"
 #include "models/pipeline/strict_cycles.h"
 #include "models/pipeline/teg.h"
 #include "solvers/movestore.h"
-#include "solvers/stationary_bands.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -433,21 +434,18 @@ static stp_status strict_enumerate(bfs *b, const stp_mapping *m, const stp_optio
 }
 
 /* Per transition: 1 when its firing completes a data set (the last column). */
-static void mark_counted(const stp_teg *teg, uint8_t *counted) {
+/* Which transitions complete a data set: the last column of each row (a
+ * counted transition, as stp_chain counts data sets). */
+static uint8_t *counted_transitions(const bfs *b, stp_error *err) {
+  const stp_teg *teg = b->teg;
+  uint8_t *counted = stp__calloc(b->sc.ntrans ? b->sc.ntrans : 1, 1);
+  if (!counted) {
+    stp__oom(err, "building the Strict Markov chain");
+    return NULL;
+  }
   for (uint32_t t = 0; t < teg->g->n; t++)
     counted[t] = t % teg->ncols == teg->ncols - 1;
-}
-
-/* The moves handed over to a general chain. */
-static stp_status make_chain(bfs *b, stp_chain *c, stp_error *err) {
-  c->counted = stp__calloc(b->sc.ntrans, sizeof *c->counted);
-  if (!c->counted)
-    return stp__oom(err, "building the Strict Markov chain");
-  STP_CHECK(stp__movestore_to_csr(&b->ms, &c->moves, &c->event, err));
-  c->nevents = b->sc.ntrans;
-  c->scale = 1;
-  mark_counted(b->teg, c->counted);
-  return STP_OK;
+  return counted;
 }
 
 stp_status stp__strict_chain(const stp_mapping *m, const stp_options *o, stp_chain **out,
@@ -461,116 +459,39 @@ stp_status stp__strict_chain_packed(const stp_mapping *m, const stp_options *o, 
   double t0 = stp__now();
   bfs b;
   stp_teg *teg = NULL;
-  stp_chain *c = NULL;
+  uint8_t *counted = NULL;
   stp_status s = strict_enumerate(&b, m, o, word_bits, &teg, err);
   free_markings(&b);
-  if (s == STP_OK) {
-    c = calloc(1, sizeof *c);
-    s = c ? make_chain(&b, c, err) : stp__oom(err, "building the Strict Markov chain");
-  }
+  if (s == STP_OK)
+    s = (counted = counted_transitions(&b, err)) ? STP_OK : STP_ENOMEM;
+  if (s == STP_OK)
+    s = stp__store_to_chain(&b.ms, counted, stp__now() - t0, out, err);
+  free(counted);
   bfs_free(&b);
   stp__teg_free(teg);
-  if (s != STP_OK) {
-    stp__chain_free(c);
-    return s;
-  }
-  c->seconds_build = stp__now() - t0;
-  *out = c;
-  return STP_OK;
-}
-
-/* ncounted x the smallest long-run firing rate of a counted transition
- * (stp_chain says why). */
-static stp_status data_set_rate(const stp_movestore *ms, const stp_teg *teg, const double *pi,
-                                double *rate, stp_error *err) {
-  double *fire = stp__malloc_array(ms->nlabels, sizeof *fire);
-  if (!fire)
-    return stp__oom(err, "computing firing rates");
-  stp__bands_label_rates(ms, pi, fire);
-  double low = INFINITY;
-  uint32_t ncounted = 0;
-  for (uint32_t t = 0; t < ms->nlabels; t++)
-    if (t % teg->ncols == teg->ncols - 1) {
-      low = fire[t] < low ? fire[t] : low;
-      ncounted++;
-    }
-  free(fire);
-  *rate = (double)ncounted * low;
-  return STP_OK;
-}
-
-static uint64_t off_diagonal(const stp_movestore *ms) {
-  uint64_t nz = 0;
-  for (uint64_t s = 0, e = 0; s < ms->nstates; s++)
-    for (uint64_t k = 0; k < ms->deg[s]; k++, e++)
-      nz += ms->to[e] != s;
-  return nz;
-}
-
-/* The general route: the moves as an stp_chain, solved by
- * stp__chain_solve (AUTO: Gauss-Seidel with its transpose, UMFPACK on a
- * small chain where it stalls or has no levels). */
-static stp_status solve_general(bfs *b, const stp_options *o, double *rho, stp_ctmc_info *info,
-                                stp_error *err) {
-  stp_chain *c = calloc(1, sizeof *c);
-  stp_status s = c ? make_chain(b, c, err) : stp__oom(err, "building the Strict Markov chain");
-  double *pi = NULL;
-  if (s == STP_OK)
-    s = stp__chain_solve(c, o, STP_STATIONARY_AUTO, &pi, rho, info, err);
-  free(pi);
-  stp__chain_free(c);
   return s;
 }
 
-/* The exponential throughput from the chain in its compact store: the
- * level-order Gauss-Seidel solves it in place; where that does not apply or
- * does not converge (no levels, a stall), the general route runs instead
- * and info->solver says which did. */
-static stp_status solve_compact(bfs *b, const stp_options *o, double *rho, stp_ctmc_info *info,
-                                stp_error *err) {
-  stp_stationary_options so;
-  stp__stationary_options_init(&so);
-  so.tolerance = o->solver_tolerance;
-  so.cancel = o->cancel;
-  stp_stationary_info si;
-  double *pi = NULL;
-  stp_error local = {0};
-  stp_status s = stp__bands_solve(&b->ms, &so, &pi, &si, &local);
-  if (s == STP_ENUMERIC)
-    return solve_general(b, o, rho, info, err);
-  if (s != STP_OK) {
-    if (err)
-      *err = local;
-    return s;
-  }
-  s = data_set_rate(&b->ms, b->teg, pi, rho, err);
-  free(pi);
-  *info = (stp_ctmc_info){.states = b->ms.nstates,
-                          .nonzeros = off_diagonal(&b->ms),
-                          .residual = si.residual,
-                          .solver = si.solver,
-                          .iterations = si.iterations,
-                          .period = si.period,
-                          .seconds_solve = si.seconds};
-  return s;
-}
-
+/* The exponential throughput: the chain in its compact store is solved in
+ * place (engine/densechain.h, stp__store_rate; info->solver names the
+ * route that ran). */
 stp_status stp__strict_exp_throughput(const stp_mapping *m, const stp_options *o, double *rho,
                                       stp_ctmc_info *info, stp_error *err) {
   double t0 = stp__now();
   bfs b;
   stp_teg *teg = NULL;
+  uint8_t *counted = NULL;
   stp_status s = strict_enumerate(&b, m, o, 64, &teg, err);
   free_markings(&b);
-  double built = stp__now() - t0;
+  if (s == STP_OK)
+    s = (counted = counted_transitions(&b, err)) ? STP_OK : STP_ENOMEM;
   if (s == STP_OK) {
-    s = solve_compact(&b, o, rho, info, err);
-    if (s == STP_OK)
-      info->seconds_build = built;
-    else
+    s = stp__store_rate(&b.ms, counted, stp__now() - t0, o, rho, info, err);
+    if (s != STP_OK)
       stp_error_prefix(err, "%s: the Strict Markov chain (%llu states)", m->file,
                         (unsigned long long)b.ms.nstates);
   }
+  free(counted);
   bfs_free(&b);
   stp__teg_free(teg);
   return s;
