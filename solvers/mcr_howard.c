@@ -268,9 +268,15 @@ typedef struct howard {
 /* Does the input order put the ends of an edge far apart (mean |u - v| above
  * n / 16; a random numbering gives n / 3, a grid or an event graph built
  * stage by stage a few percent)?  Estimated on the out-edges of at most
- * 4096 nodes spread evenly over the numbering. */
-static COLD bool scattered(const stp_digraph *g) {
-  uint32_t stride = g->n > 4096 ? g->n / 4096 : 1;
+ * 256 nodes spread evenly over the numbering: over a random numbering
+ * |u - v| / n has mean 1/3 and standard deviation 0.24, so 256 edges put
+ * the estimate some 18 standard errors above the threshold (4096 nodes
+ * cost 20 instructions per node at 1e4 nodes, 3.5 % of a solve of
+ * bench/mcr's ladder-tok-shuffled).  Not COLD, like the postorder below:
+ * GCC optimizes cold functions for size, and both run on every solve of a
+ * graph whose token-free edges hardly order the nodes (2 % there). */
+static bool scattered(const stp_digraph *g) {
+  uint32_t stride = g->n > 256 ? g->n / 256 : 1;
   uint64_t sum = 0, count = 0;
   for (uint32_t u = 0; u < g->n; u += stride)
     for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++, count++)
@@ -289,8 +295,8 @@ static COLD bool scattered(const stp_digraph *g) {
  * carries a gain back along a whole path, and neighbours get nearby
  * numbers.  Scratch: arrays that are only filled later (pi: the search
  * stack; in_off: the edge cursors; order: the postorder; mark: seen). */
-static COLD size_t sources_in_postorder(howard *h, const stp_digraph *g, const uint32_t *tf_in,
-                                        uint32_t *queue) {
+static size_t sources_in_postorder(howard *h, const stp_digraph *g, const uint32_t *tf_in,
+                                   uint32_t *queue) {
   uint32_t *stack = (uint32_t *)h->pi, *post = h->order;
   uint64_t *cursor = h->in_off;
   uint16_t *seen = h->mark;
