@@ -279,6 +279,29 @@ Test(densechain, dense_solve_matches_the_general_route_on_the_same_moves) {
 
 /* ---- the Overlap pattern chain ------------------------------------------------------ */
 
+/* The pattern u x v with times drawn from rng, solved by the dense route
+ * (*dense, *di) and, as the general chain in rank order, by `method`
+ * (*general, *gi); returns the general chain's state count. */
+static uint64_t pattern_both_ways(size_t u, size_t v, trng *rng, const stp_options *o,
+                                  stp_stationary_method method, double *dense,
+                                  stp_ctmc_info *di, double *general, stp_ctmc_info *gi) {
+  double *t = malloc(u * v * sizeof *t);
+  for (size_t k = 0; k < u * v; k++)
+    t[k] = trng_uniform(rng, 0.1, 10);
+  stp_error err = {0};
+  cr_assert_eq(stp__pattern_exp_rate(u, v, t, o, dense, di, &err), STP_OK, "%s", err.message);
+  stp_chain *c;
+  cr_assert_eq(stp__pattern_chain(u, v, t, 1000000, &c, &err), STP_OK, "%s", err.message);
+  double *pi;
+  cr_assert_eq(stp__chain_solve(c, o, method, &pi, general, gi, &err), STP_OK, "%s",
+               err.message);
+  uint64_t n = (uint64_t)c->moves->nrows;
+  free(pi);
+  stp__chain_free(c);
+  free(t);
+  return n;
+}
+
 Test(densechain, pattern_matches_umfpack_on_the_rank_ordered_chain) {
   trng rng = {17};
   stp_options o;
@@ -289,18 +312,9 @@ Test(densechain, pattern_matches_umfpack_on_the_rank_ordered_chain) {
       uint64_t count;
       if (stp__gcd_u64(u, v) != 1 || !stp__pattern_state_count(u, v, &count) || count > 20000)
         continue;
-      double *t = malloc(u * v * sizeof *t);
-      for (size_t k = 0; k < u * v; k++)
-        t[k] = trng_uniform(&rng, 0.1, 10);
-      double dense, direct, *pi;
+      double dense, direct;
       stp_ctmc_info di, gi;
-      stp_error err = {0};
-      cr_assert_eq(stp__pattern_exp_rate(u, v, t, &o, &dense, &di, &err), STP_OK, "%s",
-                   err.message);
-      stp_chain *c;
-      cr_assert_eq(stp__pattern_chain(u, v, t, 1000000, &c, &err), STP_OK, "%s", err.message);
-      cr_assert_eq(stp__chain_solve(c, &o, STP_STATIONARY_DIRECT, &pi, &direct, &gi, &err),
-                   STP_OK, "%s", err.message);
+      pattern_both_ways(u, v, &rng, &o, STP_STATIONARY_DIRECT, &dense, &di, &direct, &gi);
       assert_close(dense, direct, TOL_SOLVE);
       cr_assert_eq(di.states, count);
       if (u > 1 && v > 1)
@@ -310,9 +324,6 @@ Test(densechain, pattern_matches_umfpack_on_the_rank_ordered_chain) {
        * level to the next. */
       if (u * v > 1)
         cr_assert_eq(di.period, u * v, "%zu x %zu: period %u", u, v, di.period);
-      free(pi);
-      stp__chain_free(c);
-      free(t);
       tried++;
     }
   cr_assert_geq(tried, 30);
@@ -330,26 +341,19 @@ Test(densechain, long_patterns_unrank_their_states) {
   const size_t uv[][2] = {{2, 65}, {64, 3}};
   for (size_t i = 0; i < 2; i++) {
     size_t u = uv[i][0], v = uv[i][1];
-    double *t = malloc(u * v * sizeof *t);
-    for (size_t k = 0; k < u * v; k++)
-      t[k] = trng_uniform(&rng, 0.1, 10);
-    double dense, general, *pi;
+    /* UMFPACK where it is cheap, the general level-order sweep beyond. */
+    uint64_t count;
+    cr_assert(stp__pattern_state_count(u, v, &count));
+    bool small = count <= 5000;
+    double dense, general;
     stp_ctmc_info di, gi;
-    stp_error err = {0};
-    cr_assert_eq(stp__pattern_exp_rate(u, v, t, &o, &dense, &di, &err), STP_OK, "%s",
-                 err.message);
-    stp_chain *c;
-    cr_assert_eq(stp__pattern_chain(u, v, t, 1000000, &c, &err), STP_OK, "%s", err.message);
-    bool small = c->moves->nrows <= 5000;
-    cr_assert_eq(stp__chain_solve(c, &o, small ? STP_STATIONARY_DIRECT : STP_STATIONARY_ITERATIVE,
-                                  &pi, &general, &gi, &err),
-                 STP_OK, "%s", err.message);
+    uint64_t n = pattern_both_ways(u, v, &rng, &o,
+                                   small ? STP_STATIONARY_DIRECT : STP_STATIONARY_ITERATIVE,
+                                   &dense, &di, &general, &gi);
     assert_close(dense, general, small ? TOL_SOLVE : TOL_EXACT);
-    cr_assert_eq(di.states, (uint64_t)c->moves->nrows);
+    cr_assert_eq(di.states, n);
+    cr_assert_eq(n, count);
     if (!small)
       cr_assert_eq(di.iterations, gi.iterations);
-    free(pi);
-    stp__chain_free(c);
-    free(t);
   }
 }
