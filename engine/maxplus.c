@@ -471,34 +471,19 @@ static void slide(stp_mp_run *r) {
   r->row = g->keep;
 }
 
-#define MP_SMALL_MAX 5 /* graphs of up to this many transitions get unrolled rows */
-
 /* The recurrence of maxplus.h over n rows whose firing times are in r->xi,
  * for a padded degree D and overflow lists or not, both known at compile
  * time (play_rows picks the instance): the row loop tests nothing per input.
- * NT > 0: the graph has exactly NT transitions, and their input offsets and
- * chain kinds are copied to locals first, so that the unrolled row keeps
- * them in registers (the chain bytes could alias the dates: read from
- * g->chain, they are loaded again after every store).  The rows go in runs
- * up to the end of the window, so the row loop does not test for a slide;
- * the operations on the dates, and their order, are the same in every
- * instance. */
+ * The rows go in runs up to the end of the window, so the row loop does not
+ * test for a slide. */
 static inline __attribute__((always_inline)) void play(stp_mp_run *r, size_t n, const size_t D,
-                                                       const bool overflow, const size_t NT) {
+                                                       const bool overflow) {
   const stp_mp_graph *g = r->g;
-  const size_t nt = NT ? NT : g->n, ld = g->block, stride = g->stride, wpos = g->pos[g->watch];
+  const size_t nt = g->n, ld = g->block, stride = g->stride, wpos = g->pos[g->watch];
   const uint8_t *chain = g->chain;
   const stp_mp_input *in0 = g->in, *over = g->over;
   const size_t *over_off = g->over_off;
-  ptrdiff_t soff[NT ? NT * (D ? D : 1) : 1];
-  uint8_t schain[NT ? NT : 1];
-  for (size_t i = 0; i < NT; i++) {
-    schain[i] = chain[i];
-    for (size_t q = 0; q < D; q++)
-      soff[i * D + q] = in0[i * D + q].off;
-  }
   double origin = r->origin, done = r->done;
-  const double *xi = r->xi;
   for (size_t j = 0; j < n;) {
     if (r->row == g->window)
       slide(r);
@@ -506,19 +491,68 @@ static inline __attribute__((always_inline)) void play(stp_mp_run *r, size_t n, 
     double *row = r->hist + r->row * stride;
     r->row += run;
     for (size_t end = j + run; j < end; j++, row += stride) {
-      const double *tp = xi + j;
+      const double *tp = r->xi + j;
       const stp_mp_input *in = in0;
       double x = origin;
       for (size_t i = 0; i < nt; i++, tp += ld, in += D) {
         /* the inputs first, the chain last: one max on the row's critical path */
-        double m = D > 0 ? row[NT ? soff[i * D] : in[0].off] : origin;
+        double m = D > 0 ? row[in[0].off] : origin;
         for (size_t q = 1; q < D; q++)
-          m = max2(m, row[NT ? soff[i * D + q] : in[q].off]);
+          m = max2(m, row[in[q].off]);
         if (overflow)
           for (size_t e = over_off[i]; e < over_off[i + 1]; e++)
             m = max2(m, row[over[e].off]);
-        uint8_t c = NT ? schain[i] : chain[i];
-        x = (c == MP_CHAIN_ONLY ? x : c ? max2(x, m) : m) + *tp;
+        x = (chain[i] == MP_CHAIN_ONLY ? x : chain[i] ? max2(x, m) : m) + *tp;
+        row[i] = x;
+      }
+      done = max2(done, row[wpos]);
+    }
+  }
+  r->k += n;
+  r->done = done;
+}
+
+/* Graphs of up to this many transitions (the 3 columns of a 2-stage
+ * mapping) get the row of play_small.  Not more: at 5 the offsets and chain
+ * kinds no longer fit in registers and a 5-column Strict mapping ran 14 %
+ * slower than play. */
+#define MP_SMALL_MAX 3
+
+/* play for a graph of exactly NT transitions without overflow lists: the
+ * row unrolled, the input offsets and chain kinds copied to locals first so
+ * that they stay in registers (read from g->chain, bytes that may alias the
+ * dates, they are loaded again after every store).  The same operations on
+ * the dates, in the same order, as play. */
+static inline __attribute__((always_inline)) void play_small(stp_mp_run *r, size_t n,
+                                                             const size_t D, const size_t NT) {
+  const stp_mp_graph *g = r->g;
+  const size_t ld = g->block, stride = g->stride, wpos = g->pos[g->watch];
+  ptrdiff_t off[MP_SMALL_MAX * MP_DEGREE_MAX + 1];
+  uint8_t chain[MP_SMALL_MAX];
+#pragma GCC unroll 16
+  for (size_t i = 0; i < NT; i++) {
+    chain[i] = g->chain[i];
+#pragma GCC unroll 16
+    for (size_t q = 0; q < D; q++)
+      off[i * D + q] = g->in[i * D + q].off;
+  }
+  double origin = r->origin, done = r->done;
+  for (size_t j = 0; j < n;) {
+    if (r->row == g->window)
+      slide(r);
+    size_t run = g->window - r->row < n - j ? g->window - r->row : n - j;
+    double *row = r->hist + r->row * stride;
+    r->row += run;
+    for (size_t end = j + run; j < end; j++, row += stride) {
+      const double *tp = r->xi + j;
+      double x = origin;
+#pragma GCC unroll 16
+      for (size_t i = 0; i < NT; i++, tp += ld) {
+        double m = D > 0 ? row[off[i * D]] : origin;
+#pragma GCC unroll 16
+        for (size_t q = 1; q < D; q++)
+          m = max2(m, row[off[i * D + q]]);
+        x = (chain[i] == MP_CHAIN_ONLY ? x : chain[i] ? max2(x, m) : m) + *tp;
         row[i] = x;
       }
       done = max2(done, row[wpos]);
@@ -534,30 +568,28 @@ static void play_rows(stp_mp_run *r, size_t n) {
   if (!over && g->n <= MP_SMALL_MAX)
     switch (g->n * (MP_DEGREE_MAX + 1) + g->degree) {
 #define MP_SMALL(NT)                                                                            \
-  case NT * (MP_DEGREE_MAX + 1) + 0: play(r, n, 0, false, NT); return;                         \
-  case NT * (MP_DEGREE_MAX + 1) + 1: play(r, n, 1, false, NT); return;                         \
-  case NT * (MP_DEGREE_MAX + 1) + 2: play(r, n, 2, false, NT); return;                         \
-  case NT * (MP_DEGREE_MAX + 1) + 3: play(r, n, 3, false, NT); return;                         \
-  case NT * (MP_DEGREE_MAX + 1) + 4: play(r, n, 4, false, NT); return;
+  case NT * (MP_DEGREE_MAX + 1) + 0: play_small(r, n, 0, NT); return;                         \
+  case NT * (MP_DEGREE_MAX + 1) + 1: play_small(r, n, 1, NT); return;                         \
+  case NT * (MP_DEGREE_MAX + 1) + 2: play_small(r, n, 2, NT); return;                         \
+  case NT * (MP_DEGREE_MAX + 1) + 3: play_small(r, n, 3, NT); return;                         \
+  case NT * (MP_DEGREE_MAX + 1) + 4: play_small(r, n, 4, NT); return;
       MP_SMALL(1)
       MP_SMALL(2)
       MP_SMALL(3)
-      MP_SMALL(4)
-      MP_SMALL(5)
 #undef MP_SMALL
     default: break;
     }
   switch (g->degree + (over ? MP_DEGREE_MAX + 1 : 0)) {
-  case 0: play(r, n, 0, false, 0); break;
-  case 1: play(r, n, 1, false, 0); break;
-  case 2: play(r, n, 2, false, 0); break;
-  case 3: play(r, n, 3, false, 0); break;
-  case 4: play(r, n, 4, false, 0); break;
-  case 5: play(r, n, 0, true, 0); break;
-  case 6: play(r, n, 1, true, 0); break;
-  case 7: play(r, n, 2, true, 0); break;
-  case 8: play(r, n, 3, true, 0); break;
-  default: play(r, n, 4, true, 0); break;
+  case 0: play(r, n, 0, false); break;
+  case 1: play(r, n, 1, false); break;
+  case 2: play(r, n, 2, false); break;
+  case 3: play(r, n, 3, false); break;
+  case 4: play(r, n, 4, false); break;
+  case 5: play(r, n, 0, true); break;
+  case 6: play(r, n, 1, true); break;
+  case 7: play(r, n, 2, true); break;
+  case 8: play(r, n, 3, true); break;
+  default: play(r, n, 4, true); break;
   }
 }
 
