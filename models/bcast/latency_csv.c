@@ -91,7 +91,7 @@ static stp_status read_rows(csv *c, double *w, size_t n, size_t *beg, size_t *en
     for (size_t j = 0; j < n; j++) {
       STP_CHECK(parse_field(c, beg[j], end[j], i, j, &w[i * n + j]));
       if (j < i && w[i * n + j] != w[j * n + i]) {
-        char what[96];
+        char what[128]; /* two 20-digit indices and the text: never truncated */
         snprintf(what, sizeof what, "differs from its mirror [%zu][%zu]: the matrix must be "
                  "symmetric", j, i);
         return field_error(c, beg[j], what, i, j);
