@@ -1,6 +1,6 @@
 /* densechain.c: the dense enumerate-and-solve route of densechain.h.  The
- * successors of a state are all written (and, for hashed keys, hashed and
- * their table slots fetched ahead) before any is looked up, so that the
+ * successors of a state are all written (hashed, their table slots fetched
+ * ahead) before any is looked up, so that the
  * lookups' cache misses overlap; the state being expanded is read from the
  * key store, which moves only when a key is added, after the callback. */
 #include "engine/densechain.h"
@@ -14,10 +14,7 @@
 
 struct stp_dense_row {
   size_t words;
-  bool hashed;          /* keyset mode: hash each successor as it is added */
   const stp_keyset *ks; /* for the hash and the prefetch */
-  const uint32_t *index; /* direct mode: the map from rank to state, to prefetch */
-  uint64_t bound;        /* direct mode: its length */
   uint32_t n, cap;
   uint64_t *key;        /* cap * words */
   uint64_t *hash;       /* cap */
@@ -51,107 +48,24 @@ uint64_t *stp__dense_row_next(stp_dense_row *r) {
 
 void stp__dense_row_add(stp_dense_row *r, uint32_t label) {
   const uint64_t *key = r->key + (size_t)r->n * r->words;
-  if (r->hashed) {
-    r->hash[r->n] = stp__keyset_hash(r->ks, key);
-    stp__keyset_prefetch(r->ks, r->hash[r->n]);
-  } else {
-    r->hash[r->n] = 0; /* unused: the rank is the key */
-#if defined(__GNUC__)
-    if (key[0] < r->bound)
-      __builtin_prefetch(&r->index[key[0]]);
-#endif
-  }
+  r->hash[r->n] = stp__keyset_hash(r->ks, key);
+  stp__keyset_prefetch(r->ks, r->hash[r->n]);
   r->label[r->n++] = label;
-}
-
-/* ---- the numbered states: a key set, or ranks indexed directly ---------------- */
-
-typedef struct states {
-  bool hashed;
-  stp_keyset ks;     /* hashed */
-  size_t words;      /* direct: per key */
-  uint64_t bound;    /* direct: ranks below this */
-  uint32_t *index;   /* direct: bound entries, state + 0 or UINT32_MAX */
-  uint64_t *keys;    /* direct: key of each state (its rank first) */
-  uint64_t count, cap, limit;
-} states;
-
-static void states_free(states *s) {
-  stp__keyset_free(&s->ks);
-  free(s->index);
-  free(s->keys);
-  memset(s, 0, sizeof *s);
-}
-
-static stp_status states_init(states *s, const stp_dense_source *src, stp_error *err) {
-  memset(s, 0, sizeof *s);
-  uint64_t limit = src->max_states < STP_KEYSET_MAX ? src->max_states : STP_KEYSET_MAX;
-  if (src->direct == 0) {
-    s->hashed = true;
-    return stp__keyset_init(&s->ks, src->words, limit, err);
-  }
-  s->words = src->words ? src->words : 1;
-  s->bound = src->direct;
-  s->limit = limit;
-  s->index = stp__malloc_array((size_t)s->bound, sizeof *s->index);
-  if (!s->index)
-    return stp__oom(err, "indexing the states of a Markov chain");
-  memset(s->index, 0xff, (size_t)s->bound * sizeof *s->index);
-  return STP_OK;
-}
-
-static inline const uint64_t *states_key(const states *s, uint64_t i) {
-  return s->hashed ? stp__keyset_key(&s->ks, i) : s->keys + i * s->words;
-}
-
-static inline stp_status direct_add(states *s, const uint64_t *key, uint32_t *number,
-                                    stp_error *err) {
-  uint64_t rank = key[0];
-  if (rank >= s->bound)
-    return stp__fail(err, STP_EINTERNAL, "a state's rank %llu is not below its bound %llu",
-                     (unsigned long long)rank, (unsigned long long)s->bound);
-  if (s->index[rank] != UINT32_MAX) {
-    *number = s->index[rank];
-    return STP_OK;
-  }
-  if (s->count >= s->limit)
-    return STP_ELIMIT;
-  if (s->count == s->cap) {
-    uint64_t cap = s->cap < 4096 ? 4096 : s->cap + s->cap / 2;
-    uint64_t *k = realloc(s->keys, (size_t)cap * s->words * sizeof *k);
-    if (!k)
-      return stp__oom(err, "numbering the states of a Markov chain");
-    s->keys = k;
-    s->cap = cap;
-  }
-  memcpy(s->keys + s->count * s->words, key, s->words * sizeof *key);
-  *number = s->index[rank] = (uint32_t)s->count++;
-  return STP_OK;
-}
-
-static inline stp_status states_add(states *s, const uint64_t *key, uint64_t hash,
-                                    uint32_t *number, stp_error *err) {
-  if (!s->hashed)
-    return direct_add(s, key, number, err);
-  bool added;
-  return stp__keyset_add(&s->ks, key, hash, number, &added, err);
-}
-
-static inline uint64_t states_count(const states *s) {
-  return s->hashed ? s->ks.count : s->count;
 }
 
 /* ---- breadth-first enumeration -------------------------------------------------- */
 
 /* Expands state st: its row of moves into dc->ms. */
-static stp_status expand(const stp_dense_source *src, states *set, stp_dense_row *row,
+static stp_status expand(const stp_dense_source *src, stp_keyset *set, stp_dense_row *row,
                          stp_dense_chain *dc, uint64_t st, bool new_band, stp_error *err) {
   row->n = 0;
-  STP_CHECK(src->expand(src->ctx, states_key(set, st), row, err));
+  STP_CHECK(src->expand(src->ctx, stp__keyset_key(set, st), row, err));
   uint64_t start = dc->ms.nmoves;
   for (uint32_t i = 0; i < row->n; i++) {
     uint32_t j;
-    stp_status s = states_add(set, row->key + (size_t)i * row->words, row->hash[i], &j, err);
+    bool added;
+    stp_status s = stp__keyset_add(set, row->key + (size_t)i * row->words, row->hash[i], &j,
+                                   &added, err);
     if (s == STP_ELIMIT)
       dc->full = true;
     STP_CHECK(s);
@@ -160,24 +74,25 @@ static stp_status expand(const stp_dense_source *src, states *set, stp_dense_row
   return stp__movestore_end_row(&dc->ms, start, new_band, err);
 }
 
-static stp_status bfs(const stp_dense_source *src, states *set, stp_dense_row *row,
+static stp_status bfs(const stp_dense_source *src, stp_keyset *set, stp_dense_row *row,
                       stp_dense_chain *dc, stp_error *err) {
   uint32_t first;
-  uint64_t h = set->hashed ? stp__keyset_hash(&set->ks, src->initial) : 0;
-  stp_status s0 = states_add(set, src->initial, h, &first, err);
+  bool added;
+  stp_status s0 = stp__keyset_add(set, src->initial, stp__keyset_hash(set, src->initial), &first,
+                                  &added, err);
   dc->full = s0 == STP_ELIMIT;
   STP_CHECK(s0);
   double t0 = stp__now();
   uint64_t depth_end = 1; /* first state of the next depth */
-  for (uint64_t st = 0; st < states_count(set); st++) {
+  for (uint64_t st = 0; st < set->count; st++) {
     bool new_band = st == 0 || st == depth_end;
     if (st && st == depth_end) {
       dc->depth++;
-      depth_end = states_count(set);
+      depth_end = set->count;
     }
     if (st % 1024 == 0) { /* a clock read per state would cost 5 % of the enumeration */
       if (src->progress)
-        stp__progress(src->progress, src->what, states_count(set), src->estimate, t0);
+        stp__progress(src->progress, src->what, set->count, src->estimate, t0);
       if (stp__cancelled(src->cancel))
         return stp__fail(err, STP_EINTERRUPTED, "interrupted while enumerating %s",
                          src->what ? src->what : "the states of a Markov chain");
@@ -193,13 +108,13 @@ stp_status stp__dense_enumerate(const stp_dense_source *src, stp_dense_chain *dc
   memset(dc, 0, sizeof *dc);
   double t0 = stp__now();
   STP_CHECK(stp__movestore_init(&dc->ms, src->nlabels, src->rate, err));
-  states set;
-  stp_status s = states_init(&set, src, err);
-  stp_dense_row row = {.words = src->words ? src->words : 1, .hashed = set.hashed,
-                       .ks = &set.ks, .index = set.index, .bound = set.bound};
+  stp_keyset set;
+  uint64_t limit = src->max_states < STP_KEYSET_MAX ? src->max_states : STP_KEYSET_MAX;
+  stp_status s = stp__keyset_init(&set, src->words, limit, err);
+  stp_dense_row row = {.words = src->words ? src->words : 1, .ks = &set};
   if (s == STP_OK)
     s = bfs(src, &set, &row, dc, err);
-  states_free(&set);
+  stp__keyset_free(&set);
   row_free(&row);
   dc->seconds = stp__now() - t0;
   return s;

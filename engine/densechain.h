@@ -2,8 +2,7 @@
  * rates, shared by every builder of a Markov chain whose states are reached
  * by firing labelled transitions (docs/design.md 4): a breadth-first
  * enumeration that numbers the states 0, 1, 2, ... (a fingerprinted key
- * set, engine/keyset.h, or, for states whose keys begin with a rank below a
- * known bound, a direct index of 4 bytes per rank), writes each state's moves
+ * set, engine/keyset.h), writes each state's moves
  * into a compact store (solvers/movestore.h: a 32-bit target and a label
  * per move, the rates per label), then drops the keys and solves in place
  * by level-order Gauss-Seidel (solvers/stationary_bands.h), or, where the
@@ -39,9 +38,6 @@ void stp__dense_row_add(stp_dense_row *row, uint32_t label);
 
 typedef struct stp_dense_source {
   size_t words;             /* 64-bit words per key */
-  uint64_t direct;          /* > 0: every key starts with a rank below this bound
-                               (further words only travel with it), and states are
-                               found by rank (4 bytes per rank), not hashed */
   const uint64_t *initial;  /* key of state 0 */
   uint32_t nlabels;
   const double *rate;       /* per label: the rate of every move it labels */
@@ -70,8 +66,8 @@ typedef struct stp_dense_chain {
  * STP_ELIMIT without a message and dc->full when a new state would exceed
  * src->max_states (or STP_KEYSET_MAX; dc->depth and dc->expanded say how
  * far it got: the caller words the message), STP_ELIMIT with one when a
- * state has more than STP_MOVESTORE_MAX_DEGREE moves, STP_EINTERNAL when a
- * direct key is not below its bound, STP_ENOMEM, STP_EINTERRUPTED, or the
+ * state has more than STP_MOVESTORE_MAX_DEGREE moves, STP_ENOMEM,
+ * STP_EINTERRUPTED, or the
  * callback's error.  dc is always initialised (free it with stp__dense_chain_free). */
 stp_status stp__dense_enumerate(const stp_dense_source *src, stp_dense_chain *dc,
                                 stp_error *err);

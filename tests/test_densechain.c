@@ -1,8 +1,9 @@
 /* test_densechain.c: the dense enumerate-and-solve route (engine/densechain.h)
  * and the two chains that take it, each against an independent reference:
  * - a closed cyclic network of exponential servers (product form: the
- *   throughput is G(k-1) / G(k)), enumerated with hashed keys and with
- *   direct ranks (the same numbering, so the same number to the last bit);
+ *   throughput is G(k-1) / G(k)), enumerated with keys of two encodings,
+ *   one byte per station or a rank in base k + 1 (the numbering is the
+ *   search's alone, so the same number to the last bit);
  * - the generic reachability chain (engine/reach.c, packed markings) on
  *   random strongly connected event graphs against the naive enumeration
  *   and dense Gaussian elimination of tests/support/chainref (tolerance
@@ -68,10 +69,8 @@ static stp_status ring_successors(void *ctx, const uint64_t *key, stp_dense_row 
 
 /* The throughput of station 0 through the dense route. */
 static double ring_rate(const ring *r, const double *mu, stp_ctmc_info *info) {
-  uint64_t start = (uint64_t)r->k * unit(r, 0), bound = 1;
-  for (unsigned i = 0; i < r->c; i++)
-    bound *= r->k + 1;
-  stp_dense_source src = {.words = 1, .direct = r->ranked ? bound : 0, .initial = &start,
+  uint64_t start = (uint64_t)r->k * unit(r, 0);
+  stp_dense_source src = {.words = 1, .initial = &start,
                           .nlabels = r->c, .rate = mu, .expand = ring_successors,
                           .ctx = (void *)r, .max_states = 1000000};
   stp_dense_chain dc;
