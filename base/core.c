@@ -126,6 +126,25 @@ void *stp__malloc_array(size_t n, size_t size) {
   return malloc(bytes ? bytes : 1);
 }
 
+bool stp__grow_arrays(size_t cap, size_t n, void *const arrays[], const size_t sizes[]) {
+  bool ok = true;
+  for (size_t i = 0; i < n; i++) {
+    /* The pointer is read and written through memcpy: the variable may be
+     * a uint32_t * or a double *, not a void *. */
+    void *old, *q = NULL;
+    memcpy(&old, arrays[i], sizeof old);
+    if (sizes[i] == 0 || cap <= SIZE_MAX / sizes[i]) {
+      size_t bytes = cap * sizes[i];
+      q = realloc(old, bytes ? bytes : 1);
+    }
+    if (q)
+      memcpy(arrays[i], &q, sizeof q);
+    else
+      ok = false;
+  }
+  return ok;
+}
+
 char *stp__strdup(const char *s) {
   if (!s)
     return NULL;

@@ -35,6 +35,12 @@ void stp__error_clear(stp_error *err);
 /* Allocation helpers: stp__calloc checks n*size for overflow. */
 void *stp__calloc(size_t n, size_t size);
 void *stp__malloc_array(size_t n, size_t size);
+/* Grows n parallel arrays together to cap elements each: arrays[i] is the
+ * address of a pointer variable (any object pointer type), sizes[i] the
+ * size of its elements.  Every array that could be grown is kept, so on
+ * failure (false: out of memory or cap * size overflows) each still holds
+ * at least its old capacity and the caller keeps that capacity. */
+bool stp__grow_arrays(size_t cap, size_t n, void *const arrays[], const size_t sizes[]);
 char *stp__strdup(const char *s);
 char *stp__asprintf(const char *fmt, ...) STP_PRINTF(1, 2);
 stp_status stp__oom(stp_error *err, const char *what);

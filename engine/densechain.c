@@ -30,16 +30,9 @@ static void row_free(stp_dense_row *r) {
 uint64_t *stp__dense_row_next(stp_dense_row *r) {
   if (r->n == r->cap) {
     uint32_t cap = r->cap ? 2 * r->cap : 16;
-    uint64_t *key = realloc(r->key, (size_t)cap * r->words * sizeof *key);
-    if (key)
-      r->key = key;
-    uint64_t *hash = realloc(r->hash, (size_t)cap * sizeof *hash);
-    if (hash)
-      r->hash = hash;
-    uint32_t *label = realloc(r->label, (size_t)cap * sizeof *label);
-    if (label)
-      r->label = label;
-    if (!key || !hash || !label)
+    void *const arrays[] = {&r->key, &r->hash, &r->label};
+    const size_t sizes[] = {r->words * sizeof *r->key, sizeof *r->hash, sizeof *r->label};
+    if (!stp__grow_arrays(cap, 3, arrays, sizes))
       return NULL;
     r->cap = cap;
   }

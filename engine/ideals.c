@@ -112,15 +112,9 @@ static size_t level_add(level *l, const uint64_t *key) {
   if (i != SIZE_MAX) return i;
   if (l->n == l->cap) {
     size_t cap = l->cap ? 2 * l->cap : 64;
-    uint64_t *k = realloc(l->keys, cap * l->W * sizeof *k);
-    if (!k) return SIZE_MAX;
-    l->keys = k;
-    double *v = realloc(l->val, cap * sizeof *v);
-    if (!v) return SIZE_MAX;
-    l->val = v;
-    double *r = realloc(l->rsum, cap * sizeof *r);
-    if (!r) return SIZE_MAX;
-    l->rsum = r;
+    void *const arrays[] = {&l->keys, &l->val, &l->rsum};
+    const size_t sizes[] = {l->W * sizeof *l->keys, sizeof *l->val, sizeof *l->rsum};
+    if (!stp__grow_arrays(cap, 3, arrays, sizes)) return SIZE_MAX;
     l->cap = cap;
   }
   if (l->n >= UINT32_MAX - 1) return SIZE_MAX;

@@ -81,16 +81,9 @@ stp_status stp__mp_add_place(stp_mp_graph *g, size_t from, size_t to, uint64_t t
                              stp_error *err) {
   if (g->nplaces == g->cap) {
     size_t cap = g->cap ? 2 * g->cap : 16;
-    size_t *f = realloc(g->pfrom, cap * sizeof *f);
-    if (f)
-      g->pfrom = f;
-    size_t *t = realloc(g->pto, cap * sizeof *t);
-    if (t)
-      g->pto = t;
-    uint64_t *k = realloc(g->ptok, cap * sizeof *k);
-    if (k)
-      g->ptok = k;
-    if (!f || !t || !k)
+    void *const arrays[] = {&g->pfrom, &g->pto, &g->ptok};
+    const size_t sizes[] = {sizeof *g->pfrom, sizeof *g->pto, sizeof *g->ptok};
+    if (!stp__grow_arrays(cap, 3, arrays, sizes))
       return stp__oom(err, "adding a place to a simulation graph");
     g->cap = cap;
   }

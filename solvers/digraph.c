@@ -12,19 +12,9 @@ stp_status stp__edges_reserve(stp_edge_list *el, uint64_t cap, stp_error *err) {
   if (cap > SIZE_MAX / sizeof(double))
     return stp__fail(err, STP_ELIMIT, "an edge list of %llu edges is too large",
                      (unsigned long long)cap);
-  uint32_t *s = realloc(el->src, cap * sizeof *s);
-  if (s)
-    el->src = s;
-  uint32_t *d = realloc(el->dst, cap * sizeof *d);
-  if (d)
-    el->dst = d;
-  uint32_t *t = realloc(el->tok, cap * sizeof *t);
-  if (t)
-    el->tok = t;
-  double *w = realloc(el->w, cap * sizeof *w);
-  if (w)
-    el->w = w;
-  if (!s || !d || !t || !w)
+  void *const arrays[] = {&el->src, &el->dst, &el->tok, &el->w};
+  const size_t sizes[] = {sizeof *el->src, sizeof *el->dst, sizeof *el->tok, sizeof *el->w};
+  if (!stp__grow_arrays(cap, 4, arrays, sizes))
     return stp__oom(err, "building an edge list");
   el->cap = cap;
   return STP_OK;

@@ -38,16 +38,9 @@ void stp__triplet_free(stp_triplet *t) {
 
 static stp_status triplet_grow(stp_triplet *t, stp_error *err) {
   size_t cap = (size_t)t->cap * 2;
-  int64_t *i = realloc(t->i, cap * sizeof *i);
-  if (i)
-    t->i = i;
-  int64_t *j = realloc(t->j, cap * sizeof *j);
-  if (j)
-    t->j = j;
-  double *x = realloc(t->x, cap * sizeof *x);
-  if (x)
-    t->x = x;
-  if (!i || !j || !x)
+  void *const arrays[] = {&t->i, &t->j, &t->x};
+  const size_t sizes[] = {sizeof *t->i, sizeof *t->j, sizeof *t->x};
+  if (!stp__grow_arrays(cap, 3, arrays, sizes))
     return stp__oom(err, "growing a sparse matrix");
   t->cap = (int64_t)cap;
   return STP_OK;

@@ -237,18 +237,12 @@ static void add_profile(profiles *pr, const uint32_t *n, uint64_t tc, uint64_t n
       pr->status = STP_ELIMIT;
       return;
     }
-    uint32_t *a = realloc(pr->n, cap * pr->m * sizeof *a);
-    uint64_t *b = a ? realloc(pr->tc, cap * sizeof *b) : NULL;
-    if (b)
-      pr->tc = b;
-    uint64_t *c = b ? realloc(pr->ns, cap * sizeof *c) : NULL;
-    if (a)
-      pr->n = a;
-    if (!a || !b || !c) {
+    void *const arrays[] = {&pr->n, &pr->tc, &pr->ns};
+    const size_t sizes[] = {pr->m * sizeof *pr->n, sizeof *pr->tc, sizeof *pr->ns};
+    if (!stp__grow_arrays(cap, 3, arrays, sizes)) {
       pr->status = STP_ENOMEM;
       return;
     }
-    pr->ns = c;
     pr->cap = cap;
   }
   memcpy(pr->n + pr->count * pr->m, n, pr->m * sizeof *n);

@@ -1,0 +1,60 @@
+/* test_core.c: the allocation helpers of base/core.h that every growing
+ * store uses: stp__grow_arrays keeps the contents of parallel arrays of
+ * different element types as they grow together, and refuses a capacity
+ * whose byte count overflows without losing any array. */
+#include "base/core.h"
+#include "support/testutil.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+Test(core, grow_arrays_keeps_every_array_through_doublings) {
+  uint32_t *a = NULL;
+  double *b = NULL;
+  uint64_t *c = NULL; /* three words per element */
+  size_t cap = 0;
+  for (size_t n = 0; n < 5000; n++) {
+    if (n == cap) {
+      size_t want = cap ? 2 * cap : 4;
+      void *const arrays[] = {&a, &b, &c};
+      const size_t sizes[] = {sizeof *a, sizeof *b, 3 * sizeof *c};
+      cr_assert(stp__grow_arrays(want, 3, arrays, sizes));
+      cap = want;
+    }
+    a[n] = (uint32_t)(7 * n + 1);
+    b[n] = 0.5 * (double)n;
+    for (int w = 0; w < 3; w++)
+      c[3 * n + w] = n * 3 + (uint64_t)w;
+  }
+  for (size_t n = 0; n < 5000; n++) {
+    cr_assert_eq(a[n], 7 * n + 1);
+    cr_assert_eq(b[n], 0.5 * (double)n);
+    for (int w = 0; w < 3; w++)
+      cr_assert_eq(c[3 * n + w], n * 3 + (uint64_t)w);
+  }
+  free(a);
+  free(b);
+  free(c);
+}
+
+Test(core, grow_arrays_refuses_an_overflowing_size_and_keeps_the_arrays) {
+  uint32_t *a = malloc(4 * sizeof *a);
+  double *b = malloc(4 * sizeof *b);
+  for (int i = 0; i < 4; i++) {
+    a[i] = (uint32_t)i;
+    b[i] = i + 0.25;
+  }
+  void *const arrays[] = {&a, &b};
+  const size_t sizes[] = {sizeof *a, sizeof *b};
+  /* SIZE_MAX / 2 elements of 4 and of 8 bytes: both byte counts overflow, so
+   * no allocation is even tried (ASan would abort on a huge one). */
+  cr_assert_not(stp__grow_arrays(SIZE_MAX / 2, 2, arrays, sizes));
+  cr_assert_not_null(a);
+  cr_assert_not_null(b);
+  for (int i = 0; i < 4; i++) {
+    cr_assert_eq(a[i], (uint32_t)i);
+    cr_assert_eq(b[i], i + 0.25);
+  }
+  free(a);
+  free(b);
+}
