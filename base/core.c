@@ -126,6 +126,16 @@ void *stp__malloc_array(size_t n, size_t size) {
   return malloc(bytes ? bytes : 1);
 }
 
+const char *stp_interval_position(double lo, double hi, double lower, double upper) {
+  const double rtol = 1e-9; /* the bounds are exact; the slack absorbs their rounding */
+  bool has_lower = isfinite(lower), has_upper = isfinite(upper);
+  if (has_upper && lo > upper * (1 + rtol))
+    return "above";
+  if (has_lower && hi < lower * (1 - rtol))
+    return "below";
+  return has_lower && has_upper ? "within" : "unknown";
+}
+
 bool stp__grow_arrays(size_t cap, size_t n, void *const arrays[], const size_t sizes[]) {
   bool ok = true;
   for (size_t i = 0; i < n; i++) {

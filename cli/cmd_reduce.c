@@ -244,15 +244,9 @@ static stp_graph_sim_result sim_result(const reduce_run *run, const stp_reduce_s
   return v->sim;
 }
 
-/* Where the 95% interval lies in [det, exp] (1e-9 relative slack). */
+/* Where the 95% interval lies in [det, exp]. */
 static const char *position(double lo, double hi, const stp_graph_sim_result *s) {
-  if (!isfinite(hi))
-    return "unknown";
-  if (s->ci95_lo > hi * (1 + 1e-9) + 1e-12)
-    return "above";
-  if (s->ci95_hi < lo * (1 - 1e-9) - 1e-12)
-    return "below";
-  return "within";
+  return stp_interval_position(s->ci95_lo, s->ci95_hi, lo, hi);
 }
 
 /* ---- output ---------------------------------------------------------------------- */

@@ -58,6 +58,14 @@ STP_API const char *stp_status_message(stp_status s);
  * 0 when it means an internal failure (memory, numerics, bug). */
 STP_API int stp_status_is_input_error(stp_status s);
 
+/* Where a confidence interval [lo, hi] lies relative to the exact bounds
+ * [lower, upper] of the same quantity, with a relative slack of 1e-9:
+ * "above" (lo above a finite upper), "below" (hi below a finite lower),
+ * "within" (both bounds finite, neither of the others) or "unknown".  The
+ * same words in every command that checks a Monte Carlo estimate against
+ * its bounds. */
+STP_API const char *stp_interval_position(double lo, double hi, double lower, double upper);
+
 #define STP_ERROR_MAX 1024
 typedef struct stp_error {
   stp_status status;

@@ -1,10 +1,12 @@
 /* test_core.c: the allocation helpers of base/core.h that every growing
  * store uses: stp__grow_arrays keeps the contents of parallel arrays of
  * different element types as they grow together, and refuses a capacity
- * whose byte count overflows without losing any array. */
+ * whose byte count overflows without losing any array; and
+ * stp_interval_position, the words every Monte Carlo check uses. */
 #include "base/core.h"
 #include "support/testutil.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -57,4 +59,22 @@ Test(core, grow_arrays_refuses_an_overflowing_size_and_keeps_the_arrays) {
   }
   free(a);
   free(b);
+}
+
+/* The four answers of stp_interval_position, each side of the 1e-9 slack,
+ * and a missing bound on either side. */
+Test(core, interval_position_against_the_bounds) {
+  cr_assert_str_eq(stp_interval_position(1.0, 2.0, 0.5, 3.0), "within");
+  cr_assert_str_eq(stp_interval_position(3.1, 3.2, 0.5, 3.0), "above");
+  cr_assert_str_eq(stp_interval_position(0.1, 0.4, 0.5, 3.0), "below");
+  /* within the slack: an interval touching a bound is not outside it */
+  cr_assert_str_eq(stp_interval_position(3.0 * (1 + 1e-10), 3.5, 0.5, 3.0), "within");
+  cr_assert_str_eq(stp_interval_position(3.0 * (1 + 1e-8), 3.5, 0.5, 3.0), "above");
+  cr_assert_str_eq(stp_interval_position(0.1, 0.5 * (1 - 1e-10), 0.5, 3.0), "within");
+  /* no upper bound: only "below" can be told */
+  cr_assert_str_eq(stp_interval_position(1.0, 2.0, 0.5, NAN), "unknown");
+  cr_assert_str_eq(stp_interval_position(0.1, 0.4, 0.5, NAN), "below");
+  /* no lower bound: only "above" */
+  cr_assert_str_eq(stp_interval_position(1.0, 2.0, NAN, 3.0), "unknown");
+  cr_assert_str_eq(stp_interval_position(3.1, 3.2, -INFINITY, 3.0), "above");
 }

@@ -297,13 +297,7 @@ static stp_status sim_bounds(const stp_mapping *m, stp_model model, const stp_si
 /* Where the 95% interval lies relative to [lower, upper]. */
 static void place(stp_sim_result *r) {
   bool lo = isfinite(r->lower), hi = isfinite(r->upper);
-  r->position = "unknown";
-  if (hi && r->ci_low > r->upper * (1 + SIM_BOUND_RTOL))
-    r->position = "above";
-  else if (lo && r->ci_high < r->lower * (1 - SIM_BOUND_RTOL))
-    r->position = "below";
-  else if (lo && hi)
-    r->position = "within";
+  r->position = stp_interval_position(r->ci_low, r->ci_high, r->lower, r->upper);
   r->relative = lo && hi && r->upper - r->lower > SIM_BOUND_RTOL * r->upper
                     ? (r->throughput - r->lower) / (r->upper - r->lower)
                     : NAN;
