@@ -4,9 +4,8 @@
 # Usage: bench/api/run.sh [SECONDS_PER_CELL]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-build=$here/../out/build-api
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j2 --target api_bench >/dev/null
-echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(date +%F)."
+. "$here/../common/bench.sh"
+bench_build api api_bench
+bench_machine
 echo
 "$build/api_bench" "$@"

@@ -9,15 +9,14 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-build=$here/../out/build-reduce
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release > /dev/null
-cmake --build "$build" -j2 > /dev/null
+. "$here/../common/bench.sh"
+bench_build reduce
 bin=${STREAMTP:-$root/build/streamtp}
 if [ ! -x "$bin" ]; then
   cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release > /dev/null
   cmake --build "$root/build" -j2 --target streamtp > /dev/null
 fi
-echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(date +%F)."
+bench_machine
 echo
 "$build/reduce_bench" single 1000000 sweep 3000 reps 5
 echo

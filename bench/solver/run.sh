@@ -3,8 +3,8 @@
 # solver_bench.c).  Usage: bench/solver/run.sh [WIDTH [PERIOD [GS_SWEEPS]]]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-build=$here/../out/build-solver
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j2 >/dev/null
-echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(date +%F), load $(cut -d' ' -f1-3 /proc/loadavg)."
+. "$here/../common/bench.sh"
+bench_build solver
+bench_machine
+echo
 "$build/solver_bench" "$@"
