@@ -7,17 +7,14 @@
  * Usage: api_bench [SECONDS_PER_CELL]   (default 0.5) */
 #include "streamtp.h"
 #include "streamtp_build.h"
+#include "../common/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+static double now(void) { return bench_clock(CLOCK_MONOTONIC); }
 
 typedef struct bench_case {
   const char *label;

@@ -5,6 +5,7 @@
  * markdown table, the median of R repetitions per cell.
  * Usage: bcast_bench [CLUSTERS [MACHINES [REPEATS]]]   (default 200 2000 5) */
 #include "streamtp_bcast.h"
+#include "../common/clock.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,11 +22,7 @@ static double uniform(double lo, double hi) { /* splitmix64 */
   return lo + (hi - lo) * (double)(z >> 11) / 9007199254740992.0;
 }
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+static double now(void) { return bench_clock(CLOCK_MONOTONIC); }
 
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;

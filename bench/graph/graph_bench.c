@@ -15,6 +15,7 @@
 #include "bench/common/benchmap.h"
 #include "engine/ideals.h"
 #include "streamtp.h"
+#include "../common/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,11 +24,7 @@
 
 /* CPU seconds of this process: the machine is shared (2 cores, several
  * jobs), and wall time there measures the neighbours as much as the code. */
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now(void) { return bench_clock(CLOCK_PROCESS_CPUTIME_ID); }
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;

@@ -15,6 +15,7 @@
  * Usage: overlap_bench [MIN_SECONDS_PER_CELL]   (default 0.2) */
 #include "bench/common/benchmap.h"
 #include "streamtp.h"
+#include "../common/clock.h"
 
 #include <errno.h>
 #include <math.h>
@@ -50,11 +51,7 @@ static const config configs[] = {
     {"small", 8, {2, 3, 5, 7, 11, 13, 17, 19}},
 };
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now(void) { return bench_clock(CLOCK_MONOTONIC); }
 
 static stp_mapping *load(const config *c, bool homogeneous) {
   char *json = bench_mapping_json(c->teams, c->nstages, "overlap", 7, homogeneous);

@@ -2,16 +2,13 @@
  * the grid, then one schedule; the median of N repetitions of each.
  * usage: bench P Q r s STRATEGY [N] */
 #include "streamtp_redistribute.h"
+#include "../common/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+static double now(void) { return bench_clock(CLOCK_MONOTONIC); }
 
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
