@@ -33,7 +33,11 @@
  *   order;
  * - when the token-free edges say nothing about the order (nearly every
  *   node is a source of them) and the input numbering is scattered, the
- *   numbering follows a depth-first postorder instead. */
+ *   sweep cannot carry gains, and the worklist's budget starts at a whole
+ *   pass over the edges instead of a quarter;
+ * - the iterations stop as soon as an improvement ends with an empty
+ *   worklist: its raised biases are then a fixed point, and the evaluation
+ *   that the textbook stop needs would only confirm it (settle()). */
 #include "solvers/mcr_howard.h"
 
 #include "base/core.h"
@@ -254,6 +258,7 @@ typedef struct howard {
   uint32_t best_handle; /* a node on the best policy cycle */
   double best_ratio;
   unsigned budget_scale; /* worklist budget, in quarter passes over the edges */
+  unsigned budget_base;  /* its value when it starts again (token_free_order) */
   bool budget_spent;     /* the last worklist stopped on its budget */
   bool single;           /* one class: the components were not computed (below) */
   bool uncovered;        /* single: some node cannot reach the best policy cycle */
@@ -272,9 +277,9 @@ typedef struct howard {
  * |u - v| / n has mean 1/3 and standard deviation 0.24, so 256 edges put
  * the estimate some 18 standard errors above the threshold (4096 nodes
  * cost 20 instructions per node at 1e4 nodes, 3.5 % of a solve of
- * bench/mcr's ladder-tok-shuffled).  Not COLD, like the postorder below:
- * GCC optimizes cold functions for size, and both run on every solve of a
- * graph whose token-free edges hardly order the nodes (2 % there). */
+ * bench/mcr's ladder-tok-shuffled).  Not COLD: GCC optimizes cold
+ * functions for size, and it runs on every solve of a graph whose
+ * token-free edges hardly order the nodes. */
 static bool scattered(const stp_digraph *g) {
   uint32_t stride = g->n > 256 ? g->n / 256 : 1;
   uint64_t sum = 0, count = 0;
@@ -284,58 +289,18 @@ static bool scattered(const stp_digraph *g) {
   return (double)sum > (double)count * g->n / 16;
 }
 
-/* The sources of the token-free edges (tf_in[u] = 0) in reverse postorder
- * of a depth-first search of the whole graph, into queue; returns their
- * count.  Used when nearly every node is such a source and the input order
- * is scattered: Kahn's order then says nothing and follows the input
- * numbering, so that the improvement sweep visits the nodes in random order
- * and a bias gain travels one edge per sweep (bench/mcr, family
- * ladder-tok-shuffled).  In postorder a node comes after its successors
- * except on back edges: the sweep (internal order = Kahn's reversed)
- * carries a gain back along a whole path, and neighbours get nearby
- * numbers.  Scratch: arrays that are only filled later (pi: the search
- * stack; in_off: the edge cursors; order: the postorder; mark: seen). */
-static size_t sources_in_postorder(howard *h, const stp_digraph *g, const uint32_t *tf_in,
-                                   uint32_t *queue) {
-  uint32_t *stack = (uint32_t *)h->pi, *post = h->order;
-  uint64_t *cursor = h->in_off;
-  uint16_t *seen = h->mark;
-  size_t np = 0, tail = 0;
-  memset(seen, 0, (size_t)g->n * sizeof *seen);
-  for (uint32_t root = 0; root < g->n; root++) {
-    if (seen[root])
-      continue;
-    size_t sp = 0;
-    stack[sp++] = root;
-    seen[root] = 1;
-    cursor[root] = g->off[root];
-    while (sp) {
-      uint32_t u = stack[sp - 1];
-      if (cursor[u] < g->off[u + 1]) {
-        uint32_t v = g->dst[cursor[u]++];
-        if (!seen[v]) {
-          seen[v] = 1;
-          cursor[v] = g->off[v];
-          stack[sp++] = v;
-        }
-      } else {
-        post[np++] = u;
-        sp--;
-      }
-    }
-  }
-  for (size_t k = np; k > 0; k--)
-    if (tf_in[post[k - 1]] == 0)
-      queue[tail++] = post[k - 1];
-  return tail;
-}
-
 /* The internal numbering: Kahn's algorithm on the token-free edges,
  * reversed (sinks first), so that every token-free edge goes from a larger
  * internal number to a smaller one.  (A depth-first order, seeded by the
  * postorder of the whole graph so that most token edges also go backwards,
  * was measured too: 28 % fewer instructions on ladder-tok-shuffled but
- * 15-25 % more on random and torus-mean graphs; bench/README.md.)  The
+ * 15-25 % more on random and torus-mean graphs; so was the postorder
+ * alone, where the order says nothing: the larger budget below costs
+ * fewer instructions and spares the search's cache misses on large
+ * graphs; bench/README.md.)  When the token-free edges hardly order the
+ * nodes and their numbering is scattered, the worklist gets a whole pass
+ * over the edges as its budget (budget_base): the sweep then carries
+ * almost no gain, and the worklist has to do its work.  The
  * search reads every edge once, so it also counts each node's in-edges
  * from its own component (indeg, by node of g).  Returns false when the
  * token-free edges hold a cycle (a deadlock).  tf_in, indeg and queue: n
@@ -349,8 +314,7 @@ static inline bool token_free_order(howard *h, const stp_digraph *g, bool single
   for (uint32_t u = 0; u < g->n; u++)
     if (tf_in[u] == 0)
       queue[tail++] = u;
-  if (tail > g->n - g->n / 10 && scattered(g))
-    tail = sources_in_postorder(h, g, tf_in, queue);
+  h->budget_base = tail > g->n - g->n / 10 && scattered(g) ? 4 : 1;
   while (head < tail) {
     uint32_t u = queue[head++];
     for (uint64_t e = g->off[u]; e < g->off[u + 1]; e++) {
@@ -799,7 +763,9 @@ static inline size_t ring_add(size_t i, size_t k, size_t n) {
  * values of the new policy, so each change is still an improvement, and a
  * cycle that closes on the way has a larger ratio, which the next
  * evaluation finds (the budget also stops the values climbing around such
- * a cycle).  Returns the number of policy changes. */
+ * a cycle).  A node raised by its own sweep (through a loop) is queued
+ * too: settle() relies on every raised node's in-edges being examined
+ * after its last raise.  Returns the number of policy changes. */
 static size_t improve(howard *h) {
   bool *queued = h->flag;
   memset(queued, 0, h->n * sizeof *queued);
@@ -807,7 +773,7 @@ static size_t improve(howard *h) {
   double scale = h->wscale + h->lam_scale * h->tok_max;
   for (uint32_t v = 0; v < h->n; v++)
     if (h->pi[v].dst != NONE)
-      changed += relax_into(h, v, v, scale, &tail);
+      changed += relax_into(h, v, v + 1, scale, &tail);
   /* The worklist visits nodes in no useful memory order: fetch each one's
    * edge range and edges a few pops ahead. */
   uint64_t budget = h->budget_scale * ((h->m + h->n) / 4), used = 0;
@@ -969,6 +935,38 @@ static stp_status howard_alloc(howard *h, const stp_digraph *g, void **temp, stp
   return STP_OK;
 }
 
+/* The end of the iterations.  improve() stopped with an empty worklist:
+ * every edge s -> v then satisfies x[s] >= w - lam tok + x[v] up to its
+ * tolerance (each raise of a bias re-examined the in-edges of the raised
+ * node), and every policy edge x[s] <= w - lam tok + x[v] (x[s] was set
+ * through it, or valued through it, and x[v] can only have risen since).
+ * Summed over a cycle, the first bounds every cycle's ratio by lam, and the
+ * second puts every policy cycle at lam or above: any cycle of the current
+ * policy is critical, and no evaluation of the new policy is needed (it
+ * would only confirm it: Howard's textbook stop costs one more iteration,
+ * a third of the solve on bench/mcr's ladder-tok-shuffled).  The
+ * handle moves to the smallest node of the cycle that the policy walk from
+ * the old one ends in (found by Brent's cycle detection: no marks), as
+ * value_cycle() picks it: a cycle left whole keeps its handle, and its
+ * ratio is summed as before, to the last bit. */
+static void settle(howard *h) {
+  uint32_t tortoise = h->best_handle, hare = h->pi[tortoise].dst;
+  size_t power = 1, len = 1;
+  while (tortoise != hare) {
+    if (power == len) {
+      tortoise = hare;
+      power *= 2;
+      len = 0;
+    }
+    hare = h->pi[hare].dst;
+    len++;
+  }
+  uint32_t smallest = hare;
+  for (uint32_t v = h->pi[hare].dst; v != hare; v = h->pi[v].dst)
+    smallest = v < smallest ? v : smallest;
+  h->best_handle = smallest;
+}
+
 /* Policy iteration from the prepared initial policy.  Stops early (STP_OK,
  * h->uncovered set) when the single class turns out not to hold. */
 static stp_status iterate(howard *h, const stp_mcr_options *opts, stp_mcr_result *res,
@@ -976,7 +974,7 @@ static stp_status iterate(howard *h, const stp_mcr_options *opts, stp_mcr_result
   size_t n = h->n;
   size_t max_it = opts && opts->max_iterations ? opts->max_iterations
                                                : 1000 + 10 * (n < 100000 ? n : 100000);
-  h->budget_scale = 1;
+  h->budget_scale = h->budget_base;
   h->uncovered = false;
   size_t first = res->iterations;
   double t0 = stp__now();
@@ -987,7 +985,8 @@ static stp_status iterate(howard *h, const stp_mcr_options *opts, stp_mcr_result
     /* The worklist ran out but the best ratio held: it was carrying bias
      * gains, not climbing around a better cycle; let it go further. */
     bool held = res->iterations > first + 1 && !ratio_greater(h->best_ratio, previous);
-    h->budget_scale = held && h->budget_spent && h->budget_scale < 64 ? 2 * h->budget_scale : 1;
+    h->budget_scale = held && h->budget_spent && h->budget_scale < 64 ? 2 * h->budget_scale
+                                                                  : h->budget_base;
     if (opts && opts->progress.fn)
       opts->progress.fn(&(stp_progress_info){.what = "Howard's algorithm, iterations",
                                               .done = res->iterations,
@@ -998,8 +997,14 @@ static stp_status iterate(howard *h, const stp_mcr_options *opts, stp_mcr_result
     spread_best_ratio(h);
     if (h->uncovered)
       return STP_OK;
+    /* No change: the policy is optimal.  Changes, but the worklist ran
+     * dry: the raised biases are already a fixed point, see settle(). */
     if (improve(h) == 0)
       return STP_OK;
+    if (!h->budget_spent) {
+      settle(h);
+      return STP_OK;
+    }
     if (res->iterations >= max_it)
       return stp__fail(err, STP_ENUMERIC, "Howard's algorithm did not converge in %zu iterations",
                        max_it);

@@ -286,3 +286,89 @@ Test(mcr, best_cycle_downstream_of_everything) {
   stp__mcr_result_clear(&r);
   stp__digraph_free(g);
 }
+
+/* A line of transitions, each with its own loop (one token) and an edge to
+ * the next one (no token), both of the transition's duration: the event
+ * graph of an unreplicated pipeline.  The only cycles are the loops, so the
+ * answer is the largest duration, at its loop.  Every node starts towards
+ * the last one (the longer token-free path), so the first policy cycle is
+ * the last loop, and the better loop is found by the improvement raising a
+ * node through its own loop: that node must go back on the worklist, or
+ * the improvement ends with an empty worklist and Howard stops (settle())
+ * at the last loop's ratio. */
+Test(mcr, unreplicated_pipeline_loops) {
+  trng rng = {.s = 7};
+  for (uint32_t n = 2; n <= 12; n++)
+    for (uint32_t top = 0; top < n; top++) {
+      uint32_t(*e)[2] = malloc(2 * n * sizeof *e);
+      double *w = malloc(2 * n * sizeof *w);
+      uint32_t *tok = malloc(2 * n * sizeof *tok);
+      cr_assert(e && w && tok);
+      size_t m = 0;
+      for (uint32_t i = 0; i < n; i++) {
+        double d = i == top ? 100 : trng_uniform(&rng, 1, 99);
+        e[m][0] = e[m][1] = i;
+        w[m] = d;
+        tok[m++] = 1;
+        if (i + 1 < n) {
+          e[m][0] = i;
+          e[m][1] = i + 1;
+          w[m] = d;
+          tok[m++] = 0;
+        }
+      }
+      stp_digraph *g = graph_of(n, (const uint32_t(*)[2])e, w, tok, m);
+      stp_mcr_result r;
+      cr_assert_eq(howard(g, &r), 100.0, "n %u, largest loop at %u", n, top);
+      cr_assert_eq(r.cycle_len, 1);
+      cr_assert_eq(r.cycle[0], top);
+      stp__mcr_result_clear(&r);
+      stp__digraph_free(g);
+      free(e);
+      free(w);
+      free(tok);
+    }
+}
+
+/* Random graphs shaped like event graphs: every out-edge of a node has the
+ * node's duration (so the start policy follows long token-free paths),
+ * token-free edges go forward in the node order (no deadlock), and loops
+ * are frequent; against Lawler's search.  These are the graphs on which
+ * the improvement most often ends with an empty worklist, where Howard
+ * stops without another evaluation. */
+static stp_digraph *event_like_graph(trng *rng, uint32_t n) {
+  size_t cap = 6 * (size_t)n, m = 0;
+  uint32_t(*e)[2] = malloc(cap * sizeof *e), *tok = malloc(cap * sizeof *tok);
+  double *w = malloc(cap * sizeof *w);
+  cr_assert(e && w && tok);
+  for (uint32_t u = 0; u < n; u++) {
+    double d = trng_uniform(rng, 1, 100);
+    size_t out = trng_int(rng, 1, 4);
+    for (size_t k = 0; k < out; k++) {
+      uint32_t v = (uint32_t)trng_int(rng, 0, n - 1);
+      bool loop = trng_uniform(rng, 0, 1) < 0.3;
+      e[m][0] = u;
+      e[m][1] = loop ? u : v;
+      w[m] = d;
+      tok[m++] = loop || v <= u ? (uint32_t)trng_int(rng, 1, 2) : 0;
+    }
+  }
+  stp_digraph *g = graph_of(n, (const uint32_t(*)[2])e, w, tok, m);
+  free(e);
+  free(w);
+  free(tok);
+  return g;
+}
+
+Test(mcr, event_like_random_graphs) {
+  trng rng = {.s = 11};
+  for (int k = 0; k < 3000; k++) {
+    uint32_t n = (uint32_t)trng_int(&rng, 1, 60);
+    stp_digraph *g = event_like_graph(&rng, n);
+    stp_mcr_result r;
+    assert_close(howard(g, &r), mcr_lawler(g, 1e-13), 1e-11);
+    check_cycle(g, &r);
+    stp__mcr_result_clear(&r);
+    stp__digraph_free(g);
+  }
+}
