@@ -239,6 +239,7 @@ typedef struct howard {
   uint32_t ncomp;
   uint64_t *in_off;     /* n + 1 */
   in_edge *in;          /* m, grouped by destination */
+  uint32_t *in_dst;     /* m: the destination of each in-edge (the sweep) */
   policy_edge *pi;
   node_value *val;
   /* Not unsigned char, which may alias anything: a store through one would
@@ -368,6 +369,7 @@ static inline bool in_edges_and_policy(howard *h, const stp_digraph *g, bool sin
   const double *weight = g->w;
   uint64_t *in_off = h->in_off, sum = 0;
   in_edge *in = h->in;
+  uint32_t *in_dst = h->in_dst;
   policy_edge *pi = h->pi;
   node_value *val = h->val;
   in_off[0] = 0;
@@ -389,6 +391,7 @@ static inline bool in_edges_and_policy(howard *h, const stp_digraph *g, bool sin
         continue;
       uint32_t d = rank[dst[e]], tok = tokens[e];
       double w = weight[e];
+      in_dst[in_off[d]] = d;
       in[in_off[d]++] = (in_edge){r, tok, w};
       wscale = max_d(wscale, fabs(w));
       tok_max = tok > tok_max ? tok : tok_max;
@@ -720,33 +723,34 @@ static inline bool is_policy_edge(const policy_edge *p, uint32_t v, const in_edg
  * policy is not counted).  Raised nodes below `limit` go to the worklist.
  * The tolerance scales with the terms the biases are sums of (durations
  * and ratio x tokens): a cycle's values close only up to their rounding. */
+static inline size_t relax_edge(howard *h, const in_edge *e, uint32_t v, double xv,
+                                uint32_t limit, double scale, size_t *tail) {
+  node_value *s = &h->val[e->src];
+  double cand = e->w - s->lam * e->tok + xv, x = s->x;
+  /* Most edges do not even reach x: that test first, the tolerance after. */
+  if (cand <= x || !(cand > x + 1e-12 * (fabs(x) + scale)))
+    return 0;
+  size_t changed = 0;
+  if (!is_policy_edge(&h->pi[e->src], v, e)) {
+    h->pi[e->src] = (policy_edge){v, e->tok, e->w};
+    changed = 1;
+  }
+  s->x = cand;
+  if (e->src < limit && !h->flag[e->src]) {
+    h->flag[e->src] = 1; /* queued */
+    h->queue[*tail] = e->src;
+    *tail = *tail == h->n ? 0 : *tail + 1;
+  }
+  return changed;
+}
+
 static inline size_t relax_into(howard *h, uint32_t v, uint32_t limit, double scale,
                                 size_t *tail) {
-  /* Local copies of the arrays: the stores below would otherwise make the
-   * compiler load them again for every edge. */
-  const in_edge *in = h->in;
-  node_value *val = h->val;
   uint64_t end = h->in_off[v + 1];
   size_t changed = 0;
-  double xv = val[v].x;
-  for (uint64_t k = h->in_off[v]; k < end; k++) {
-    const in_edge *e = &in[k];
-    node_value *s = &val[e->src];
-    double cand = e->w - s->lam * e->tok + xv, x = s->x;
-    /* Most edges do not even reach x: that test first, the tolerance after. */
-    if (cand <= x || !(cand > x + 1e-12 * (fabs(x) + scale)))
-      continue;
-    if (!is_policy_edge(&h->pi[e->src], v, e)) {
-      h->pi[e->src] = (policy_edge){v, e->tok, e->w};
-      changed++;
-    }
-    s->x = cand;
-    if (e->src < limit && !h->flag[e->src]) {
-      h->flag[e->src] = 1; /* queued */
-      h->queue[*tail] = e->src;
-      *tail = *tail == h->n ? 0 : *tail + 1;
-    }
-  }
+  double xv = h->val[v].x;
+  for (uint64_t k = h->in_off[v]; k < end; k++)
+    changed += relax_edge(h, &h->in[k], v, xv, limit, scale, tail);
   return changed;
 }
 
@@ -771,9 +775,13 @@ static size_t improve(howard *h) {
   memset(queued, 0, h->n * sizeof *queued);
   size_t changed = 0, head = 0, tail = 0, n = (size_t)h->n + 1; /* ring of n + 1 slots */
   double scale = h->wscale + h->lam_scale * h->tok_max;
-  for (uint32_t v = 0; v < h->n; v++)
-    if (h->pi[v].dst != NONE)
-      changed += relax_into(h, v, v + 1, scale, &tail);
+  /* The sweep as one pass over the in-edges (grouped by destination, in
+   * internal order), not a loop per node: the end of a node's in-edges is
+   * a branch that random in-degrees make the predictor miss. */
+  for (uint64_t k = 0; k < h->m; k++) {
+    uint32_t v = h->in_dst[k];
+    changed += relax_edge(h, &h->in[k], v, h->val[v].x, v + 1, scale, &tail);
+  }
   /* The worklist visits nodes in no useful memory order: fetch each one's
    * edge range and edges a few pops ahead. */
   uint64_t budget = h->budget_scale * ((h->m + h->n) / 4), used = 0;
@@ -853,6 +861,7 @@ static size_t layout(howard *h, char *base, size_t n, uint64_t m, void **temp) {
   h->flag = carve(base, &at, 2 * n, sizeof *h->flag);
   h->in_off = carve(base, &at, n + 1, sizeof *h->in_off);
   h->in = carve(base, &at, m ? m : 1, sizeof *h->in);
+  h->in_dst = carve(base, &at, m ? m : 1, sizeof *h->in_dst);
   *temp = carve(base, &at, n, sizeof(tarjan_node) + 2 * sizeof(uint32_t));
   return at;
 }
