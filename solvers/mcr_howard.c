@@ -716,13 +716,14 @@ static inline bool is_policy_edge(const policy_edge *p, uint32_t v, const in_edg
   return p->dst == v && p->tok == e->tok && memcmp(&p->w, &e->w, sizeof p->w) == 0;
 }
 
-/* Bias improvement at one node v: every in-edge s -> v that would raise the
- * bias of s by more than rounding takes over s's choice, and s's bias is
- * raised at once (Gauss-Seidel), so that the gain travels on within the
- * same sweep, also along policy edges (a raise that is not a change of
- * policy is not counted).  Raised nodes below `limit` go to the worklist.
- * The tolerance scales with the terms the biases are sums of (durations
- * and ratio x tokens): a cycle's values close only up to their rounding. */
+/* Bias improvement through one in-edge e = s -> v (xv: v's bias): if it
+ * would raise the bias of s by more than rounding, it takes over s's
+ * choice, and s's bias is raised at once (Gauss-Seidel), so that the gain
+ * travels on within the same sweep, also along policy edges (a raise that
+ * is not a change of policy is not counted).  A raised s below `limit`
+ * goes to the worklist.  The tolerance scales with the terms the biases
+ * are sums of (durations and ratio x tokens): a cycle's values close only
+ * up to their rounding.  Returns 1 on a change of policy. */
 static inline size_t relax_edge(howard *h, const in_edge *e, uint32_t v, double xv,
                                 uint32_t limit, double scale, size_t *tail) {
   node_value *s = &h->val[e->src];
@@ -744,6 +745,7 @@ static inline size_t relax_edge(howard *h, const in_edge *e, uint32_t v, double 
   return changed;
 }
 
+/* The same through every in-edge of v. */
 static inline size_t relax_into(howard *h, uint32_t v, uint32_t limit, double scale,
                                 size_t *tail) {
   uint64_t end = h->in_off[v + 1];
@@ -934,7 +936,7 @@ static bool prepare(howard *h, const stp_digraph *g, void *temp, bool *deadlocke
  * twenty, and a block that the allocator hands back whole to the next call
  * (separate arrays are returned to the system and page-faulted in again on
  * every call: a quarter of the time at 1e4 nodes, bench/mcr).  Per node:
- * 80 bytes, and 24 more while preparing; per edge: 16 bytes.  *temp: the
+ * 80 bytes, and 24 more while preparing; per edge: 20 bytes.  *temp: the
  * preparation's scratch. */
 static stp_status howard_alloc(howard *h, const stp_digraph *g, void **temp, stp_error *err) {
   h->arena = malloc(layout(h, NULL, g->n, g->m, temp));
