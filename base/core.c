@@ -1,5 +1,8 @@
 /* core.c: status names, error messages with context, checked arithmetic and
  * the other small helpers declared in core.h. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
+#endif
 #include "base/core.h"
 #include "base/numfmt.h"
 
@@ -8,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -124,6 +130,22 @@ void *stp__malloc_array(size_t n, size_t size) {
     return NULL;
   size_t bytes = n * size;
   return malloc(bytes ? bytes : 1);
+}
+
+void *stp__malloc_huge(size_t n, size_t size) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (n != 0 && size > SIZE_MAX / n)
+    return NULL;
+  size_t bytes = n * size;
+  if (bytes >= (4u << 20)) {
+    void *p = NULL;
+    if (posix_memalign(&p, 2u << 20, bytes) != 0)
+      return NULL;
+    madvise(p, bytes, MADV_HUGEPAGE); /* a hint: no harm if refused */
+    return p;
+  }
+#endif
+  return stp__malloc_array(n, size);
 }
 
 const char *stp_interval_position(double lo, double hi, double lower, double upper) {

@@ -35,6 +35,11 @@ void stp__error_clear(stp_error *err);
 /* Allocation helpers: stp__calloc checks n*size for overflow. */
 void *stp__calloc(size_t n, size_t size);
 void *stp__malloc_array(size_t n, size_t size);
+/* n * size bytes, uninitialized, freed with free(): from 4 MB on, aligned
+ * to 2 MB and marked for transparent huge pages where the system offers
+ * them (512 times fewer page faults to touch, and far fewer TLB misses on
+ * random access).  NULL on overflow or when memory is short. */
+void *stp__malloc_huge(size_t n, size_t size);
 /* Grows n parallel arrays together to cap elements each: arrays[i] is the
  * address of a pointer variable (any object pointer type), sizes[i] the
  * size of its elements.  Every array that could be grown is kept, so on

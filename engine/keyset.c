@@ -4,18 +4,12 @@
  * the slot first leaves one random access to the key array per hit and
  * almost none per miss, where a table of bare numbers needs one per probe
  * (bench/README.md has the measurements). */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
-#endif
 #include "engine/keyset.h"
 
 #include "base/core.h"
 
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 #define MIN_SLOTS 1024
 
@@ -38,17 +32,10 @@ static inline uint64_t fingerprint(uint64_t hash) {
 }
 
 void *stp__keyset_table_alloc(size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (bytes >= (4u << 20)) {
-    void *p = NULL;
-    if (posix_memalign(&p, 2u << 20, bytes) != 0)
-      return NULL;
-    madvise(p, bytes, MADV_HUGEPAGE); /* a hint: no harm if refused */
+  void *p = stp__malloc_huge(bytes ? bytes : 1, 1);
+  if (p)
     memset(p, 0, bytes);
-    return p;
-  }
-#endif
-  return stp__calloc(bytes ? bytes : 1, 1);
+  return p;
 }
 
 static uint64_t *new_table(uint64_t size) {

@@ -6,9 +6,6 @@
  * zeroed before (one read of each row per sweep).  Sources are taken in
  * increasing order, as the transpose of stationary.c lists them, so every
  * sum is taken in the same order and the iterates are the same numbers. */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
-#endif
 #include "solvers/stationary_bands.h"
 
 #include "base/core.h"
@@ -17,9 +14,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 typedef struct bands_work {
   const stp_movestore *ms;
@@ -464,17 +458,7 @@ static uint64_t level0_size(const bands_work *w) {
 /* n doubles in huge pages where the system offers them: the iterate is
  * swept in full, and 2 MB pages take 512 times fewer faults to touch. */
 static double *big_vector(uint64_t n) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  size_t bytes = (size_t)n * sizeof(double);
-  if (n < SIZE_MAX / sizeof(double) && bytes >= (4u << 20)) {
-    void *p = NULL;
-    if (posix_memalign(&p, 2u << 20, bytes) != 0)
-      return NULL;
-    madvise(p, bytes, MADV_HUGEPAGE); /* a hint: no harm if refused */
-    return p;
-  }
-#endif
-  return stp__malloc_array((size_t)n, sizeof(double));
+  return n < SIZE_MAX / sizeof(double) ? stp__malloc_huge((size_t)n, sizeof(double)) : NULL;
 }
 
 /* Gauss-Seidel, then (AUTO) BiCGSTAB if its result is above the tolerance. */

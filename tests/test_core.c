@@ -1,8 +1,9 @@
 /* test_core.c: the allocation helpers of base/core.h that every growing
  * store uses: stp__grow_arrays keeps the contents of parallel arrays of
  * different element types as they grow together, and refuses a capacity
- * whose byte count overflows without losing any array; and
- * stp_interval_position, the words every Monte Carlo check uses. */
+ * whose byte count overflows without losing any array; stp__malloc_huge,
+ * the large blocks of the chains and of Howard; and stp_interval_position,
+ * the words every Monte Carlo check uses. */
 #include "base/core.h"
 #include "support/testutil.h"
 
@@ -77,4 +78,22 @@ Test(core, interval_position_against_the_bounds) {
   /* no lower bound: only "above" */
   cr_assert_str_eq(stp_interval_position(1.0, 2.0, NAN, 3.0), "unknown");
   cr_assert_str_eq(stp_interval_position(3.1, 3.2, -INFINITY, 3.0), "above");
+}
+
+Test(core, malloc_huge_gives_usable_blocks_and_refuses_overflow) {
+  /* small: an ordinary block; large (>= 4 MB): 2 MB-aligned on Linux */
+  const size_t counts[] = {1, 1000, (5u << 20) / sizeof(double)};
+  for (int k = 0; k < 3; k++) {
+    double *p = stp__malloc_huge(counts[k], sizeof *p);
+    cr_assert_not_null(p, "%zu doubles", counts[k]);
+#if defined(__linux__)
+    if (counts[k] * sizeof *p >= (4u << 20))
+      cr_assert_eq((uintptr_t)p % (2u << 20), 0, "a huge block is 2 MB-aligned");
+#endif
+    for (size_t i = 0; i < counts[k]; i++)
+      p[i] = (double)i;
+    cr_assert_eq(p[counts[k] - 1], (double)(counts[k] - 1));
+    free(p);
+  }
+  cr_assert_null(stp__malloc_huge(SIZE_MAX / 2, 4), "n * size overflows");
 }
