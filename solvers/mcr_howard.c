@@ -939,7 +939,7 @@ static bool prepare(howard *h, const stp_digraph *g, void *temp, bool *deadlocke
  * 80 bytes, and 24 more while preparing; per edge: 20 bytes.  *temp: the
  * preparation's scratch. */
 static stp_status howard_alloc(howard *h, const stp_digraph *g, void **temp, stp_error *err) {
-  h->arena = stp__malloc_huge(layout(h, NULL, g->n, g->m, temp), 1);
+  h->arena = malloc(layout(h, NULL, g->n, g->m, temp));
   if (!h->arena)
     return stp__oom(err, "running Howard's algorithm");
   layout(h, h->arena, g->n, g->m, temp);
