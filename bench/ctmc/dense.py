@@ -27,22 +27,18 @@ that gets a tenth of a core takes ten times as long on the clock.
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
+
+import timev
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 def timed(cmd):
-    p = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
-    get = lambda key: re.search(re.escape(key) + r"[^:]*: ([\d.:]+)", p.stderr).group(1)
-    if p.returncode != 0:
-        sys.exit("dense.py: %s failed: %s" % (" ".join(cmd), p.stderr[-2000:]))
-    cpu = float(get("User time")) + float(get("System time"))
-    return json.loads(p.stdout.splitlines()[0]), int(get("Maximum resident set size")) * 1024, \
-        cpu, re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", p.stderr).group(1)
+    out, rss, cpu, wall = timev.timed(cmd, "dense.py")
+    return json.loads(out.splitlines()[0]), rss, cpu, wall
 
 
 def main():

@@ -30,24 +30,21 @@ CPU seconds, not wall seconds, are the measure on a shared machine.
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
+
+import timev
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 def timed(cmd):
-    p = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit("dense_routes.py: %s failed: %s" % (" ".join(cmd), p.stderr[-2000:]))
-    get = lambda key: re.search(re.escape(key) + r"[^:]*: ([\d.:]+)", p.stderr).group(1)
-    cpu = float(get("User time")) + float(get("System time"))
-    out = json.loads(p.stdout)
+    out, rss, cpu, _ = timev.timed(cmd, "dense_routes.py")
+    out = json.loads(out)
     if isinstance(out, list):
         out = out[0]
-    return out, int(get("Maximum resident set size")) * 1024, cpu
+    return out, rss, cpu
 
 
 def write(path, script, *args):
