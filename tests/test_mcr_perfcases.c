@@ -198,6 +198,48 @@ Test(mcr_perfcases, ladder_bias_travels_across_token_edges) {
   }
 }
 
+/* From 50,000 nodes on (PREFETCH_FROM in solvers/mcr_howard.c), where the
+ * token-free edges give no order and the numbering is scattered, the
+ * worklist takes where each in-edge's source starts its in-edges from a
+ * copy beside the edge (worklist_starts).  Here the gain crosses all the
+ * rungs that way.  With rungs of duration loop + 16 instead of loop + 1 the
+ * best cycle is no longer the hub's loop but the whole ring H -> 0 -> ...
+ * -> n-2 -> H: n - 1 tokens, (n - 2)(loop + 16) + top, which beats the loop
+ * by (n - 32) / (n - 1); a partial ring H -> 0 .. k -> H (k < n - 2) falls
+ * short of the loop by more than 20.  Unshuffled, the same graphs take the
+ * plain worklist: same answers. */
+static stp_digraph *ladder_extra(uint32_t n, double extra, uint64_t shuffle, double *best) {
+  uint32_t hub = n - 1;
+  double top = 12.0 * n, loop = 2 * top + 3.0 * n;
+  builder b = builder_new(n, 2 * (uint64_t)n + 1);
+  for (uint32_t i = 0; i + 1 < hub; i++) {
+    edge(&b, i, hub, 3.0 * (hub - i), 0);
+    edge(&b, i, i + 1, loop + extra, 1);
+  }
+  edge(&b, hub - 1, hub, top, 0);
+  edge(&b, hub, hub, loop, 1);
+  edge(&b, hub, 0, 0, 1);
+  double ring = ((n - 2) * (loop + extra) + top) / (n - 1);
+  *best = ring > loop ? ring : loop;
+  return build(&b, shuffle);
+}
+
+Test(mcr_perfcases, ladder_gain_crosses_a_scattered_numbering) {
+  const uint32_t n = 60000;
+  for (uint64_t shuffle = 0; shuffle < 3; shuffle++)
+    for (int ring = 0; ring < 2; ring++) {
+      double best;
+      stp_digraph *g = ladder_extra(n, ring ? 16 : 1, shuffle, &best);
+      stp_mcr_result r = solve(g);
+      assert_close(r.ratio, best, TOL_EXACT);
+      cr_assert_eq(r.cycle_len, ring ? n : 1, "shuffle %d, ring %d: a cycle of %zu nodes",
+                   (int)shuffle, ring, r.cycle_len);
+      cr_assert_leq(r.iterations, 8, "%zu iterations on a ladder of %u nodes", r.iterations, n);
+      stp__mcr_result_clear(&r);
+      stp__digraph_free(g);
+    }
+}
+
 /* ---- torus: long critical cycles; large durations ---------------------------
  * K x K grid with wraparound, edges right and down, the wraparound edges
  * hold one token (every cycle wraps).  With durations offset by 1e6 the
