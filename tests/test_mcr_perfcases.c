@@ -240,6 +240,66 @@ Test(mcr_perfcases, ladder_gain_crosses_a_scattered_numbering) {
     }
 }
 
+/* ---- two rings: policy cycles valued through their roots ---------------------
+ * From 50,000 nodes on, with few token edges in the policy, a policy cycle
+ * is valued through its roots (the sources of its token edges) and the
+ * token-free chains between them (value_root_cycle in solvers/mcr_howard.c).
+ * Two rings of 30,000 nodes: ring A holds a token on every 10th edge, ring
+ * B on every 1,500th, with durations scaled so that their ratios differ by
+ * one part in a million, one way or the other; a0 -> b0 (no token) and
+ * b0 -> a0 (one token, duration 0) join them.  Each node has one out-edge
+ * but a0, so both rings are cycles of the first policy, and the better one
+ * must be recognised from the sums along its chains.  A cycle through both
+ * joins takes parts of both rings plus a token of duration 0: below the
+ * better ring.  The answer is the better ring's ratio, summed here. */
+static stp_digraph *two_rings(uint32_t len, double b_over_a, double *best) {
+  builder b = builder_new(2 * len, 2 * (uint64_t)len + 2);
+  trng r = {42};
+  double sum[2] = {0, 0};
+  uint32_t every[2] = {10, 1500};
+  double *w = malloc(2 * (size_t)len * sizeof *w);
+  cr_assert_not_null(w);
+  for (uint32_t t = 0; t < 2; t++)
+    for (uint32_t i = 0; i < len; i++)
+      sum[t] += w[t * len + i] = trng_uniform(&r, 1, 2);
+  /* ratio of ring t: sum[t] * scale[t] / (len / every[t]) */
+  double ratio_a = sum[0] / (len / every[0]);
+  double scale_b = b_over_a * ratio_a * (len / every[1]) / sum[1];
+  double check[2] = {0, 0};
+  for (uint32_t t = 0; t < 2; t++)
+    for (uint32_t i = 0; i < len; i++) {
+      double d = t ? w[t * len + i] * scale_b : w[t * len + i];
+      edge(&b, t * len + i, t * len + (i + 1) % len, d, (i + 1) % every[t] == 0);
+      check[t] += d;
+    }
+  edge(&b, 0, len, 0, 0);
+  edge(&b, len, 0, 0, 1);
+  free(w);
+  double ra = check[0] / (len / every[0]), rb = check[1] / (len / every[1]);
+  *best = ra > rb ? ra : rb;
+  return build(&b, 0);
+}
+
+Test(mcr_perfcases, two_rings_valued_through_their_roots) {
+  const double factors[] = {1 - 1e-6, 1 + 1e-6};
+  for (int k = 0; k < 2; k++) {
+    double best;
+    stp_digraph *g = two_rings(30000, factors[k], &best);
+    /* Capped: values summed wrongly along the chains can keep the policy
+     * climbing for the default cap of 601,000 iterations. */
+    stp_mcr_options opts = {.max_iterations = 100};
+    stp_mcr_result r;
+    stp_error err = {0};
+    cr_assert_eq(stp__mcr_howard(g, &opts, &r, &err), STP_OK, "case %d: %s", k, err.message);
+    check_cycle(g, &r);
+    assert_close(r.ratio, best, 1e-12);
+    cr_assert_eq(r.cycle_len, 30000, "case %d: a cycle of %zu nodes", k, r.cycle_len);
+    cr_assert_eq(r.cycle[0] < 30000, k == 0, "case %d: the critical cycle is on the wrong ring", k);
+    stp__mcr_result_clear(&r);
+    stp__digraph_free(g);
+  }
+}
+
 /* ---- torus: long critical cycles; large durations ---------------------------
  * K x K grid with wraparound, edges right and down, the wraparound edges
  * hold one token (every cycle wraps).  With durations offset by 1e6 the
