@@ -324,6 +324,21 @@ typedef struct prep_node {
 } prep_node;
 _Static_assert(sizeof(prep_node) <= sizeof(tarjan_node), "prep_node overlays tarjan_node");
 
+/* Counts the in-edges e0..e1-1 in their targets' records (one class).
+ * Called with prefetch constant, so that the loop without it (below 50,000
+ * nodes, or the last edges) carries no test: the test alone cost 8 % on
+ * strict-shuffled-1e4, whose preparation is most of its solve. */
+static inline void count_in_edges(prep_node *p, const uint32_t *dst, const uint32_t *tok,
+                                  uint64_t e0, uint64_t e1, bool prefetch) {
+  for (uint64_t e = e0; e < e1; e++) {
+    if (prefetch)
+      PREFETCH(&p[dst[e + 32]]);
+    prep_node *d = &p[dst[e]];
+    d->tf_in += tok[e] == 0;
+    d->count++;
+  }
+}
+
 /* The internal numbering: Kahn's algorithm on the token-free edges,
  * reversed (sinks first), so that every token-free edge goes from a larger
  * internal number to a smaller one.  (A depth-first order, seeded by the
@@ -343,15 +358,10 @@ static inline bool token_free_order(howard *h, const stp_digraph *g, bool single
                                     const uint32_t *comp_g, prep_node *p, uint32_t *queue) {
   const uint32_t *dst = g->dst, *tok = g->tok;
   const uint64_t *off = g->off;
-  if (single) {
+  if (single) { /* prefetching 32 edges ahead: 3 % at 1e6 nodes */
     uint64_t prefetch_end = g->n >= PREFETCH_FROM && g->m > 32 ? g->m - 32 : 0;
-    for (uint64_t e = 0; e < g->m; e++) { /* 3 % at 1e6 nodes */
-      if (e < prefetch_end)
-        PREFETCH(&p[dst[e + 32]]);
-      prep_node *d = &p[dst[e]];
-      d->tf_in += tok[e] == 0;
-      d->count++;
-    }
+    count_in_edges(p, dst, tok, 0, prefetch_end, true);
+    count_in_edges(p, dst, tok, prefetch_end, g->m, false);
   } else {
     for (uint32_t u = 0; u < g->n; u++)
       for (uint64_t e = off[u]; e < off[u + 1]; e++) {
@@ -390,50 +400,30 @@ static inline bool better_start(double cand, bool tok, uint32_t d, double best, 
   return tok != best_tok ? tok : d < best_d;
 }
 
-/* One pass over the nodes in internal order builds the in-edges of each
- * node that come from its own component (internal node r is orig[r], and
- * every token-free edge goes from a larger internal number to a smaller
- * one, so that the sweep of improve() visits a node before the sources of
- * its token-free in-edges and a raise travels back along token-free paths
- * within one sweep), and the initial policy.
- *
- * Initial policy: each node follows the heaviest path of token-free edges
- * ending with an edge holding tokens (a longest path in the token-free DAG,
- * counting tokens as free).  In an event graph every out-edge of a
- * transition has the same duration, so "the heaviest out-edge", the usual
- * choice, is a pure tie; this one starts from long, few-token cycles.
- * Token-free edges go to smaller internal numbers, whose values are then
- * final.  Returns false when no node has an internal edge (no cycle). */
-static inline bool in_edges_and_policy(howard *h, const stp_digraph *g, bool single,
-                                       const uint32_t *comp_g, const bool *pruned,
-                                       prep_node *p) {
+/* What in_edges_and_policy() gathers on the way. */
+typedef struct fill_state {
+  uint32_t nactive, tok_max;
+  double wscale;
+} fill_state;
+
+/* The in-edges from internal nodes r0..r1-1 and their initial policy (see
+ * below); called with prefetch constant, as count_in_edges(). */
+static inline void fill_nodes(howard *h, const stp_digraph *g, bool single,
+                              const uint32_t *comp_g, const bool *pruned, prep_node *p,
+                              uint32_t r0, uint32_t r1, bool prefetch, fill_state *st) {
   /* Local copies of the arrays: the stores would otherwise make the
    * compiler load them again for every edge. */
-  uint32_t n = h->n, nactive = 0, tok_max = 0;
-  double wscale = 0;
   const uint32_t *orig = h->orig, *dst = g->dst, *tokens = g->tok;
   const uint64_t *off = g->off;
   const double *weight = g->w;
-  uint64_t *in_off = h->in_off, sum = 0;
   in_edge *in = h->in;
   uint32_t *in_dst = h->in_dst;
   policy_edge *pi = h->pi;
   node_value *val = h->val;
-  for (uint32_t r = 0; r < n; r++) { /* count becomes the cursor */
-    prep_node *pr = &p[orig[r]];
-    uint64_t count = pr->count;
-    pr->rank = r;
-    in_off[r] = pr->count = sum;
-    sum += count;
-  }
-  in_off[n] = h->m = sum;
-  /* The edges reach their targets' records in no memory order: fetch those
-   * of the first two edges of the node 8 ahead (on bench/mcr at 1e6 nodes,
-   * 0.146 -> 0.110 s of preparation on ladder-tok-shuffled, 0.38 -> 0.27 s
-   * in all on strict-shuffled; the others as before). */
-  uint32_t prefetch_end = n >= PREFETCH_FROM ? n - 16 : 0;
-  for (uint32_t r = 0; r < n; r++) {
-    if (r < prefetch_end) {
+  uint32_t nactive = st->nactive, tok_max = st->tok_max;
+  double wscale = st->wscale;
+  for (uint32_t r = r0; r < r1; r++) {
+    if (prefetch) {
       PREFETCH(&off[orig[r + 16]]);
       uint32_t a = orig[r + 8];
       uint64_t e0 = off[a];
@@ -468,9 +458,48 @@ static inline bool in_edges_and_policy(howard *h, const stp_digraph *g, bool sin
     pi[r] = (policy_edge){bd, btok, bw};
     val[r].x = bx;
   }
-  h->nactive = nactive;
-  h->wscale = wscale;
-  h->tok_max = tok_max;
+  *st = (fill_state){nactive, tok_max, wscale};
+}
+
+/* One pass over the nodes in internal order builds the in-edges of each
+ * node that come from its own component (internal node r is orig[r], and
+ * every token-free edge goes from a larger internal number to a smaller
+ * one, so that the sweep of improve() visits a node before the sources of
+ * its token-free in-edges and a raise travels back along token-free paths
+ * within one sweep), and the initial policy.
+ *
+ * Initial policy: each node follows the heaviest path of token-free edges
+ * ending with an edge holding tokens (a longest path in the token-free DAG,
+ * counting tokens as free).  In an event graph every out-edge of a
+ * transition has the same duration, so "the heaviest out-edge", the usual
+ * choice, is a pure tie; this one starts from long, few-token cycles.
+ * Token-free edges go to smaller internal numbers, whose values are then
+ * final.  Returns false when no node has an internal edge (no cycle). */
+static inline bool in_edges_and_policy(howard *h, const stp_digraph *g, bool single,
+                                       const uint32_t *comp_g, const bool *pruned,
+                                       prep_node *p) {
+  uint32_t n = h->n;
+  const uint32_t *orig = h->orig;
+  uint64_t *in_off = h->in_off, sum = 0;
+  for (uint32_t r = 0; r < n; r++) { /* count becomes the cursor */
+    prep_node *pr = &p[orig[r]];
+    uint64_t count = pr->count;
+    pr->rank = r;
+    in_off[r] = pr->count = sum;
+    sum += count;
+  }
+  in_off[n] = h->m = sum;
+  /* The edges reach their targets' records in no memory order: fetch those
+   * of the first two edges of the node 8 ahead (on bench/mcr at 1e6 nodes,
+   * 0.146 -> 0.110 s of preparation on ladder-tok-shuffled, 0.38 -> 0.27 s
+   * in all on strict-shuffled; the others as before). */
+  uint32_t prefetch_end = n >= PREFETCH_FROM ? n - 16 : 0;
+  fill_state st = {0, 0, 0};
+  fill_nodes(h, g, single, comp_g, pruned, p, 0, prefetch_end, true, &st);
+  fill_nodes(h, g, single, comp_g, pruned, p, prefetch_end, n, false, &st);
+  h->nactive = st.nactive;
+  h->wscale = st.wscale;
+  h->tok_max = st.tok_max;
   return sum > 0;
 }
 
@@ -835,7 +864,7 @@ static size_t spread_best_ratio(howard *h) {
     }
   }
   h->nsources = tail;
-  if (behind_nodes <= h->n / 16) /* the search's first round, the other way */
+  if (behind_nodes <= h->n / 64) /* the search's first round, the other way */
     tail = changed = first_round_from_behind(h, behind_nodes);
   bool prefetch = h->n >= PREFETCH_FROM;
   while (head < tail) {
