@@ -787,8 +787,11 @@ static int compare_u64(const void *a, const void *b) {
  * targets, and the nodes switched in this round enter the queue in order
  * of that target, then of their own number.  Reads the out-edges of the
  * input (h->g, internal numbers in h->prep); sorts in order_next (free
- * between evaluations: n / 16 keys of 8 bytes).  Returns the number of
- * nodes switched, queued in h->queue[0..]. */
+ * between evaluations: n / 64 keys of 8 bytes).  Used for at most n / 64
+ * nodes behind: each costs a few reads in no memory order and its share
+ * of a sort, against about one pass over the in-edges for the search from
+ * the sources.  Returns the number of nodes switched, queued in
+ * h->queue[0..]. */
 static size_t first_round_from_behind(howard *h, size_t count) {
   const stp_digraph *g = h->g;
   const prep_node *p = h->prep;
