@@ -35,7 +35,7 @@
  * - evaluation takes the nodes in the order of the previous one, so that
  *   it mostly streams instead of chasing pointers; on large graphs with few
  *   tokens it values whole token-free chains in passes over the internal
- *   order;
+ *   order, and new policy cycles through their roots;
  * - when the token-free edges say nothing about the order (nearly every
  *   node is a source of them) and the input numbering is scattered, the
  *   sweep cannot carry gains, and the worklist's budget starts at a whole
