@@ -426,9 +426,10 @@ static inline void fill_nodes(howard *h, const stp_digraph *g, bool single,
     if (prefetch) {
       PREFETCH(&off[orig[r + 16]]);
       uint32_t a = orig[r + 8];
-      uint64_t e0 = off[a];
-      PREFETCH(&p[dst[e0]]);
-      if (e0 + 1 < off[a + 1])
+      uint64_t e0 = off[a], e1 = off[a + 1];
+      if (e0 < e1) /* a node without out-edge (a sink) has no dst[e0] */
+        PREFETCH(&p[dst[e0]]);
+      if (e0 + 1 < e1)
         PREFETCH(&p[dst[e0 + 1]]);
     }
     uint32_t u = orig[r], c = single ? 0 : comp_g[u];
