@@ -150,22 +150,29 @@ Test(mcr_perfcases, chain_spreads_the_best_ratio_at_once) {
  * last rail weighs 12n; H -> 0 closes the other cycles with one token.
  * Rails win until the node above has switched to its rung: one switch per
  * iteration for a Howard that improves the bias edge by edge. */
-static stp_digraph *ladder(uint32_t n, bool rung_tokens, uint64_t shuffle, double *best) {
+static stp_digraph *ladder_rungs(uint32_t n, bool rung_tokens, double extra, uint64_t shuffle,
+                                 double *best) {
   uint32_t hub = n - 1;
   double top = 12.0 * n, loop = 2 * top + 3.0 * n;
   builder b = builder_new(n, 2 * (uint64_t)n + 1);
   for (uint32_t i = 0; i + 1 < hub; i++) {
     edge(&b, i, hub, 3.0 * (hub - i), 0);
-    edge(&b, i, i + 1, rung_tokens ? loop + 1 : 1, rung_tokens);
+    edge(&b, i, i + 1, rung_tokens ? loop + extra : 1, rung_tokens);
   }
   edge(&b, hub - 1, hub, top, 0);
   edge(&b, hub, hub, loop, 1);
   edge(&b, hub, 0, 0, 1);
   /* Other cycles go H -> 0 -> ... -> H: k rungs then a rail.  With token-free
-   * rungs their ratio is at most (n + top) / 1 < loop; with rung tokens it
-   * is (k (loop + 1) + rail) / (k + 1) < loop since rail + k < loop. */
-  *best = loop;
+   * rungs their ratio is at most (n + top) / 1 < loop; with rung tokens and
+   * extra = 1 it is (k (loop + 1) + rail) / (k + 1) < loop since rail + k <
+   * loop (a larger extra: ladder_gain_crosses_a_scattered_numbering). */
+  double ring = ((n - 2) * (loop + extra) + top) / (n - 1);
+  *best = rung_tokens && ring > loop ? ring : loop;
   return build(&b, shuffle);
+}
+
+static stp_digraph *ladder(uint32_t n, bool rung_tokens, uint64_t shuffle, double *best) {
+  return ladder_rungs(n, rung_tokens, 1, shuffle, best);
 }
 
 Test(mcr_perfcases, ladder_bias_travels_along_token_free_paths) {
@@ -205,31 +212,16 @@ Test(mcr_perfcases, ladder_bias_travels_across_token_edges) {
  * rungs that way.  With rungs of duration loop + 16 instead of loop + 1 the
  * best cycle is no longer the hub's loop but the whole ring H -> 0 -> ...
  * -> n-2 -> H: n - 1 tokens, (n - 2)(loop + 16) + top, which beats the loop
- * by (n - 32) / (n - 1); a partial ring H -> 0 .. k -> H (k < n - 2) falls
- * short of the loop by more than 20.  Unshuffled, the same graphs take the
- * plain worklist: same answers. */
-static stp_digraph *ladder_extra(uint32_t n, double extra, uint64_t shuffle, double *best) {
-  uint32_t hub = n - 1;
-  double top = 12.0 * n, loop = 2 * top + 3.0 * n;
-  builder b = builder_new(n, 2 * (uint64_t)n + 1);
-  for (uint32_t i = 0; i + 1 < hub; i++) {
-    edge(&b, i, hub, 3.0 * (hub - i), 0);
-    edge(&b, i, i + 1, loop + extra, 1);
-  }
-  edge(&b, hub - 1, hub, top, 0);
-  edge(&b, hub, hub, loop, 1);
-  edge(&b, hub, 0, 0, 1);
-  double ring = ((n - 2) * (loop + extra) + top) / (n - 1);
-  *best = ring > loop ? ring : loop;
-  return build(&b, shuffle);
-}
-
+ * by (n - 32) / (n - 1); a partial ring H -> 0 .. k -> H (k < n - 2),
+ * k (loop + 16) + 3 (n - 1 - k) over k + 1 tokens, falls short of the loop
+ * by 11 or more.  Unshuffled, the same graphs take the plain worklist: same
+ * answers. */
 Test(mcr_perfcases, ladder_gain_crosses_a_scattered_numbering) {
   const uint32_t n = 60000;
   for (uint64_t shuffle = 0; shuffle < 3; shuffle++)
     for (int ring = 0; ring < 2; ring++) {
       double best;
-      stp_digraph *g = ladder_extra(n, ring ? 16 : 1, shuffle, &best);
+      stp_digraph *g = ladder_rungs(n, true, ring ? 16 : 1, shuffle, &best);
       stp_mcr_result r = solve(g);
       assert_close(r.ratio, best, TOL_EXACT);
       cr_assert_eq(r.cycle_len, ring ? n : 1, "shuffle %d, ring %d: a cycle of %zu nodes",
