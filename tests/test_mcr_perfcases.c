@@ -292,6 +292,50 @@ Test(mcr_perfcases, two_rings_valued_through_their_roots) {
   }
 }
 
+/* ---- random: few nodes behind a new best cycle --------------------------------
+ * Like bench/mcr's random family: 2 to 4 out-edges per node to random
+ * targets, durations in [1, 100); an edge forward in a hidden random order
+ * holds no token, any other 1 to 3.  On these graphs a new best policy
+ * cycle often leaves only a few nodes behind it, which the spread step
+ * then switches from their own side (first_round_from_behind in
+ * solvers/mcr_howard.c, for at most n / 64 of them: six times over these
+ * ten graphs).  Any switch to a node on par leaves Howard correct, so this
+ * certifies the answers where that path runs (by Bellman-Ford, and under
+ * the sanitizers); that it switches as the search would was checked on the
+ * bench graphs (same iterations and cycles, bench/README.md, lever 18). */
+static stp_digraph *random_tokens(uint32_t n, uint64_t seed) {
+  trng r = {seed};
+  uint32_t *pos = malloc(n * sizeof *pos);
+  cr_assert_not_null(pos);
+  for (uint32_t k = 0; k < n; k++)
+    pos[k] = k;
+  for (uint32_t k = n; k > 1; k--) {
+    uint32_t j = (uint32_t)trng_int(&r, 0, k - 1), t = pos[k - 1];
+    pos[k - 1] = pos[j];
+    pos[j] = t;
+  }
+  builder b = builder_new(n, 4 * (uint64_t)n);
+  for (uint32_t u = 0; u < n; u++)
+    for (size_t k = trng_int(&r, 2, 4); k > 0; k--) {
+      uint32_t v = (uint32_t)trng_int(&r, 0, n - 1);
+      edge(&b, u, v, trng_uniform(&r, 1, 100), pos[v] > pos[u] ? 0 : (uint32_t)trng_int(&r, 1, 3));
+    }
+  free(pos);
+  return build(&b, 0);
+}
+
+static void check_optimal(const stp_digraph *g, const stp_mcr_result *r);
+
+Test(mcr_perfcases, random_tokens_spread_from_the_nodes_behind) {
+  for (uint64_t seed = 1; seed <= 10; seed++) {
+    stp_digraph *g = random_tokens(10000, seed);
+    stp_mcr_result r = solve(g);
+    check_optimal(g, &r);
+    stp__mcr_result_clear(&r);
+    stp__digraph_free(g);
+  }
+}
+
 /* ---- torus: long critical cycles; large durations ---------------------------
  * K x K grid with wraparound, edges right and down, the wraparound edges
  * hold one token (every cycle wraps).  With durations offset by 1e6 the
