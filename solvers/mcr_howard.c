@@ -276,7 +276,6 @@ typedef struct howard {
   bool single;           /* one class: the components were not computed (below) */
   bool uncovered;        /* single: some node cannot reach the best policy cycle */
   uint32_t nactive;      /* nodes with a policy edge */
-  size_t nsources;       /* spread_best_ratio(): nodes on par when it starts */
   /* Optional (worklist_starts()): where the in-edges of each in-edge's
    * source start (m), and of each queued node (n + 1, beside queue). */
   uint64_t *src_start;
@@ -528,6 +527,14 @@ static inline void valued(howard *h, uint32_t u, size_t *count) {
   h->order_next[(*count)++] = u;
 }
 
+/* Where the smallest of a[0..len-1] is (len >= 1). */
+static inline size_t index_of_smallest(const uint32_t *a, size_t len) {
+  size_t j = 0;
+  for (size_t k = 1; k < len; k++)
+    j = a[k] < a[j] ? k : j;
+  return j;
+}
+
 /* The records of a policy cycle of ratio r whose smallest node is handle. */
 static void cycle_valued(howard *h, uint32_t handle, double r) {
   h->lam_scale = max_d(h->lam_scale, fabs(r));
@@ -545,9 +552,7 @@ static void cycle_valued(howard *h, uint32_t handle, double r) {
  * walk entered the cycle: an unchanged cycle keeps its values from one
  * iteration to the next, which the improvement steps rely on. */
 static void value_cycle(howard *h, const uint32_t *cyc, size_t len, size_t *count) {
-  size_t j = 0;
-  for (size_t k = 1; k < len; k++)
-    j = cyc[k] < cyc[j] ? k : j;
+  size_t j = index_of_smallest(cyc, len);
   double w = 0; /* summed from cyc[j], read off the path (no pointer chasing) */
   uint64_t tokens = 0;
   for (size_t k = 0, i = j; k < len; k++, i = i + 1 < len ? i + 1 : 0) {
@@ -572,6 +577,21 @@ static inline void value_from_successor(howard *h, uint32_t u) {
   h->val[u] = (node_value){bias_through(&h->pi[u], s.lam, s.x), s.lam};
 }
 
+/* s takes p as its policy edge (the spread step), and its value through it. */
+static inline void switch_to(howard *h, uint32_t s, policy_edge p) {
+  h->pi[s] = p;
+  value_from_successor(h, s);
+}
+
+/* The position on path[0..len-1] of v, which the path reaches again: the
+ * cycle that closes there is path[position..len-1]. */
+static inline size_t cycle_start(const uint32_t *path, size_t len, uint32_t v) {
+  size_t k = len;
+  while (path[k - 1] != v)
+    k--;
+  return k - 1;
+}
+
 /* Walk the policy from start to a node with a value (or around a new
  * cycle), then value the path backwards. */
 static void walk_from(howard *h, uint32_t start, size_t *count) {
@@ -584,9 +604,7 @@ static void walk_from(howard *h, uint32_t start, size_t *count) {
   }
   size_t stop = len; /* path[0..stop-1] get their values from their successor */
   if (h->mark[v] == ON_WALK) { /* a new cycle: path[stop..len-1], entered at v */
-    while (h->queue[stop - 1] != v)
-      stop--;
-    stop--;
+    stop = cycle_start(h->queue, len, v);
     value_cycle(h, h->queue + stop, len - stop, count);
   }
   for (size_t k = stop; k > 0; k--) {
@@ -594,7 +612,6 @@ static void walk_from(howard *h, uint32_t start, size_t *count) {
     valued(h, h->queue[k - 1], count);
   }
 }
-
 
 /* One node of the evaluation pass. */
 static inline void evaluate_node(howard *h, uint32_t u, size_t *count) {
@@ -628,9 +645,7 @@ static inline double root_segment(const howard *h, uint32_t r) {
  * smallest root, which takes bias 0 as in value_cycle(); only the sums
  * are taken in another order (a rounding apart). */
 static void value_root_cycle(howard *h, const uint32_t *roots, size_t len) {
-  size_t j = 0;
-  for (size_t k = 1; k < len; k++)
-    j = roots[k] < roots[j] ? k : j;
+  size_t j = index_of_smallest(roots, len);
   double w = 0;
   uint64_t tokens = 0;
   for (size_t k = 0, i = j; k < len; k++, i = i + 1 < len ? i + 1 : 0) {
@@ -693,9 +708,7 @@ static void evaluate_chains(howard *h) {
     }
     size_t stop = len; /* path[0..stop-1] get their values from their successor */
     if (mark[v] == ON_WALK) { /* a cycle through root v: its nodes after path[0..stop-1] */
-      while (path[stop - 1] != v)
-        stop--;
-      stop--;
+      stop = cycle_start(path, len, v);
       value_root_cycle(h, path + stop, len - stop);
     }
     for (size_t k = stop; k > 0; k--) {
@@ -707,12 +720,9 @@ static void evaluate_chains(howard *h) {
       mark[u] = DONE;
     }
   }
-  for (uint32_t u = 0; u < n; u++) {
-    if (mark[u] == DONE || pi[u].dst == NONE)
-      continue;
-    node_value s = val[pi[u].dst];
-    val[u] = (node_value){bias_through(&pi[u], s.lam, s.x), s.lam};
-  }
+  for (uint32_t u = 0; u < n; u++)
+    if (mark[u] != DONE && pi[u].dst != NONE)
+      value_from_successor(h, u);
   h->norder = 0;
 }
 
@@ -818,9 +828,7 @@ static size_t first_round_from_behind(howard *h, size_t count) {
     uint64_t e = g->off[u];
     while (p[g->dst[e]].rank != d)
       e++;
-    node_value nv = h->val[d];
-    h->pi[s] = (policy_edge){d, g->tok[e], g->w[e]};
-    h->val[s] = (node_value){bias_through(&h->pi[s], nv.lam, nv.x), nv.lam};
+    switch_to(h, s, (policy_edge){d, g->tok[e], g->w[e]});
     seen[s] = 1;
     h->queue[k] = s;
   }
@@ -867,7 +875,7 @@ static size_t spread_best_ratio(howard *h) {
         h->queue[tail++] = u;
     }
   }
-  h->nsources = tail;
+  size_t sources = tail;
   if (behind_nodes <= h->n / 64) /* the search's first round, the other way */
     tail = changed = first_round_from_behind(h, behind_nodes);
   bool prefetch = h->n >= PREFETCH_FROM;
@@ -878,21 +886,19 @@ static size_t spread_best_ratio(howard *h) {
       PREFETCH(&h->val[h->queue[head + 8]]);
     }
     uint32_t v = h->queue[head++];
-    node_value nv = h->val[v];
     for (uint64_t k = h->in_off[v]; k < h->in_off[v + 1]; k++) {
       const in_edge *e = &h->in[k];
       if (seen[e->src])
         continue;
       seen[e->src] = 1;
-      h->pi[e->src] = (policy_edge){v, e->tok, e->w};
-      h->val[e->src] = (node_value){bias_through(&h->pi[e->src], nv.lam, nv.x), nv.lam};
+      switch_to(h, e->src, (policy_edge){v, e->tok, e->w});
       h->queue[tail++] = e->src;
       changed++;
     }
   }
   /* One class, and some node cannot reach the best cycle: the graph is not
    * strongly connected and that node's best ratio may be another one. */
-  h->uncovered = h->single && h->nsources + changed < h->nactive;
+  h->uncovered = h->single && sources + changed < h->nactive;
   return changed;
 }
 
