@@ -254,6 +254,17 @@ Test(mcr, components_against_karp) {
   check_clustered(&rng, 6, 40, true, 200);
 }
 
+/* Howard's ratio on g is ref (to TOL_EXACT), on the loop of node `loop`;
+ * g is freed. */
+static void check_loop_and_free(stp_digraph *g, double ref, uint32_t loop) {
+  stp_mcr_result r;
+  assert_close(howard(g, &r), ref, TOL_EXACT);
+  cr_assert_eq(r.cycle_len, 1);
+  cr_assert_eq(r.cycle[0], loop);
+  stp__mcr_result_clear(&r);
+  stp__digraph_free(g);
+}
+
 /* Hand-checked: the best cycle (ratio 9) is a self-loop on node 0 that no
  * other node reaches; the ring 1 -> 2 -> 1 (ratio 3) reaches a loop on 3
  * (ratio 4).  One class cannot hold (node 1 cannot reach node 0): the
@@ -262,13 +273,7 @@ Test(mcr, best_cycle_unreachable_from_the_rest) {
   const uint32_t e[][2] = {{0, 0}, {0, 1}, {1, 2}, {2, 1}, {2, 3}, {3, 3}};
   const double w[] = {9, 1, 2, 4, 1, 4};
   const uint32_t tok[] = {1, 0, 1, 1, 0, 1};
-  stp_digraph *g = graph_of(4, e, w, tok, 6);
-  stp_mcr_result r;
-  assert_close(howard(g, &r), 9.0, TOL_EXACT);
-  cr_assert_eq(r.cycle_len, 1);
-  cr_assert_eq(r.cycle[0], 0);
-  stp__mcr_result_clear(&r);
-  stp__digraph_free(g);
+  check_loop_and_free(graph_of(4, e, w, tok, 6), 9.0, 0);
 }
 
 /* Hand-checked: every node reaches the best cycle (the loop on 3, ratio 7)
@@ -278,13 +283,7 @@ Test(mcr, best_cycle_downstream_of_everything) {
   const uint32_t e[][2] = {{4, 0}, {0, 1}, {1, 0}, {1, 2}, {2, 2}, {2, 3}, {3, 3}};
   const double w[] = {100, 3, 3, 1, 5, 1, 7};
   const uint32_t tok[] = {0, 1, 1, 0, 1, 0, 1};
-  stp_digraph *g = graph_of(5, e, w, tok, 7);
-  stp_mcr_result r;
-  assert_close(howard(g, &r), 7.0, TOL_EXACT);
-  cr_assert_eq(r.cycle_len, 1);
-  cr_assert_eq(r.cycle[0], 3);
-  stp__mcr_result_clear(&r);
-  stp__digraph_free(g);
+  check_loop_and_free(graph_of(5, e, w, tok, 7), 7.0, 3);
 }
 
 /* A line of transitions, each with its own loop (one token) and an edge to

@@ -31,18 +31,23 @@ static void edge(builder *b, uint32_t u, uint32_t v, double w, uint32_t tok) {
 
 /* The graph, with nodes renumbered by a seeded random permutation when
  * shuffle_seed is non-zero (node order must not matter to the solver). */
+static uint32_t *random_permutation(uint32_t n, trng *r) {
+  uint32_t *p = malloc(n * sizeof *p);
+  cr_assert_not_null(p);
+  for (uint32_t k = 0; k < n; k++)
+    p[k] = k;
+  for (uint32_t k = n; k > 1; k--) { /* Fisher-Yates */
+    uint32_t j = (uint32_t)trng_int(r, 0, k - 1), t = p[k - 1];
+    p[k - 1] = p[j];
+    p[j] = t;
+  }
+  return p;
+}
+
 static stp_digraph *build(builder *b, uint64_t shuffle_seed) {
   if (shuffle_seed) {
-    uint32_t *p = malloc(b->n * sizeof *p);
-    cr_assert_not_null(p);
     trng r = {shuffle_seed};
-    for (uint32_t k = 0; k < b->n; k++)
-      p[k] = k;
-    for (uint32_t k = b->n; k > 1; k--) {
-      uint32_t j = (uint32_t)trng_int(&r, 0, k - 1), t = p[k - 1];
-      p[k - 1] = p[j];
-      p[j] = t;
-    }
+    uint32_t *p = random_permutation(b->n, &r);
     for (uint64_t e = 0; e < b->el.m; e++) {
       b->el.src[e] = p[b->el.src[e]];
       b->el.dst[e] = p[b->el.dst[e]];
@@ -305,15 +310,7 @@ Test(mcr_perfcases, two_rings_valued_through_their_roots) {
  * bench graphs (same iterations and cycles, bench/README.md, lever 18). */
 static stp_digraph *random_tokens(uint32_t n, uint64_t seed) {
   trng r = {seed};
-  uint32_t *pos = malloc(n * sizeof *pos);
-  cr_assert_not_null(pos);
-  for (uint32_t k = 0; k < n; k++)
-    pos[k] = k;
-  for (uint32_t k = n; k > 1; k--) {
-    uint32_t j = (uint32_t)trng_int(&r, 0, k - 1), t = pos[k - 1];
-    pos[k - 1] = pos[j];
-    pos[j] = t;
-  }
+  uint32_t *pos = random_permutation(n, &r);
   builder b = builder_new(n, 4 * (uint64_t)n);
   for (uint32_t u = 0; u < n; u++)
     for (size_t k = trng_int(&r, 2, 4); k > 0; k--) {
