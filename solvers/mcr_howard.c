@@ -77,6 +77,14 @@
 #define PREFETCH(addr) ((void)(addr))
 #endif
 
+/* A test that holds on few graphs, whose code is laid out after the rest
+ * (without it, random-1e4 of bench/mcr took 1 % longer). */
+#if defined(__GNUC__)
+#define UNLIKELY(c) __builtin_expect(!!(c), 0)
+#else
+#define UNLIKELY(c) (c)
+#endif
+
 /* Rare paths, kept out of the loops they would otherwise be inlined into. */
 #if defined(__GNUC__)
 #define COLD __attribute__((cold, noinline))
@@ -931,15 +939,20 @@ static inline size_t same_edge(const policy_edge *p, const policy_edge *q) {
  * is not a change of policy is not counted).  A raised s below `limit`
  * goes to the worklist.  The tolerance scales with the terms the biases
  * are sums of (durations and ratio x tokens): a cycle's values close only
- * up to their rounding.  Returns 1 on a change of policy.  Past the raise
- * test, no branch: whether s is queued already is a coin flip to the
- * predictor, so the queue's free slot at *tail is written either way and
- * *tail only moves when s joins (a ring of n + 1 slots for at most n
- * nodes always has that slot free).  Branches taken out of this path:
- * 5 % of the solve of bench/mcr's random-1e4, and a fifth of the
- * mispredicted branches of its iterations in cachegrind's model (the raise
- * test itself is a coin flip too, but a branch-free raise, which writes
- * every edge's source, was 20 % slower). */
+ * up to their rounding.  Returns 1 on a change of policy.
+ *
+ * Past the raise test, no branch: whether s is queued already is a coin
+ * flip to the predictor, so the queue's free slot at *tail is written
+ * either way and *tail only moves when s joins (a ring of n + 1 slots for
+ * at most n nodes always has that slot free).  Branches taken out of this
+ * path: 5 % of the solve of bench/mcr's random-1e4, and a fifth of the
+ * mispredicted branches of its iterations in cachegrind's model.  (The
+ * raise test is a coin flip too, but a raise without that branch, which
+ * writes every edge's source, was 20 % slower.)  Except where the worklist
+ * carries the edge starts (worklist_starts(): large graphs whose numbering
+ * gives no order): there the flag is a cache miss, and the stores and
+ * *tail waiting for it held up the raises after it, 6 % of the solve of
+ * ladder-tok-shuffled-1e6; the branch lets them go on. */
 static inline size_t relax_edge(howard *h, const in_edge *e, uint32_t v, double xv,
                                 uint32_t limit, double scale, size_t *tail) {
   uint32_t src = e->src;
@@ -953,10 +966,17 @@ static inline size_t relax_edge(howard *h, const in_edge *e, uint32_t v, double 
   h->pi[src] = p;
   s->x = cand;
   bool join = (src < limit) & !h->flag[src];
+  if (UNLIKELY(h->queue_start != NULL)) {
+    if (join) {
+      h->flag[src] = 1;
+      h->queue[*tail] = src;
+      h->queue_start[*tail] = h->src_start[e - h->in];
+      *tail = *tail == h->n ? 0 : *tail + 1;
+    }
+    return changed;
+  }
   h->flag[src] |= join;
   h->queue[*tail] = src;
-  if (h->queue_start)
-    h->queue_start[*tail] = h->src_start[e - h->in];
   size_t next = *tail + join;
   *tail = next > h->n ? 0 : next;
   return changed;
