@@ -18,10 +18,21 @@ typedef struct stp_mcr_result {
   size_t iterations; /* policy evaluations */
 } stp_mcr_result;
 
+/* How the improvement step sweeps the edges: both ways give the same
+ * result to the last bit, only the time differs (mcr_howard.c,
+ * sweep_blocks()).  AUTO chooses; the others are for tests and
+ * benchmarks. */
+typedef enum stp_mcr_sweep {
+  STP_MCR_SWEEP_AUTO = 0,
+  STP_MCR_SWEEP_EDGES,  /* one edge at a time */
+  STP_MCR_SWEEP_BLOCKS, /* by blocks, on every graph and in every iteration */
+} stp_mcr_sweep;
+
 typedef struct stp_mcr_options {
   size_t max_iterations;     /* 0: default (1000 + 10 * nodes, capped) */
   stp_cancel cancel;         /* checked once per iteration */
   stp_progress progress;     /* told the iterations so far, once per iteration */
+  stp_mcr_sweep sweep;
 } stp_mcr_options;
 
 /* Maximum cycle ratio of g.  Every cycle must hold a token: a cycle of
