@@ -40,6 +40,9 @@
  *   node is a source of them) and the input numbering is scattered, the
  *   sweep cannot carry gains, and the worklist's budget starts at a whole
  *   pass over the edges instead of a quarter;
+ * - where the improvement's raises alternate with non-raises in no order
+ *   (random graphs), the sweep goes by blocks: a branch-free pass lists the
+ *   edges that raise, and only those are relaxed (sweep_blocks());
  * - the iterations stop as soon as an improvement ends with an empty
  *   worklist: its raised biases are then a fixed point, and the evaluation
  *   that the textbook stop needs would only confirm it (settle()). */
@@ -55,8 +58,9 @@
 
 /* The loops that reach nodes in no memory order (the fill of the in-edges,
  * the spread's search and the worklist) fetch ahead from this many nodes
- * on: with 80 bytes per node and 20 per edge, the arrays then outgrow a
- * core's 512 KB second-level cache.  On bench/mcr at 1e4 nodes that took
+ * on: with 80 bytes per node and 20 per edge, and the input graph beside
+ * them, the arrays then outgrow a core's second-level cache (1 MB on the
+ * machine measured).  On bench/mcr at 1e4 nodes that took
  * 4 % off random's solve, 8 % off ladder-tok-shuffled's and 18 % off
  * strict-shuffled's, the others keeping their times, although the
  * prefetches add a tenth to the instructions of those loops. */
@@ -1059,10 +1063,11 @@ static inline size_t sweep_edges(howard *h, uint64_t k0, uint64_t k1, double sca
  * where few edges come from a node shortly after their target (see
  * blocks_fit()), and while raises alternate with non-raises: a sweep by
  * blocks counts how often they do, and the next one goes by blocks only if
- * it was at least one edge in 8 (*flips; on grids, whose raises come in
- * runs that the predictor follows, it is one in 50 to 8). */
-static NOINLINE size_t sweep_blocks(howard *h, double scale, size_t *tail,
-                                                     uint64_t *flips) {
+ * it was at least one edge in 8 (*flips: 6 to 38 % of the edges in the
+ * sweeps of bench/mcr's random-1e4; 0.2 % in the first sweep of its
+ * torus-1e6, whose raises run along the grid's anti-diagonals, in runs
+ * that the predictor follows). */
+static NOINLINE size_t sweep_blocks(howard *h, double scale, size_t *tail, uint64_t *flips) {
   uint32_t listed[SWEEP_BLOCK];
   const in_edge *in = h->in;
   const uint32_t *in_dst = h->in_dst;

@@ -490,12 +490,13 @@ static stp_mcr_result solve_sweeping(const stp_digraph *g, stp_mcr_sweep sweep) 
 static void check_sweeps_agree(stp_digraph *g, const char *what) {
   stp_mcr_result a = solve_sweeping(g, STP_MCR_SWEEP_EDGES);
   stp_mcr_result b = solve_sweeping(g, STP_MCR_SWEEP_BLOCKS);
-  cr_assert(memcmp(&a.ratio, &b.ratio, sizeof a.ratio) == 0, "%s: ratio %.17g by edges, %.17g by blocks",
-            what, a.ratio, b.ratio);
+  cr_assert(memcmp(&a.ratio, &b.ratio, sizeof a.ratio) == 0,
+            "%s: ratio %.17g by edges, %.17g by blocks", what, a.ratio, b.ratio);
   cr_assert_eq(a.iterations, b.iterations, "%s: %zu iterations by edges, %zu by blocks", what,
                a.iterations, b.iterations);
   cr_assert_eq(a.cycle_len, b.cycle_len, "%s", what);
-  cr_assert(memcmp(a.cycle, b.cycle, a.cycle_len * sizeof *a.cycle) == 0, "%s: another cycle", what);
+  cr_assert(memcmp(a.cycle, b.cycle, a.cycle_len * sizeof *a.cycle) == 0, "%s: another cycle",
+            what);
   stp__mcr_result_clear(&a);
   stp__mcr_result_clear(&b);
   stp__digraph_free(g);
