@@ -309,17 +309,24 @@ Test(mcr_perfcases, two_rings_valued_through_their_roots) {
  * certifies the answers where that path runs (by Bellman-Ford, and under
  * the sanitizers); that it switches as the search would was checked on the
  * bench graphs (same iterations and cycles, bench/README.md, lever 18). */
-static stp_digraph *random_tokens(uint32_t n, uint64_t seed) {
+static stp_digraph *random_graph(uint32_t n, uint64_t seed, size_t dmin, size_t dmax, bool loops) {
   trng r = {seed};
   uint32_t *pos = random_permutation(n, &r);
-  builder b = builder_new(n, 4 * (uint64_t)n);
-  for (uint32_t u = 0; u < n; u++)
-    for (size_t k = trng_int(&r, 2, 4); k > 0; k--) {
+  builder b = builder_new(n, (dmax + loops) * (uint64_t)n);
+  for (uint32_t u = 0; u < n; u++) {
+    for (size_t k = trng_int(&r, dmin, dmax); k > 0; k--) {
       uint32_t v = (uint32_t)trng_int(&r, 0, n - 1);
       edge(&b, u, v, trng_uniform(&r, 1, 100), pos[v] > pos[u] ? 0 : (uint32_t)trng_int(&r, 1, 3));
     }
+    if (loops && trng_int(&r, 0, 1)) /* half the nodes, ratio up to 300 */
+      edge(&b, u, u, trng_uniform(&r, 1, 300), 1);
+  }
   free(pos);
   return build(&b, 0);
+}
+
+static stp_digraph *random_tokens(uint32_t n, uint64_t seed) {
+  return random_graph(n, seed, 2, 4, false);
 }
 
 static void check_optimal(const stp_digraph *g, const stp_mcr_result *r);
@@ -507,19 +514,7 @@ static void check_sweeps_agree(stp_digraph *g, const char *what) {
  * node early on, so that raised sources fall inside their block often,
  * the target of the current edge and the block's last one included. */
 static stp_digraph *dense_with_loops(uint32_t n, uint64_t seed) {
-  trng r = {seed};
-  uint32_t *pos = random_permutation(n, &r);
-  builder b = builder_new(n, 31 * (uint64_t)n);
-  for (uint32_t u = 0; u < n; u++) {
-    for (size_t k = trng_int(&r, 10, 30); k > 0; k--) {
-      uint32_t v = (uint32_t)trng_int(&r, 0, n - 1);
-      edge(&b, u, v, trng_uniform(&r, 1, 100), pos[v] > pos[u] ? 0 : (uint32_t)trng_int(&r, 1, 3));
-    }
-    if (trng_int(&r, 0, 1))
-      edge(&b, u, u, trng_uniform(&r, 1, 300), 1);
-  }
-  free(pos);
-  return build(&b, 0);
+  return random_graph(n, seed, 10, 30, true);
 }
 
 Test(mcr_perfcases, sweeps_by_blocks_and_by_edges_agree) {
