@@ -363,7 +363,6 @@ typedef struct prep_node {
   uint32_t tf_in;
   uint32_t rank;
 } prep_node;
-_Static_assert(sizeof(policy_edge) == 16, "policy_edge is two words");
 _Static_assert(sizeof(prep_node) <= sizeof(tarjan_node), "prep_node overlays tarjan_node");
 
 /* Counts the in-edges e0..e1-1 in their targets' records (one class).
@@ -963,6 +962,7 @@ static size_t spread_best_ratio(howard *h) {
  * without branches: on a raise it is as likely as not.  Three compares of
  * the fields, even without branches, took 2.5 % more of the solve of
  * bench/mcr's random-1e4. */
+_Static_assert(sizeof(policy_edge) == 16, "policy_edge is two words");
 static inline size_t same_edge(const policy_edge *p, const policy_edge *q) {
   uint64_t a[2], b[2];
   memcpy(a, p, sizeof a);
@@ -986,7 +986,8 @@ static inline size_t same_edge(const policy_edge *p, const policy_edge *q) {
  * path: 5 % of the solve of bench/mcr's random-1e4, and a fifth of the
  * mispredicted branches of its iterations in cachegrind's model.  (The
  * raise test is a coin flip too, but a raise without that branch, which
- * writes every edge's source, was 20 % slower.)  Except where the worklist
+ * writes every edge's source, was 20 % slower; sweep_blocks() takes that
+ * test out of the sweep instead.)  Except where the worklist
  * carries the edge starts (worklist_starts(): large graphs whose numbering
  * gives no order): there the flag is a cache miss, and the stores and
  * *tail waiting for it held up the raises after it, 6 % of the solve of
