@@ -308,7 +308,8 @@ Test(mcr_perfcases, two_rings_valued_through_their_roots) {
  * ten graphs).  Any switch to a node on par leaves Howard correct, so this
  * certifies the answers where that path runs (by Bellman-Ford, and under
  * the sanitizers); that it switches as the search would was checked on the
- * bench graphs (same iterations and cycles, bench/README.md, lever 18). */
+ * bench graphs (same iterations and cycles, bench/README.md, lever 18).
+ * random_graph() also makes denser ones, with loops on half the nodes. */
 static stp_digraph *random_graph(uint32_t n, uint64_t seed, size_t dmin, size_t dmax, bool loops) {
   trng r = {seed};
   uint32_t *pos = random_permutation(n, &r);
@@ -482,9 +483,9 @@ Test(mcr_perfcases, two_tori_valued_along_token_free_chains) {
  * value that a later edge of the block reads).  Both must give the same
  * result to the last bit: the ratio, the cycle and the number of
  * iterations.  The graphs: random ones (where the solver chooses blocks,
- * and some blocks go stale), and chains, ladders, tori and two rings
- * (where raises run along neighbouring nodes, so that most blocks go
- * stale). */
+ * and some blocks go stale), dense random ones with loops (below), and
+ * chains, ladders, tori and two rings (where raises run along neighbouring
+ * nodes, so that most blocks go stale). */
 static stp_mcr_result solve_sweeping(const stp_digraph *g, stp_mcr_sweep sweep) {
   stp_mcr_result r;
   stp_error err = {0};
