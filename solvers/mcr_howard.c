@@ -958,6 +958,18 @@ static size_t spread_best_ratio(howard *h) {
   return changed;
 }
 
+/* Position k steps after i in the ring of n slots (k < n). */
+static inline size_t ring_add(size_t i, size_t k, size_t n) {
+  return i + k < n ? i + k : i + k - n;
+}
+
+/* What s's bias would be through in-edge e into a node of bias xv.  One
+ * expression for relax_edge() and the first pass of sweep_blocks(), which
+ * must never see a raise that relax_edge() would miss. */
+static inline double raise_candidate(const in_edge *e, const node_value *s, double xv) {
+  return e->w - s->lam * e->tok + xv;
+}
+
 /* Is *p the policy edge q (bit-identical)?  Compared as two 64-bit words,
  * without branches: on a raise it is as likely as not.  Three compares of
  * the fields, even without branches, took 2.5 % more of the solve of
@@ -996,7 +1008,7 @@ static inline size_t relax_edge(howard *h, const in_edge *e, uint32_t v, double 
                                 uint32_t limit, double scale, size_t *tail) {
   uint32_t src = e->src;
   node_value *s = &h->val[src];
-  double cand = e->w - s->lam * e->tok + xv, x = s->x;
+  double cand = raise_candidate(e, s, xv), x = s->x;
   /* Most edges do not even reach x: that test first, the tolerance after. */
   if (cand <= x || !(cand > x + 1e-12 * (fabs(x) + scale)))
     return 0;
@@ -1010,14 +1022,13 @@ static inline size_t relax_edge(howard *h, const in_edge *e, uint32_t v, double 
       h->flag[src] = 1;
       h->queue[*tail] = src;
       h->queue_start[*tail] = h->src_start[e - h->in];
-      *tail = *tail == h->n ? 0 : *tail + 1;
+      *tail = ring_add(*tail, 1, (size_t)h->n + 1);
     }
     return changed;
   }
   h->flag[src] |= join;
   h->queue[*tail] = src;
-  size_t next = *tail + join;
-  *tail = next > h->n ? 0 : next;
+  *tail = ring_add(*tail, join, (size_t)h->n + 1);
   return changed;
 }
 
@@ -1029,11 +1040,6 @@ static inline size_t relax_into(howard *h, uint32_t v, uint64_t begin, uint64_t 
   for (uint64_t k = begin; k < end; k++)
     changed += relax_edge(h, &h->in[k], v, xv, h->n, scale, tail);
   return changed;
-}
-
-/* Position k steps after i in the ring of n slots (k < n). */
-static inline size_t ring_add(size_t i, size_t k, size_t n) {
-  return i + k < n ? i + k : i + k - n;
 }
 
 /* The sweep over in-edges k0..k1-1, one edge at a time. */
@@ -1081,8 +1087,7 @@ static NOINLINE size_t sweep_blocks(howard *h, double scale, size_t *tail, uint6
     size_t count = 0;
     for (uint64_t k = k0; k < k1; k++) {
       const node_value *s = &val[in[k].src];
-      double cand = in[k].w - s->lam * in[k].tok + val[in_dst[k]].x;
-      bool raise = cand > s->x;
+      bool raise = raise_candidate(&in[k], s, val[in_dst[k]].x) > s->x;
       listed[count] = (uint32_t)(k - k0);
       count += raise;
       flipped += raise != was;
