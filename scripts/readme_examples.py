@@ -4,14 +4,17 @@ Every code block of README.md (fenced, or indented by four spaces) must be
 preceded by a marker comment saying how it is checked; an unmarked block is a
 failure, so a new example cannot slip in unchecked.  Markers:
 
-  <!-- readme-example [ignore="RE"] [mask="RE"] [status="N"] -->
+  <!-- readme-example [ignore="RE"] [mask="RE"] [status="N"] [tol="R"] -->
       a console session: each "$ CMD" line is run (bash, from the scratch
       copy of the tree) and the lines after it must be its output, exactly;
       an expected line "..." stands for any lines.  ignore drops the lines
       matching RE from both sides (a whole line of times); mask replaces what
       RE matches by "#" on both sides (a volatile field inside a line whose
-      other fields are still compared).  Every command must exit with status
-      N (default 0).
+      other fields are still compared).  tol="R" compares the numbers of a
+      line within a relative tolerance R, the rest of the line exactly: for
+      digits computed by other software (numpy, SciPy), which depend on the
+      BLAS, the CPU and the library's version.  Every command must exit with
+      status N (default 0).
   <!-- readme-run [status="N"] -->
       a block of commands without their output: each line (a trailing "\\"
       continues it) is run and must exit with status N (default 0).
@@ -160,19 +163,37 @@ def session(block):
     return out
 
 
-def matches(want, got):
-    """Exact line match, where a "..." line of want stands for any lines."""
+NUMBER = re.compile(r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?')
+
+
+def same_line(want, got, tol):
+    """want == got, or (tol set) the same text around numbers that agree
+    within the relative tolerance tol."""
+    if want == got or tol is None:
+        return want == got
+    if NUMBER.split(want) != NUMBER.split(got):
+        return False
+    a, b = NUMBER.findall(want), NUMBER.findall(got)
+    return len(a) == len(b) and all(
+        abs(float(x) - float(y)) <= tol * max(abs(float(x)), abs(float(y)))
+        for x, y in zip(a, b))
+
+
+def matches(want, got, tol=None):
+    """Line match (exact, or numbers within tol), where a "..." line of want
+    stands for any lines."""
     if not want:
         return not got
     if want[0].strip() == "...":
-        return any(matches(want[1:], got[k:]) for k in range(len(got) + 1))
-    return bool(got) and want[0] == got[0] and matches(want[1:], got[1:])
+        return any(matches(want[1:], got[k:], tol) for k in range(len(got) + 1))
+    return bool(got) and same_line(want[0], got[0], tol) and matches(want[1:], got[1:], tol)
 
 
 def check_example(where, opts, body):
     ignore = re.compile(opts["ignore"]) if "ignore" in opts else None
     mask = re.compile(opts["mask"]) if "mask" in opts else None
     status = int(opts.get("status", "0"))
+    tol = float(opts["tol"]) if "tol" in opts else None
 
     def norm(ls):
         ls = [l for l in ls if not (ignore and ignore.search(l))]
@@ -183,7 +204,7 @@ def check_example(where, opts, body):
         rebuilt += ([""] if rebuilt else []) + ("$ " + cmd).split("\n") + got
         if rc != status:
             fail(where, f"`{cmd}` exited with {rc}, not {status}: {err.strip()[:500]}")
-        elif not matches(norm(exp), norm(got)):
+        elif not matches(norm(exp), norm(got), tol):
             fail(where, f"`{cmd}` prints other lines:")
             print("\n".join(difflib.unified_diff(exp, got, "README", "now", lineterm="")))
         else:
@@ -296,7 +317,7 @@ for i in marked_lines():
         else:
             print(f"ok   {where}: {arg}")
     elif kind == "example":
-        rebuilt = check_example(where, options(arg, ("ignore", "mask", "status"), where), body)
+        rebuilt = check_example(where, options(arg, ("ignore", "mask", "status", "tol"), where), body)
         if update:
             rebuilt = [indent + l if l else l for l in rebuilt]
             if len(rebuilt) != k - j:
