@@ -197,7 +197,7 @@ const cli_command cli_batch_command = {
     .summary = "Evaluate many mapping files on worker threads: one row per file and model, in\n"
                "input order, as CSV or JSON lines.",
     .details = "A directory stands for every *.json file below it (recursively, sorted by path).\n"
-               "Rows hold the keys of `eval --json`, flattened (see README.md, \"batch\").  A file\n"
+               "Rows hold the keys of `eval --json`, flattened (see docs/guide/batch.md).  A file\n"
                "that cannot be read or evaluated gives a row with `status` and `error` filled,\n"
                "and the batch goes on.  Progress goes to standard error: a bar on a terminal, a\n"
                "line every 5 s otherwise.  Ctrl-C stops cleanly: the rows already done are\n"

@@ -35,7 +35,7 @@ const char *report_sim_law(const stp_graph_sim_options *o);
 /* Write one JSON value on one line. */
 int report_json_line(FILE *f, json_t *v);
 void report_text(FILE *f, const stp_mapping *m, const stp_result *r);
-/* A batch row: the docs/format.md object flattened to one level (README.md lists
+/* A batch row: the docs/format.md object flattened to one level (docs/guide/batch.md lists
  * the columns), with the row's seconds, status and error. */
 json_t *report_row(const stp_batch_row *row);
 /* The same row as CSV (RFC 4180 quoting, empty fields for null, the

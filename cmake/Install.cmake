@@ -1,4 +1,4 @@
-# Install.cmake: what `cmake --install` puts in place (README "Installing"):
+# Install.cmake: what `cmake --install` puts in place (docs/guide/install.md):
 #   lib/      libstreamtp.so.X.Y.Z (SONAME libstreamtp.so.MAJOR), libstreamtp.a,
 #             pkgconfig/streamtp.pc, cmake/streamtp/ (find_package(streamtp))
 #   include/streamtp/   the public headers (#include <streamtp/streamtp.h>)
@@ -6,7 +6,7 @@
 #   share/man/man1/streamtp.1, share/bash-completion/completions/streamtp:
 #             both generated at build time from the command's --help texts
 #             (scripts/cli-docs.py), the one source of the options
-#   share/doc/streamtp/ README.md and docs/*.md
+#   share/doc/streamtp/ README.md, NEWS.md, docs/*.md, docs/guide/*.md
 #   the Python module streamtp (python/streamtp, ctypes over the shared
 #             library) in STP_PYTHON_DIR, with the library's directory
 #             recorded in streamtp/_config.py
@@ -67,9 +67,15 @@ add_custom_target(streamtp_cli_docs ALL DEPENDS ${PROJECT_BINARY_DIR}/streamtp.1
 install(FILES ${PROJECT_BINARY_DIR}/streamtp.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${PROJECT_BINARY_DIR}/streamtp.bash-completion
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME streamtp)
-install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/format.md
-              ${PROJECT_SOURCE_DIR}/docs/design.md
+# The documentation keeps the tree's layout, so that the README's links to
+# docs/guide/*.md and docs/format.md work in the installed copy too.
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/NEWS.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/docs/format.md ${PROJECT_SOURCE_DIR}/docs/design.md
+              ${PROJECT_SOURCE_DIR}/docs/development.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/guide DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs
+        FILES_MATCHING PATTERN "*.md")
 
 # The Python module, for Debian's python3: /usr/lib/python3/dist-packages
 # under /usr, lib/python3.X/dist-packages under any other prefix (both are

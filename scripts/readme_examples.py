@@ -22,17 +22,23 @@ failure, so a new example cannot slip in unchecked.  Markers:
   <!-- readme-table CMD -->      the Markdown table that follows is CMD's output.
   <!-- readme-numbers CMD -->    each line printed by CMD occurs in the paragraph
                                  that follows (numbers quoted in prose).
-  <!-- readme-synopsis -->       a usage synopsis "streamtp SUB ...": each long
-                                 option in it is in `streamtp SUB --help`.
+  <!-- readme-synopsis -->       usage lines "streamtp SUB ..." (indented lines
+                                 continue one): each long option of each is in
+                                 `streamtp SUB --help`.
   <!-- readme-paths -->          a directory listing: the first word of each line
                                  exists in the tree.
   <!-- readme-skip reason="WHY" -->  not run (e.g. a C fragment); the reason is
                                  printed so that the list of unchecked blocks is
                                  visible in every run.
 
-Usage (from scripts/readme-examples.sh): readme_examples.py README SCRATCH UPDATE
-Exit status 1 when something drifted (the differences are printed), 2 for a
-malformed or missing marker.
+Relative Markdown links ([text](path#anchor)) must name a file of the tree,
+and an anchor a heading of that file (GitHub's slugs), so that the README's
+one line per command keeps reaching its page of docs/guide/.
+
+Usage (from scripts/readme-examples.sh): readme_examples.py FILE.md SCRATCH UPDATE
+(FILE.md is README.md or a page of docs/; its blocks run from the scratch
+copy's root, as the README's do).  Exit status 1 when something drifted (the
+differences are printed), 2 for a malformed or missing marker.
 """
 import difflib
 import os
@@ -43,6 +49,8 @@ import subprocess
 import sys
 
 readme, scratch, update = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NAME = os.path.relpath(os.path.abspath(readme), ROOT)  # in every message
 lines = open(readme).read().split("\n")
 MARK = re.compile(r'^<!-- readme-([a-z]+)(?:\s+(.*?))?\s*-->$')
 KINDS = {"example", "run", "file", "table", "numbers", "synopsis", "paths", "skip"}
@@ -228,20 +236,27 @@ def commands(body):
 
 
 def check_synopsis(where, body):
-    text = " ".join(body)
-    words = text.split()
-    if len(words) < 2 or words[0] != "streamtp":
+    """Each usage line "streamtp SUB ..." (indented lines continue it): every
+    long option it shows is in `streamtp SUB --help`."""
+    usages = []
+    for l in body:
+        if l.startswith("streamtp "):
+            usages.append(l)
+        elif usages and l.strip():
+            usages[-1] += " " + l
+    if not usages:
         fail(where, "a synopsis starts with `streamtp SUB`")
         return
-    sub = words[1]
-    got, rc, err = run(f"streamtp {sub} --help")
-    helptext = "\n".join(got) + err
-    missing = [o for o in sorted(set(re.findall(r"--[a-z][a-z0-9-]*", text)))
-               if not re.search(re.escape(o) + r"(?![a-z0-9-])", helptext)]
-    if rc != 0 or missing:
-        fail(where, f"`streamtp {sub} --help` (exit {rc}) does not know {', '.join(missing)}")
-    else:
-        print(f"ok   {where}: synopsis of streamtp {sub}")
+    for text in usages:
+        sub = text.split()[1]
+        got, rc, err = run(f"streamtp {sub} --help")
+        helptext = "\n".join(got) + err
+        missing = [o for o in sorted(set(re.findall(r"--[a-z][a-z0-9-]*", text)))
+                   if not re.search(re.escape(o) + r"(?![a-z0-9-])", helptext)]
+        if rc != 0 or missing:
+            fail(where, f"`streamtp {sub} --help` (exit {rc}) does not know {', '.join(missing)}")
+        else:
+            print(f"ok   {where}: synopsis of streamtp {sub}")
 
 
 def check_paths(where, body):
@@ -260,10 +275,56 @@ def marked_lines():
         m = MARK.match(l.strip())
         if m:
             if m.group(1) not in KINDS:
-                print(f"README.md:{i + 1}: unknown marker readme-{m.group(1)}")
+                print(f"{NAME}:{i + 1}: unknown marker readme-{m.group(1)}")
                 sys.exit(2)
             out.append(i)
     return out
+
+
+def slug(heading):
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces
+    to hyphens."""
+    h = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return h.replace(" ", "-")
+
+
+def anchors(path):
+    """The anchors of the headings of the Markdown file PATH (outside code)."""
+    out, fence = set(), False
+    for l in open(path).read().split("\n"):
+        if l.startswith("```"):
+            fence = not fence
+        elif not fence and re.match(r"#{1,6} ", l):
+            out.add(slug(l.lstrip("#")))
+    return out
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def check_links():
+    """Every relative link of the file reaches a file of the tree, and its
+    anchor a heading there."""
+    here, fence, bad, n = os.path.dirname(os.path.abspath(readme)), False, [], 0
+    for i, l in enumerate(lines):
+        if l.startswith("```"):
+            fence = not fence
+        if fence:
+            continue
+        for target in LINK.findall(l):
+            if re.match(r"[a-z]+:", target):
+                continue  # http:, https:, mailto:
+            n += 1
+            path, _, anchor = target.partition("#")
+            full = os.path.normpath(os.path.join(here, path)) if path else os.path.abspath(readme)
+            if not os.path.exists(full):
+                bad.append(f"{NAME}:{i + 1}: {target}: no such file")
+            elif anchor and full.endswith(".md") and anchor not in anchors(full):
+                bad.append(f"{NAME}:{i + 1}: {target}: no heading with that anchor")
+    for b in bad:
+        fail(b.split(": ")[0], b.split(": ", 1)[1])
+    if not bad:
+        print(f"ok   {NAME}: {n} relative links")
 
 
 covered = set()
@@ -271,7 +332,7 @@ for i in marked_lines():
     m = MARK.match(lines[i].strip())
     kind, arg = m.group(1), (m.group(2) or "").strip()
     counts[kind] = counts.get(kind, 0) + 1
-    where = f"README.md:{i + 1}"
+    where = f"{NAME}:{i + 1}"
     if kind in ("table", "numbers"):
         j, k = paragraph_after(i, table=kind == "table")
         got, rc, err = run(arg)
@@ -302,7 +363,7 @@ for i in marked_lines():
         sys.exit(2)
     j, k, body, indent = blk
     covered.add(j - (0 if indent else 1))
-    where = f"README.md:{j + 1}"
+    where = f"{NAME}:{j + 1}"
     if kind == "skip":
         reason = options(arg, ("reason",), where).get("reason", "")
         if not reason:
@@ -341,11 +402,12 @@ for i in marked_lines():
 
 for s in code_blocks():
     if s not in covered:
-        fail(f"README.md:{s + 1}", "a code block without a readme-* marker (see scripts/readme_examples.py)")
+        fail(f"{NAME}:{s + 1}", "a code block without a readme-* marker (see scripts/readme_examples.py)")
+check_links()
 for s in skipped:
     print(f"skip {s}")
 if update:
     open(readme, "w").write("\n".join(new))
 summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
-print(f"README markers: {summary}; {failures} failure(s)")
+print(f"{NAME} markers: {summary}; {failures} failure(s)")
 sys.exit(1 if failures else 0)
