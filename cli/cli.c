@@ -193,7 +193,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out) {
   for (int i = optind; rc == CLI_OK && i < argc + 1; i++)
     out->pos[out->npos++] = av[i];
   free(av);
-  if (rc == CLI_OK)
+  if (rc == CLI_OK && !cmd->opens_output)
     rc = cli_open_output(cmd, out);
   if (rc != CLI_OK)
     cli_args_free(out);

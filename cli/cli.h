@@ -34,6 +34,7 @@ typedef struct cli_command {
   const char *details;  /* paragraph printed by --help, may be NULL */
   const cli_option *options; /* terminated by a zero entry */
   int (*run)(int argc, char **argv);
+  bool opens_output; /* -o FILE is opened by the command (cli_open_output), not by cli_parse */
 } cli_command;
 
 typedef struct cli_args {
@@ -46,7 +47,7 @@ typedef struct cli_args {
  * "--jobs 2", unambiguous abbreviations, options anywhere, "--" ends them,
  * "-" is a positional (standard input).  A command that declares
  * {"output", 'o', "FILE", ...} gets standard output sent to FILE here ("-":
- * standard output).  Returns CLI_OK, CLI_USAGE (message printed) or
+ * standard output), unless it opens it itself (opens_output).  Returns CLI_OK, CLI_USAGE (message printed) or
  * CLI_HELP (help printed). */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out);
 void cli_args_free(cli_args *a);

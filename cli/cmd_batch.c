@@ -1,10 +1,17 @@
 /* cmd_batch.c: `streamtp batch FILE|DIR...`: evaluate many mapping files on
  * worker threads (stp_batch_run) and write one row per file and model, in
  * input order, as CSV or JSON lines.  A bad file gives a row with its error
- * and the batch goes on; Ctrl-C stops it cleanly, keeping the rows done. */
+ * and the batch goes on; Ctrl-C stops it cleanly, keeping the rows done.
+ * As one job of a campaign (campaign.h): --shard takes a share of the
+ * inputs, --resume appends what an earlier run left undone, --merge puts
+ * the jobs' rows back together in input order. */
+#include "cli/campaign.h"
 #include "cli/cli.h"
 #include "cli/report.h"
 #include "streamtp_batch.h"
+
+#include <errno.h>
+#include <inttypes.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,16 +29,32 @@ static const cli_option batch_options[] = {
     {"max-transitions", 0, "N", "largest full event graph built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},
     CLI_MEMORY_OPTION,
+    {"shard", 0, "I/N", "only the inputs k with k mod N = I (default: from SLURM_ARRAY_TASK_ID)"},
+    {"resume", 0, "OUT", "append to OUT the rows it lacks: the inputs it holds are skipped"},
+    {"merge", 0, "PARTS", "merge the rows in PARTS (a directory or a file) into one run's"},
     {0}};
 
 typedef struct batch_cli {
   FILE *out;
   bool csv, quiet, tty;
+  int format;       /* ROWFILE_GUESS unless --format was given */
   double last_line; /* when the last plain progress line was printed */
+  uint64_t shard, shards;
+  const char *shard_from; /* the variables the shard comes from; NULL: --shard */
+  const char *resume, *merge;
+  /* --resume: the slots OUT holds (their rows are not written again), and
+   * the statuses of its rows, which count in the exit status */
+  const campaign *camp;
+  const size_t *orig; /* index in the campaign of each input run */
+  const uint8_t *done;
+  size_t prior_rows, prior_input_errors, prior_internal_errors;
 } batch_cli;
 
 static stp_status write_row(const stp_batch_row *row, void *ctx, stp_error *err) {
   batch_cli *c = ctx;
+  if (c->done && row->model_known &&
+      c->done[campaign_row_slot(c->camp, c->orig[row->input], row->model)] != ROW_CUT)
+    return STP_OK; /* OUT holds this row already (a run killed between two rows of a file) */
   json_t *j = report_row(row);
   int rc = c->csv ? report_csv_row(c->out, j) : report_json_line(c->out, j);
   json_decref(j);
@@ -83,6 +106,12 @@ static void on_progress(const stp_batch_summary *s, void *ctx) {
 
 static const char *plural(size_t n) { return n == 1 ? "" : "s"; }
 
+static void report_failed(size_t rows, size_t input_errors, size_t internal_errors) {
+  if (input_errors + internal_errors)
+    cli_error("%zu of %zu rows failed (%zu bad input, %zu internal); see the error column",
+              input_errors + internal_errors, rows, input_errors, internal_errors);
+}
+
 static void print_summary(const batch_cli *c, const stp_batch_summary *s) {
   if (c->tty && !c->quiet)
     fputs("\r\033[K", stderr);
@@ -94,9 +123,9 @@ static void print_summary(const batch_cli *c, const stp_batch_summary *s) {
     fprintf(stderr, "streamtp: batch: %zu file%s, %zu row%s, %zu failed, %.2f s, %.1f files/s\n",
             s->inputs, plural(s->inputs), s->rows, plural(s->rows), s->failed_rows, s->seconds,
             s->seconds > 0 ? (double)s->inputs / s->seconds : 0);
-  if (s->failed_rows && !s->interrupted)
-    cli_error("%zu of %zu rows failed (%zu bad input, %zu internal); see the error column",
-              s->failed_rows, s->rows, s->input_errors, s->internal_errors);
+  if (!s->interrupted)
+    report_failed(s->rows + c->prior_rows, s->input_errors + c->prior_input_errors,
+                  s->internal_errors + c->prior_internal_errors);
 }
 
 static bool parse_batch_options(const cli_args *a, stp_batch_config *cfg, batch_cli *c) {
@@ -110,6 +139,27 @@ static bool parse_batch_options(const cli_args *a, stp_batch_config *cfg, batch_
                 : models == CLI_MODEL_BOTH   ? STP_BATCH_BOTH
                                              : STP_BATCH_FILE_MODEL;
   const char *s;
+  char msg[512];
+  c->format = ROWFILE_GUESS;
+  if ((s = cli_get(cmd, a, "shard")) &&
+      !campaign_parse_shard(s, &c->shard, &c->shards, msg, sizeof msg)) {
+    cli_usage_error(cmd, "%s", msg);
+    return false;
+  }
+  c->resume = cli_get(cmd, a, "resume");
+  c->merge = cli_get(cmd, a, "merge");
+  if (c->resume && c->merge) {
+    cli_usage_error(cmd, "--resume and --merge do not go together: resume each part, then merge");
+    return false;
+  }
+  if (c->resume && cli_get(cmd, a, "output")) {
+    cli_usage_error(cmd, "--resume OUT writes to OUT: drop -o");
+    return false;
+  }
+  if (c->resume && strcmp(c->resume, "-") == 0) {
+    cli_usage_error(cmd, "--resume needs a file, not standard output");
+    return false;
+  }
   uint64_t jobs = 0;
   if ((s = cli_get(cmd, a, "jobs")) && !cli_parse_u64(cmd, "jobs", s, 1, 1024, &jobs))
     return false;
@@ -118,7 +168,10 @@ static bool parse_batch_options(const cli_args *a, stp_batch_config *cfg, batch_
   if ((s = cli_get(cmd, a, "format"))) {
     if (strcmp(s, "jsonl") == 0) {
       c->csv = false;
-    } else if (strcmp(s, "csv") != 0) {
+      c->format = ROWFILE_JSONL;
+    } else if (strcmp(s, "csv") == 0) {
+      c->format = ROWFILE_CSV;
+    } else {
       cli_usage_error(cmd, "--format: '%s' is not one of csv, jsonl", s);
       return false;
     }
@@ -134,13 +187,18 @@ static bool parse_batch_options(const cli_args *a, stp_batch_config *cfg, batch_
 
 /* Exit status of a finished batch: 2 if any row has an input error, else 1
  * if any has an internal failure, else 0 (as eval: the worst wins). */
-static int rows_status(const stp_batch_summary *s) {
-  return s->input_errors ? CLI_USAGE : s->internal_errors ? CLI_FAILURE : CLI_OK;
+static int errors_status(size_t input_errors, size_t internal_errors) {
+  return input_errors ? CLI_USAGE : internal_errors ? CLI_FAILURE : CLI_OK;
+}
+
+static int rows_status(const stp_batch_summary *s, const batch_cli *c) {
+  return errors_status(s->input_errors + c->prior_input_errors,
+                       s->internal_errors + c->prior_internal_errors);
 }
 
 static int run_with_inputs(const stp_batch_input *in, size_t n, stp_batch_config *cfg,
-                           batch_cli *c) {
-  if (c->csv && report_csv_header(c->out) != 0)
+                           batch_cli *c, bool header) {
+  if (header && c->csv && report_csv_header(c->out) != 0)
     return CLI_FAILURE; /* cli_finish says why */
   cfg->options.cancel = cli_cancel(); /* Ctrl-C: cli_run_command catches it */
   cfg->options.progress = (stp_progress){0}; /* workers in parallel: the bar says it */
@@ -160,7 +218,147 @@ static int run_with_inputs(const stp_batch_input *in, size_t n, stp_batch_config
     cli_error("%s", err.message);
     return CLI_FAILURE; /* threads, memory or output: never the input's fault */
   }
-  return rows_status(&sum);
+  return rows_status(&sum, c);
+}
+
+/* The shard this job takes: --shard, else a Slurm job array's (not for a
+ * merge, which a single job runs); the inputs of the shard into *mine. */
+static int pick_shard(batch_cli *c, const stp_batch_input *in, size_t n, stp_batch_input **mine,
+                      size_t *nmine, char *from, size_t nfrom) {
+  char msg[512];
+  if (!c->shards && !c->merge) {
+    int got = campaign_shard_from_env(&c->shard, &c->shards, from, nfrom, msg, sizeof msg);
+    if (got < 0) {
+      cli_error("%s", msg);
+      return CLI_USAGE;
+    }
+    c->shard_from = got ? from : NULL;
+  }
+  if (!c->shards)
+    c->shards = 1;
+  if (!campaign_select_shard(in, n, c->shard, c->shards, mine, nmine)) {
+    cli_error("out of memory");
+    return CLI_FAILURE;
+  }
+  if (c->shards > 1 && !c->quiet)
+    fprintf(stderr, "streamtp: batch: shard %" PRIu64 "/%" PRIu64 "%s%s%s: %zu of %zu inputs\n",
+            c->shard, c->shards, c->shard_from ? " (" : "", c->shard_from ? c->shard_from : "",
+            c->shard_from ? ")" : "", *nmine, n);
+  return CLI_OK;
+}
+
+static int merge(const cli_command *cmd, const cli_args *a, const campaign *camp, batch_cli *c) {
+  char msg[512], **parts = NULL;
+  size_t nparts = 0;
+  if (!campaign_list_parts(c->merge, &parts, &nparts, msg, sizeof msg)) {
+    cli_error("%s", msg);
+    return CLI_USAGE;
+  }
+  campaign_plan plan;
+  int rc = campaign_merge_check(camp, parts, nparts, c->format, &plan);
+  const char *out = cli_get(cmd, a, "output");
+  if (rc == CLI_OK && out && strcmp(out, "-") != 0 && campaign_plan_has_file(&plan, out)) {
+    cli_error("-o %s is one of the parts being merged: write the merge elsewhere", out);
+    rc = CLI_USAGE;
+  }
+  if (rc == CLI_OK)
+    rc = cli_open_output(cmd, a);
+  campaign_merged m;
+  if (rc == CLI_OK && (rc = campaign_merge_write(&plan, stdout, &m)) == CLI_OK) {
+    if (!c->quiet)
+      fprintf(stderr, "streamtp: batch: merged %zu part%s: %zu row%s, %zu failed\n", nparts,
+              nparts == 1 ? "" : "s", m.rows, m.rows == 1 ? "" : "s", m.failed_rows);
+    report_failed(m.rows, m.input_errors, m.internal_errors);
+    rc = errors_status(m.input_errors, m.internal_errors);
+  }
+  campaign_plan_free(&plan);
+  for (size_t k = 0; k < nparts; k++)
+    free(parts[k]);
+  free(parts);
+  return rc;
+}
+
+/* --resume OUT: the inputs OUT lacks, appended to it. */
+static int resume(const campaign *camp, stp_batch_config *cfg, batch_cli *c) {
+  char msg[1024];
+  char *header = report_csv_header_text();
+  campaign_resume r;
+  bool ok = header && campaign_resume_read(camp, c->resume, c->format, header, &r, msg, sizeof msg);
+  free(header);
+  if (!ok) {
+    cli_error("%s", header ? msg : "out of memory");
+    campaign_resume_free(&r);
+    return CLI_USAGE;
+  }
+  c->csv = r.format == ROWFILE_CSV;
+  stp_batch_input *todo = malloc((camp->n ? camp->n : 1) * sizeof *todo);
+  size_t *orig = malloc((camp->n ? camp->n : 1) * sizeof *orig), ntodo = 0;
+  for (size_t k = 0; todo && orig && k < camp->n; k++) {
+    bool all = true;
+    for (size_t j = 0; j < camp->per; j++) {
+      uint8_t st = r.status[k * camp->per + j];
+      all = all && st != ROW_CUT;
+      c->prior_rows += st != ROW_CUT;
+      c->prior_input_errors += st == ROW_INPUT_ERROR;
+      c->prior_internal_errors += st == ROW_INTERNAL_ERROR;
+    }
+    if (!all) {
+      todo[ntodo] = camp->in[k];
+      orig[ntodo++] = k;
+    }
+  }
+  int rc = CLI_OK;
+  if (!todo || !orig) {
+    cli_error("out of memory");
+    rc = CLI_FAILURE;
+  } else if (!freopen(c->resume, "a", stdout)) {
+    cli_error("%s: cannot open for appending: %s", c->resume, strerror(errno));
+    rc = CLI_USAGE;
+  } else {
+    if (!c->quiet)
+      fprintf(stderr, "streamtp: batch: resuming %s: %zu of %zu inputs done%s, %zu to do\n",
+              c->resume, r.inputs_done, camp->n,
+              r.dropped ? " (an incomplete last row cut off)" : "", ntodo);
+    c->camp = camp;
+    c->orig = orig;
+    c->done = r.status;
+    if (ntodo) {
+      rc = run_with_inputs(todo, ntodo, cfg, c, !r.has_header);
+    } else {
+      report_failed(c->prior_rows, c->prior_input_errors, c->prior_internal_errors);
+      rc = errors_status(c->prior_input_errors, c->prior_internal_errors);
+      if (!r.has_header && c->csv && report_csv_header(c->out) != 0)
+        rc = CLI_FAILURE; /* an empty campaign still gets its header */
+    }
+  }
+  free(todo);
+  free(orig);
+  campaign_resume_free(&r);
+  return rc;
+}
+
+static int run_inputs(const cli_command *cmd, const cli_args *a, stp_batch_input *in, size_t n,
+                      stp_batch_config *cfg, batch_cli *c) {
+  char from[128], msg[512];
+  stp_batch_input *mine = NULL;
+  size_t nmine = 0;
+  int rc = pick_shard(c, in, n, &mine, &nmine, from, sizeof from);
+  if (rc != CLI_OK)
+    return rc;
+  campaign camp = {0};
+  if ((c->resume || c->merge) && !campaign_init(&camp, mine, nmine, cfg->models, msg, sizeof msg)) {
+    cli_error("%s", msg);
+    rc = CLI_USAGE;
+  } else if (c->merge) {
+    rc = merge(cmd, a, &camp, c);
+  } else if (c->resume) {
+    rc = resume(&camp, cfg, c);
+  } else if ((rc = cli_open_output(cmd, a)) == CLI_OK) {
+    rc = run_with_inputs(mine, nmine, cfg, c, true); /* -o FILE: stdout goes there */
+  }
+  campaign_free(&camp);
+  free(mine);
+  return rc;
 }
 
 static int run_batch(int argc, char **argv) {
@@ -183,7 +381,7 @@ static int run_batch(int argc, char **argv) {
     cli_error("no mapping file (*.json) found in the given directories");
     rc = CLI_USAGE;
   } else {
-    rc = run_with_inputs(in, n, &cfg, &c); /* -o FILE: cli_parse sent stdout there */
+    rc = run_inputs(cmd, &a, in, n, &cfg, &c);
   }
   stp_batch_inputs_free(in, n);
   cli_args_free(&a);
@@ -193,7 +391,7 @@ static int run_batch(int argc, char **argv) {
 const cli_command cli_batch_command = {
     .name = "batch",
     .synopsis = "batch FILE|DIR... [--jobs N] [--model overlap|strict|both] [--format csv|jsonl] "
-                "[-o OUT]",
+                "[-o OUT] [--shard I/N] [--resume OUT | --merge PARTS]",
     .summary = "Evaluate many mapping files on worker threads: one row per file and model, in\n"
                "input order, as CSV or JSON lines.",
     .details = "A directory stands for every *.json file below it (recursively, sorted by path).\n"
@@ -203,7 +401,13 @@ const cli_command cli_batch_command = {
                "line every 5 s otherwise.  Ctrl-C stops cleanly: the rows already done are\n"
                "written in order, then a summary.\n"
                "Exit status: 0 every row succeeded, 2 some row has an input error, 1 some row\n"
-               "failed internally (or the output could not be written), 130 interrupted.",
+               "failed internally (or the output could not be written), 130 interrupted.\n"
+               "Campaigns (docs/cluster.md): --shard I/N takes the inputs k with k mod N = I\n"
+               "(by default, in a Slurm job array, I and N of the array task); --resume OUT skips\n"
+               "the inputs OUT holds (rows not cut short by an interrupt) and appends the\n"
+               "others' rows; --merge PARTS writes the rows of the parts in input order, as one\n"
+               "run would, and fails, naming them, on lost, duplicated or foreign rows.",
     .options = batch_options,
     .run = run_batch,
+    .opens_output = true,
 };

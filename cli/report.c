@@ -270,6 +270,20 @@ static void put_csv_header(FILE *f, const void *arg) {
 
 int report_csv_header(FILE *f) { return emit(f, put_csv_header, NULL); }
 
+char *report_csv_header_text(void) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  if (!mem)
+    return NULL;
+  put_csv_header(mem, NULL);
+  if (fclose(mem) != 0) {
+    free(buf);
+    return NULL;
+  }
+  return buf;
+}
+
 static void put_csv_row(FILE *f, const void *arg) {
   const json_t *row = arg;
   for (size_t c = 0; c < ROW_COLUMNS; c++) {

@@ -41,6 +41,8 @@ json_t *report_row(const stp_batch_row *row);
 /* The same row as CSV (RFC 4180 quoting, empty fields for null, the
  * replication as "1 2 3 1"), after a header line of the column names. */
 int report_csv_header(FILE *f);
+/* The same header line as a new string (NULL when out of memory). */
+char *report_csv_header_text(void);
 int report_csv_row(FILE *f, const json_t *row);
 
 /* The "limits" object of the JSON lines (cli_run_limits). */

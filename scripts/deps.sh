@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # deps.sh: install the Debian packages streamtp needs, only those missing.
-# Usage: scripts/deps.sh [core|bench|fuzz|all]   (default core: build and test)
+# Usage: scripts/deps.sh [core|bench|fuzz|cluster|all]   (default core: build and test)
+# cluster: the optional MPI, PETSc/SLEPc, Slurm and Dask features (docs/cluster.md);
+# the default build and its tests never need them.
 set -euo pipefail
 group=${1:-core}
 core=(build-essential cmake pkg-config libgsl-dev libsuitesparse-dev libcriterion-dev libgmp-dev
@@ -8,12 +10,15 @@ core=(build-essential cmake pkg-config libgsl-dev libsuitesparse-dev libcriterio
       locales)
 bench=(libboost-graph-dev liblemon-dev libsimgrid-dev python3-scipy libopenblas-dev hyperfine)
 fuzz=(clang libclang-rt-dev)   # clang and its libFuzzer runtime (scripts/fuzz.sh)
+cluster=(libopenmpi-dev openmpi-bin libpetsc-real-dev libslepc-real-dev slurm-wlm munge
+         python3-distributed)
 case "$group" in
   core) want=("${core[@]}") ;;
   bench) want=("${bench[@]}") ;;
   fuzz) want=("${core[@]}" "${fuzz[@]}") ;;
-  all) want=("${core[@]}" "${bench[@]}" "${fuzz[@]}") ;;
-  *) echo "deps.sh: unknown group '$group' (core, bench, fuzz, all)" >&2; exit 2 ;;
+  cluster) want=("${core[@]}" "${cluster[@]}") ;;
+  all) want=("${core[@]}" "${bench[@]}" "${fuzz[@]}" "${cluster[@]}") ;;
+  *) echo "deps.sh: unknown group '$group' (core, bench, fuzz, cluster, all)" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${want[@]}"; do

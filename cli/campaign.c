@@ -1,0 +1,535 @@
+/* campaign.c: shards, resume and merge of batch runs (campaign.h).  Rows
+ * are matched to inputs through a hash table of the input paths, and are
+ * never re-encoded: a resumed run appends, a merge copies each row's bytes
+ * from the part that holds it, so that N shards merged give byte for byte
+ * the rows of one run (timing fields aside). */
+#include "cli/campaign.h"
+
+#include "cli/cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define REPORT_MAX 10 /* lost, duplicated or foreign rows named, of each kind */
+
+static bool say(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool say(char *msg, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, n, fmt, ap);
+  va_end(ap);
+  return false;
+}
+
+/* ---- shards -------------------------------------------------------------------------- */
+
+static bool parse_count(const char *s, const char *end, uint64_t *v) {
+  if (s == end || end - s > 18)
+    return false;
+  uint64_t x = 0;
+  for (const char *p = s; p < end; p++) {
+    if (*p < '0' || *p > '9')
+      return false;
+    x = 10 * x + (uint64_t)(*p - '0');
+  }
+  *v = x;
+  return true;
+}
+
+bool campaign_parse_shard(const char *s, uint64_t *index, uint64_t *count, char *msg, size_t n) {
+  const char *slash = strchr(s, '/');
+  if (!slash || !parse_count(s, slash, index) || !parse_count(slash + 1, s + strlen(s), count))
+    return say(msg, n, "--shard: '%s' is not I/N (shard I of N, counted from 0: 0/4 .. 3/4)", s);
+  if (*count == 0 || *index >= *count)
+    return say(msg, n, "--shard: '%s': I must be at least 0 and below N (0/%" PRIu64 " .. %" PRIu64
+               "/%" PRIu64 ")", s, *count ? *count : 1, (*count ? *count : 1) - 1,
+               *count ? *count : 1);
+  return true;
+}
+
+static bool env_u64(const char *name, uint64_t *v) {
+  const char *s = getenv(name);
+  return s && parse_count(s, s + strlen(s), v);
+}
+
+int campaign_shard_from_env(uint64_t *index, uint64_t *count, char *from, size_t nfrom,
+                            char *msg, size_t n) {
+  uint64_t id, min, max, step = 1, tasks;
+  if (!getenv("SLURM_ARRAY_TASK_ID"))
+    return 0;
+  if (!env_u64("SLURM_ARRAY_TASK_ID", &id) || !env_u64("SLURM_ARRAY_TASK_MIN", &min) ||
+      !env_u64("SLURM_ARRAY_TASK_MAX", &max) || id < min || id > max ||
+      (getenv("SLURM_ARRAY_TASK_STEP") && !env_u64("SLURM_ARRAY_TASK_STEP", &step)) || step == 0) {
+    say(msg, n, "cannot read the shard from SLURM_ARRAY_TASK_ID, _MIN, _MAX and _STEP; give "
+        "--shard I/N");
+    return -1;
+  }
+  uint64_t range = (max - min) / step + 1;
+  if (!env_u64("SLURM_ARRAY_TASK_COUNT", &tasks))
+    tasks = range;
+  if ((id - min) % step || tasks != range || (max - min) % step) {
+    say(msg, n, "the job array's indices are not the range %" PRIu64 "-%" PRIu64 ":%" PRIu64
+        " (%" PRIu64 " tasks): give --shard I/N", min, max, step, tasks);
+    return -1;
+  }
+  *index = (id - min) / step;
+  *count = tasks;
+  snprintf(from, nfrom, "SLURM_ARRAY_TASK_ID=%" PRIu64 " of %" PRIu64 "-%" PRIu64, id, min, max);
+  return 1;
+}
+
+bool campaign_select_shard(const stp_batch_input *in, size_t n, uint64_t index, uint64_t count,
+                           stp_batch_input **out, size_t *nout) {
+  size_t m = n > index ? (size_t)((n - 1 - index) / count + 1) : 0;
+  *out = malloc((m ? m : 1) * sizeof **out);
+  if (!*out)
+    return false;
+  for (size_t j = 0, k = (size_t)index; j < m; j++, k += (size_t)count)
+    (*out)[j] = in[k];
+  *nout = m;
+  return true;
+}
+
+/* ---- the rows a campaign expects --------------------------------------------------- */
+
+static uint64_t hash_path(const char *s) {
+  uint64_t h = UINT64_C(14695981039346656037); /* FNV-1a */
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+  return h;
+}
+
+/* The input named path, or SIZE_MAX. */
+static size_t find_input(const campaign *c, const char *path) {
+  for (size_t h = (size_t)hash_path(path) & c->mask;; h = (h + 1) & c->mask) {
+    size_t k = c->table[h];
+    if (k == 0)
+      return SIZE_MAX;
+    if (strcmp(c->in[k - 1].path, path) == 0)
+      return k - 1;
+  }
+}
+
+bool campaign_init(campaign *c, const stp_batch_input *in, size_t n, stp_batch_models models,
+                   char *msg, size_t nmsg) {
+  *c = (campaign){.in = in, .n = n, .models = models, .per = models == STP_BATCH_BOTH ? 2 : 1};
+  size_t slots = 16;
+  while (slots < 2 * n)
+    slots *= 2;
+  c->mask = slots - 1;
+  if (!(c->table = calloc(slots, sizeof *c->table)))
+    return say(msg, nmsg, "out of memory indexing %zu inputs", n);
+  for (size_t k = 0; k < n; k++) {
+    size_t h = (size_t)hash_path(in[k].path) & c->mask;
+    for (; c->table[h]; h = (h + 1) & c->mask)
+      if (strcmp(in[c->table[h] - 1].path, in[k].path) == 0) {
+        campaign_free(c);
+        return say(msg, nmsg, "the inputs name '%s' twice: rows of a campaign are told apart by "
+                   "their file", in[k].path);
+      }
+    c->table[h] = k + 1;
+  }
+  return true;
+}
+
+void campaign_free(campaign *c) {
+  free(c->table);
+  c->table = NULL;
+}
+
+int64_t campaign_slot(const campaign *c, const char *file, uint8_t model) {
+  size_t k = find_input(c, file);
+  if (k == SIZE_MAX)
+    return -1;
+  switch (c->models) {
+  case STP_BATCH_OVERLAP: return model == ROW_MODEL_OVERLAP ? (int64_t)k : -1;
+  case STP_BATCH_STRICT: return model == ROW_MODEL_STRICT ? (int64_t)k : -1;
+  case STP_BATCH_BOTH:
+    return model == ROW_MODEL_OVERLAP  ? (int64_t)(2 * k)
+           : model == ROW_MODEL_STRICT ? (int64_t)(2 * k + 1)
+                                       : -1;
+  default: /* each file's own model, or none when it could not be read */
+    return model == ROW_MODEL_OTHER ? -1 : (int64_t)k;
+  }
+}
+
+int64_t campaign_row_slot(const campaign *c, size_t k, stp_model model) {
+  return (int64_t)(k * c->per) + (c->per == 2 && model == STP_MODEL_STRICT);
+}
+
+static const char *row_model_text(uint8_t model) {
+  return model == ROW_MODEL_NONE ? "no model" : rowfile_model_name(model);
+}
+
+/* ---- --resume OUT ------------------------------------------------------------------ */
+
+/* The rows of OUT into r->status; false (msg) on a foreign or repeated row. */
+static bool note_done(const campaign *c, const rowfile *rf, campaign_resume *r, char *msg,
+                      size_t n) {
+  for (size_t k = 0; k < rf->nrows; k++) {
+    const rowfile_row *row = &rf->rows[k];
+    int64_t slot = campaign_slot(c, row->file, row->model);
+    if (slot < 0)
+      return say(msg, n, "%s:%" PRIu64 ": a row of %s (%s) that this batch does not make: is "
+                 "--resume given another shard's output, or other inputs or --model?",
+                 rf->path, row->line, row->file, row_model_text(row->model));
+    if (row->status == ROW_CUT)
+      continue;
+    if (r->status[slot] != ROW_CUT)
+      return say(msg, n, "%s:%" PRIu64 ": a second row of %s (%s)", rf->path, row->line,
+                 row->file, row_model_text(row->model));
+    r->status[slot] = row->status;
+    r->rows_done++;
+  }
+  for (size_t k = 0; k < c->n; k++) {
+    bool all = true;
+    for (size_t j = 0; j < c->per; j++)
+      all = all && r->status[k * c->per + j] != ROW_CUT;
+    r->inputs_done += all;
+  }
+  return true;
+}
+
+/* Cut OUT after its last complete record (a run killed while writing). */
+static bool drop_incomplete(const rowfile *rf, campaign_resume *r, char *msg, size_t n) {
+  if (rf->size <= rf->complete)
+    return true;
+  if (truncate(rf->path, (off_t)rf->complete) != 0)
+    return say(msg, n, "%s: cannot cut off its incomplete last row: %s", rf->path,
+               strerror(errno));
+  r->dropped = rf->size - rf->complete;
+  return true;
+}
+
+bool campaign_resume_read(const campaign *c, const char *out, int format, const char *csv_header,
+                          campaign_resume *r, char *msg, size_t n) {
+  memset(r, 0, sizeof *r);
+  size_t slots = c->n * c->per;
+  if (!(r->status = malloc(slots ? slots : 1)))
+    return say(msg, n, "out of memory");
+  memset(r->status, ROW_CUT, slots);
+  r->format = format == ROWFILE_GUESS ? ROWFILE_CSV : format;
+  struct stat st;
+  if (stat(out, &st) != 0 && errno == ENOENT)
+    return true; /* nothing done yet */
+  rowfile rf;
+  bool ok = rowfile_read(out, format, &rf, msg, n);
+  if (ok && rf.size > 0)
+    r->format = rf.format;
+  if (ok && rf.header && strcmp(rf.header, csv_header) != 0)
+    ok = say(msg, n, "%s: its CSV header is not the one this streamtp writes (another "
+             "version?): merge or move it before resuming", out);
+  if (ok)
+    ok = note_done(c, &rf, r, msg, n) && drop_incomplete(&rf, r, msg, n);
+  r->has_header = ok && rf.header;
+  rowfile_free(&rf);
+  return ok;
+}
+
+void campaign_resume_free(campaign_resume *r) {
+  free(r->status);
+  r->status = NULL;
+}
+
+/* ---- --merge PARTS ---------------------------------------------------------------- */
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bool campaign_list_parts(const char *parts, char ***files, size_t *nfiles, char *msg, size_t n) {
+  *files = NULL;
+  *nfiles = 0;
+  struct stat st;
+  if (stat(parts, &st) != 0)
+    return say(msg, n, "--merge: %s: %s", parts, strerror(errno));
+  size_t cap = 16, count = 0;
+  char **v = malloc(cap * sizeof *v);
+  if (!v)
+    return say(msg, n, "out of memory");
+  if (!S_ISDIR(st.st_mode)) {
+    if (!(v[count++] = strdup(parts)))
+      goto oom;
+    *files = v;
+    *nfiles = count;
+    return true;
+  }
+  DIR *d = opendir(parts);
+  if (!d) {
+    free(v);
+    return say(msg, n, "--merge: %s: %s", parts, strerror(errno));
+  }
+  for (struct dirent *e; (e = readdir(d));) {
+    if (e->d_name[0] == '.')
+      continue;
+    size_t len = strlen(parts) + strlen(e->d_name) + 2;
+    char *path = malloc(len);
+    if (!path) {
+      closedir(d);
+      goto oom;
+    }
+    snprintf(path, len, "%s/%s", parts, e->d_name);
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+      free(path);
+      continue;
+    }
+    if (count == cap) {
+      char **p = realloc(v, 2 * cap * sizeof *p);
+      if (!p) {
+        free(path);
+        closedir(d);
+        goto oom;
+      }
+      v = p;
+      cap *= 2;
+    }
+    v[count++] = path;
+  }
+  closedir(d);
+  if (count == 0) {
+    free(v);
+    return say(msg, n, "--merge: %s: no file in this directory", parts);
+  }
+  qsort(v, count, sizeof *v, by_name);
+  *files = v;
+  *nfiles = count;
+  return true;
+oom:
+  for (size_t k = 0; k < count; k++)
+    free(v[k]);
+  free(v);
+  return say(msg, n, "out of memory");
+}
+
+/* What is wrong with the parts, kind by kind: the first few named. */
+typedef struct complaints {
+  size_t foreign, duplicated, lost;
+} complaints;
+
+static void complain(size_t *count, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void complain(size_t *count, const char *fmt, ...) {
+  if (++*count > REPORT_MAX)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("streamtp: error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+/* The rows of part p into the plan. */
+static void index_part(const campaign *c, const rowfile *rf, uint32_t p, campaign_plan *plan,
+                       complaints *bad) {
+  for (size_t k = 0; k < rf->nrows; k++) {
+    const rowfile_row *row = &rf->rows[k];
+    int64_t slot = campaign_slot(c, row->file, row->model);
+    if (slot < 0) {
+      complain(&bad->foreign, "%s:%" PRIu64 ": foreign row: %s (%s) is not among the inputs "
+               "(or their models) of this merge", rf->path, row->line, row->file,
+               row_model_text(row->model));
+      continue;
+    }
+    if (row->status == ROW_CUT)
+      continue; /* an interrupted try: another row must stand for it */
+    campaign_source *s = &plan->src[slot];
+    if (s->part != UINT32_MAX) {
+      complain(&bad->duplicated, "%s:%" PRIu64 ": duplicated row: %s (%s) is also in %s",
+               rf->path, row->line, row->file, row_model_text(row->model),
+               plan->parts[s->part]);
+      continue;
+    }
+    *s = (campaign_source){.part = p, .status = row->status, .offset = row->offset,
+                           .length = row->length};
+  }
+}
+
+static int read_part(const campaign *c, uint32_t p, int *format, campaign_plan *plan,
+                     complaints *bad) {
+  char msg[1024];
+  rowfile rf;
+  if (!rowfile_read(plan->parts[p], *format, &rf, msg, sizeof msg)) {
+    cli_error("%s", msg);
+    rowfile_free(&rf);
+    return strstr(msg, "out of memory") || strstr(msg, "cannot read") ? CLI_FAILURE : CLI_USAGE;
+  }
+  int rc = CLI_OK;
+  if (rf.size > rf.complete) {
+    cli_error("%s: its last row is incomplete (%" PRIu64 " bytes; a job killed while writing "
+              "it?): resume that shard first", rf.path, rf.size - rf.complete);
+    rc = CLI_USAGE;
+  }
+  if (rf.nrows || rf.header) {
+    if (*format == ROWFILE_GUESS)
+      *format = rf.format;
+    if (rf.format != *format) {
+      cli_error("%s: its rows are %s, those before %s", rf.path,
+                rf.format == ROWFILE_CSV ? "CSV" : "JSON lines",
+                *format == ROWFILE_CSV ? "CSV" : "JSON lines");
+      rc = CLI_USAGE;
+    } else if (rf.header && !plan->header) {
+      plan->header = rf.header;
+      rf.header = NULL;
+    } else if (rf.header && strcmp(rf.header, plan->header) != 0) {
+      cli_error("%s: its CSV header differs from that of the parts before it", rf.path);
+      rc = CLI_USAGE;
+    }
+  }
+  if (rc == CLI_OK)
+    index_part(c, &rf, p, plan, bad);
+  rowfile_free(&rf);
+  return rc;
+}
+
+static void report_lost(const campaign *c, const campaign_plan *p, complaints *bad) {
+  for (size_t s = 0; s < p->nslots; s++) {
+    if (p->src[s].part != UINT32_MAX)
+      continue;
+    const char *model = c->models == STP_BATCH_BOTH ? (s % 2 ? "strict" : "overlap")
+                        : c->models == STP_BATCH_OVERLAP ? "overlap"
+                        : c->models == STP_BATCH_STRICT  ? "strict"
+                                                         : "its model";
+    complain(&bad->lost, "lost row: %s (%s) is in no part (or only cut short by an interrupt)",
+             c->in[s / c->per].path, model);
+  }
+}
+
+static void summarise(const char *what, size_t count) {
+  if (count > REPORT_MAX)
+    fprintf(stderr, "streamtp: error: ... %zu %s rows in all\n", count, what);
+}
+
+int campaign_merge_check(const campaign *c, char *const *parts, size_t nparts, int format,
+                         campaign_plan *p) {
+  *p = (campaign_plan){.parts = parts, .nparts = nparts, .nslots = c->n * c->per};
+  if (!(p->src = malloc((p->nslots ? p->nslots : 1) * sizeof *p->src))) {
+    cli_error("out of memory");
+    return CLI_FAILURE;
+  }
+  for (size_t s = 0; s < p->nslots; s++)
+    p->src[s] = (campaign_source){.part = UINT32_MAX};
+  complaints bad = {0};
+  int rc = CLI_OK;
+  for (uint32_t k = 0; k < nparts && rc != CLI_FAILURE; k++) {
+    int r = read_part(c, k, &format, p, &bad);
+    rc = r != CLI_OK ? r : rc;
+  }
+  p->format = format == ROWFILE_GUESS ? ROWFILE_CSV : format;
+  if (rc == CLI_FAILURE)
+    return rc;
+  report_lost(c, p, &bad);
+  summarise("foreign", bad.foreign);
+  summarise("duplicated", bad.duplicated);
+  summarise("lost", bad.lost);
+  if (bad.foreign || bad.duplicated || bad.lost) {
+    cli_error("the parts are not the rows of this batch: %zu lost, %zu duplicated, %zu foreign "
+              "(nothing written)", bad.lost, bad.duplicated, bad.foreign);
+    rc = CLI_USAGE;
+  }
+  return rc;
+}
+
+bool campaign_plan_has_file(const campaign_plan *p, const char *path) {
+  struct stat a, b;
+  if (stat(path, &a) != 0)
+    return false;
+  for (size_t k = 0; k < p->nparts; k++)
+    if (stat(p->parts[k], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+      return true;
+  return false;
+}
+
+/* Open parts, a few at a time: a campaign may have more parts than a
+ * process may open files, and its rows alternate between them. */
+typedef struct part_cache {
+  FILE **f;
+  size_t cap, open, clock;
+  const campaign_plan *p;
+} part_cache;
+
+static size_t open_limit(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+    return 64;
+  if (rl.rlim_cur < rl.rlim_max) { /* ask for what the hard limit allows */
+    rlim_t want = rl.rlim_max == RLIM_INFINITY ? 65536 : rl.rlim_max;
+    struct rlimit up = {.rlim_cur = want, .rlim_max = rl.rlim_max};
+    if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+      rl.rlim_cur = want;
+  }
+  return rl.rlim_cur > 80 ? (size_t)(rl.rlim_cur - 32) : 48;
+}
+
+static FILE *part_file(part_cache *pc, uint32_t k) {
+  if (pc->f[k])
+    return pc->f[k];
+  while (pc->open >= pc->cap) { /* close another, round robin */
+    pc->clock = (pc->clock + 1) % pc->p->nparts;
+    if (pc->f[pc->clock] && pc->clock != k) {
+      fclose(pc->f[pc->clock]);
+      pc->f[pc->clock] = NULL;
+      pc->open--;
+    }
+  }
+  if ((pc->f[k] = fopen(pc->p->parts[k], "rb")))
+    pc->open++;
+  return pc->f[k];
+}
+
+/* Copy one row's bytes from its part to out. */
+static bool copy_row(part_cache *pc, const campaign_source *s, FILE *out, char **buf,
+                     size_t *cap) {
+  FILE *f = part_file(pc, s->part);
+  if (!f)
+    return false;
+  if (s->length > *cap) {
+    char *b = realloc(*buf, s->length);
+    if (!b)
+      return false;
+    *buf = b;
+    *cap = s->length;
+  }
+  return fseeko(f, (off_t)s->offset, SEEK_SET) == 0 &&
+         fread(*buf, 1, s->length, f) == s->length && (*buf)[s->length - 1] == '\n' &&
+         cli_write_record(out, *buf, s->length);
+}
+
+int campaign_merge_write(const campaign_plan *p, FILE *out, campaign_merged *m) {
+  memset(m, 0, sizeof *m);
+  part_cache pc = {.p = p, .cap = open_limit()};
+  pc.f = calloc(p->nparts ? p->nparts : 1, sizeof *pc.f);
+  char *buf = NULL;
+  size_t cap = 0;
+  bool ok = pc.f && (!p->header || cli_write_record(out, p->header, strlen(p->header)));
+  for (size_t s = 0; ok && s < p->nslots; s++) {
+    const campaign_source *src = &p->src[s];
+    if (!(ok = copy_row(&pc, src, out, &buf, &cap)) && cli_output_ok())
+      cli_error("%s: cannot copy its row at byte %" PRIu64 " (did it change since the check?)",
+                p->parts[src->part], src->offset);
+    m->rows++;
+    m->failed_rows += src->status != ROW_OK;
+    m->input_errors += src->status == ROW_INPUT_ERROR;
+    m->internal_errors += src->status == ROW_INTERNAL_ERROR;
+  }
+  if (!pc.f)
+    cli_error("out of memory");
+  for (size_t k = 0; pc.f && k < p->nparts; k++)
+    if (pc.f[k])
+      fclose(pc.f[k]);
+  free(pc.f);
+  free(buf);
+  return ok ? CLI_OK : CLI_FAILURE;
+}
+
+void campaign_plan_free(campaign_plan *p) {
+  free(p->header);
+  free(p->src);
+  memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# campaign.sh: batch as a campaign of jobs (docs/cluster.md), end to end:
+#   N shards merged give the rows of one run (N = 1, 3, 7; CSV and JSON
+#     lines), the seconds aside, and the same exit status;
+#   the shard defaults to a Slurm array task's (SLURM_ARRAY_TASK_*), and the
+#     example scripts of examples/slurm/, run as Slurm would run them (their
+#     body, with the variables Slurm sets), make the campaign end to end;
+#   a run killed halfway (SIGKILL, SIGINT) or cut inside a row, then resumed,
+#     gives the rows of one run;
+#   a merge names lost, duplicated and foreign rows and writes nothing;
+#   --resume refuses another shard's output; bad --shard values are refused.
+# Usage: campaign.sh PATH/TO/streamtp
+set -uo pipefail
+bin=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+slurm="$here/../../examples/slurm"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+fail=0
+
+check() { # check DESCRIPTION COMMAND...: run, report ok or FAIL
+  local what=$1
+  shift
+  if "$@"; then
+    echo "ok   $what"
+  else
+    echo "FAIL $what"
+    fail=$((fail + 1))
+  fi
+}
+
+# The rows of a CSV or JSON-lines file without the wall times.
+rows() {
+  python3 - "$1" <<'EOF'
+import csv, json, sys
+path = sys.argv[1]
+text = open(path).read()
+if text.startswith("{"):
+    for line in text.splitlines():
+        r = json.loads(line)
+        r.pop("seconds")
+        print(json.dumps(r, sort_keys=True))
+else:
+    rows = list(csv.reader(open(path)))
+    col = rows[0].index("seconds")
+    for r in rows:
+        print(r[:col] + r[col + 1:])
+EOF
+}
+
+same_rows() { diff <(rows "$1") <(rows "$2") > /dev/null; }
+
+# ---- inputs: 30 mappings of both models and one broken file ---------------------
+"$bin" generate --stages 4 --processors 9 --count 25 --seed 11 -o in > /dev/null
+"$bin" generate --teams 2,3,2 --model strict --count 5 --seed 12 --prefix s -o in > /dev/null
+printf '{"stages": 1}' > in/broken.json
+"$bin" batch in --model both -q -o one.csv
+one_rc=$?
+"$bin" batch in --model both -q --format jsonl -o one.jsonl
+check "one run: 31 inputs, 62 rows, exit status 2 (the broken file)" \
+  test "$one_rc" = 2 -a "$(wc -l < one.csv)" = 63 -a "$(wc -l < one.jsonl)" = 62
+
+# ---- shards + merge == one run ------------------------------------------------------
+for n in 1 3 7; do
+  mkdir -p "p$n"
+  for ((i = 0; i < n; i++)); do
+    "$bin" batch in --model both -q --shard "$i/$n" -o "p$n/part-$i.csv"
+  done
+  "$bin" batch in --model both -q --merge "p$n" -o "merged-$n.csv"
+  rc=$?
+  check "$n shards merged: the rows of one run, exit status 2 as one run" \
+    bash -c "[ $rc = 2 ] && $(declare -f rows same_rows); same_rows one.csv merged-$n.csv"
+done
+check "shard i of 7 holds the inputs k with k mod 7 = i" python3 -c '
+import csv, sys
+files = sorted({r["file"] for r in csv.DictReader(open("one.csv"))})
+for i in range(7):
+    got = [r["file"] for r in csv.DictReader(open(f"p7/part-{i}.csv"))]
+    assert got[::2] == files[i::7] and got[1::2] == files[i::7], (i, got)'
+mkdir -p j3
+for i in 0 1 2; do "$bin" batch in --model both -q --format jsonl --shard "$i/3" -o "j3/$i.jsonl"; done
+"$bin" batch in --model both -q --merge j3 -o merged-j3.jsonl
+check "3 shards of JSON lines merged: the rows of one run" same_rows one.jsonl merged-j3.jsonl
+
+# ---- Slurm: the shard from the array's variables; the example scripts ------------
+mkdir -p env7
+for ((id = 1; id <= 7; id++)); do # an array 1-7: shard id - 1 of 7
+  SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=7 SLURM_ARRAY_TASK_COUNT=7 \
+    "$bin" batch in --model both -o "env7/part-$id.csv" 2> "env7.err.$id"
+done
+check "SLURM_ARRAY_TASK_ID 1..7 of an array 1-7: the shards 0/7 .. 6/7" \
+  bash -c 'for i in 0 1 2 3 4 5 6; do cmp -s <(cut -d, -f1-3 p7/part-$i.csv) <(cut -d, -f1-3 env7/part-$((i + 1)).csv) || exit 1; done'
+check "the shard taken from Slurm is said on standard error" \
+  grep -q "shard 2/7 (SLURM_ARRAY_TASK_ID=3 of 1-7): 5 of 31 inputs" env7.err.3
+SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=9 SLURM_ARRAY_TASK_COUNT=3 \
+  "$bin" batch in -q -o /dev/null 2> list.err
+check "an array that is not a range (--array=0,4,9) asks for --shard" \
+  bash -c "[ $? = 2 ] && grep -q 'give --shard I/N' list.err"
+SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=6 SLURM_ARRAY_TASK_COUNT=7 \
+  "$bin" batch in --model both -q --merge p7 -o merged-env.csv
+check "a merge inside an array task still merges every shard" same_rows one.csv merged-env.csv
+
+# The body of examples/slurm/*.sbatch as Slurm runs it: shard.sbatch once per
+# array task with the variables sbatch --array=0-4 sets, then merge.sbatch.
+export STREAMTP="$bin" INPUTS=in PARTS=sparts RESULT=slurm.csv MODEL=both
+for ((id = 0; id < 5; id++)); do
+  SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=4 SLURM_ARRAY_TASK_COUNT=5 \
+    SLURM_CPUS_PER_TASK=2 SLURM_ARRAY_JOB_ID=1000 SLURM_JOB_ID=$((1001 + id)) \
+    bash "$slurm/shard.sbatch" 2> /dev/null
+  rc=$?
+done
+check "examples/slurm/shard.sbatch: every task succeeds and writes its part" \
+  test "$rc" = 0 -a "$(ls sparts | wc -l)" = 5
+SLURM_JOB_ID=1006 bash "$slurm/merge.sbatch" 2> /dev/null
+check "examples/slurm/merge.sbatch: the rows of one run" \
+  bash -c "[ $? = 0 ] && $(declare -f rows same_rows); same_rows one.csv slurm.csv"
+SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=4 SLURM_ARRAY_TASK_COUNT=5 \
+  bash "$slurm/shard.sbatch" 2> requeue.err
+check "shard.sbatch run again (a requeued task): nothing redone" \
+  bash -c "[ $? = 0 ] && grep -q '6 of 6 inputs done, 0 to do' requeue.err"
+rm sparts/part-00003.csv
+bash "$slurm/merge.sbatch" 2> lost.err
+check "merge.sbatch fails when a task's part is missing, and leaves no result" \
+  bash -c "[ $? != 0 ] && [ ! -e slurm.csv ] && grep -q 'lost row: in/map-00003.json (overlap)' lost.err"
+unset STREAMTP INPUTS PARTS RESULT MODEL
+
+# ---- killed halfway, resumed ---------------------------------------------------------
+"$bin" generate --teams 2,3,3 --model strict --count 100 --seed 13 -o slow > /dev/null
+"$bin" batch slow --jobs 1 -q -o slow-one.csv
+killed_at() { # killed_at SIGNAL OUT: start a batch into OUT, kill it after 30 rows
+  "$bin" batch slow --jobs 1 -q -o "$2" 2> /dev/null &
+  local pid=$!
+  for _ in $(seq 1 400); do
+    [ "$(wc -l 2> /dev/null < "$2" || echo 0)" -ge 30 ] && break
+    sleep 0.02
+  done
+  { kill "-$1" $pid && wait $pid; } 2> /dev/null
+}
+killed_at KILL slow-killed.csv
+n_killed=$(($(wc -l < slow-killed.csv) - 1))
+"$bin" batch slow --jobs 1 -q --resume slow-killed.csv
+check "SIGKILL after $n_killed of 100 rows, resumed: the rows of one run, in order" \
+  bash -c "[ $n_killed -lt 100 ] && $(declare -f rows same_rows); same_rows slow-one.csv slow-killed.csv"
+killed_at INT slow-int.csv
+"$bin" batch slow --jobs 1 -q --resume slow-int.csv 2> /dev/null
+"$bin" batch slow -q --merge slow-int.csv -o slow-int-merged.csv
+check "SIGINT halfway, resumed, merged: the rows of one run" same_rows slow-one.csv slow-int-merged.csv
+head -c 2500 slow-one.csv > slow-cut.csv # cut inside a row
+"$bin" batch slow --jobs 2 --resume slow-cut.csv 2> cut.err
+check "a last row cut short is dropped and done again" \
+  bash -c "$(declare -f rows same_rows); same_rows slow-one.csv slow-cut.csv && grep -q 'incomplete last row cut off' cut.err"
+"$bin" batch in --model both -q --format jsonl --resume one.jsonl 2> /dev/null
+check "--resume of a finished run: nothing appended, its exit status" \
+  bash -c "[ $? = 2 ] && [ $(wc -l < one.jsonl) = 62 ]"
+head -c 3000 one.jsonl > part.jsonl
+"$bin" batch in --model both -q --resume part.jsonl 2> /dev/null
+check "--resume of JSON lines (guessed from the file) appends JSON lines" same_rows one.jsonl part.jsonl
+
+# ---- merges that must fail -------------------------------------------------------
+mkdir -p bad1 bad2 bad3
+cp p3/part-0.csv p3/part-2.csv bad1/
+cp p3/part-*.csv bad2/ && cp p3/part-1.csv bad2/part-1-again.csv
+cp p3/part-*.csv bad3/ && "$bin" batch in --model overlap -q --shard 0/3 -o bad3/overlap.csv
+"$bin" batch in --model both -q --merge bad1 -o m1.csv 2> m1.err
+check "merge with a part missing: exit 2, the lost rows named, nothing written" \
+  bash -c "[ $? = 2 ] && [ ! -e m1.csv ] && grep -q 'lost row: in/map-00001.json (overlap)' m1.err && grep -q '20 lost' m1.err"
+"$bin" batch in --model both -q --merge bad2 -o m2.csv 2> m2.err
+check "merge with a part twice: the duplicated rows named" \
+  bash -c "[ $? = 2 ] && [ ! -e m2.csv ] && grep -q 'bad2/part-1.csv:2: duplicated row: in/map-00001.json (overlap) is also in bad2/part-1-again.csv' m2.err"
+"$bin" batch in --model both -q --merge bad3 -o m3.csv 2> m3.err
+check "merge with another batch's part: the duplicated rows named" \
+  bash -c "[ $? = 2 ] && grep -q 'duplicated row: in/broken.json (overlap)' m3.err"
+"$bin" batch in/map-0000*.json --model both -q --merge p3 -o m4.csv 2> m4.err
+check "merge over fewer inputs: the foreign rows named" \
+  bash -c "[ $? = 2 ] && grep -q 'p3/part-0.csv:2: foreign row: in/broken.json (overlap)' m4.err"
+"$bin" batch in --model both -q --merge p3 -o p3/part-0.csv 2> m5.err
+check "merge refuses to write over one of its parts" \
+  bash -c "[ $? = 2 ] && grep -q 'is one of the parts' m5.err && [ -s p3/part-0.csv ]"
+
+# ---- resume and shard mistakes ------------------------------------------------------
+cp p3/part-1.csv other.csv
+"$bin" batch in --model both -q --shard 0/3 --resume other.csv 2> r1.err
+check "--resume refuses another shard's output" \
+  bash -c "[ $? = 2 ] && grep -q 'another shard' r1.err"
+"$bin" batch in -q --shard 3/3 2> s1.err
+check "--shard 3/3 is refused (I counts from 0)" bash -c "[ $? = 2 ] && grep -q 'below N' s1.err"
+"$bin" batch in -q --shard 1-3 2> s2.err
+check "--shard 1-3 is refused" bash -c "[ $? = 2 ] && grep -q 'is not I/N' s2.err"
+"$bin" batch in -q --resume one.csv -o x.csv 2> s3.err
+check "--resume with -o is refused" bash -c "[ $? = 2 ] && grep -q 'drop -o' s3.err"
+
+[ $fail -eq 0 ] && echo "all campaign checks passed" || echo "$fail campaign checks FAILED"
+exit $((fail > 0))
