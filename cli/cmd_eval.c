@@ -3,7 +3,9 @@
 #include "cli/cli.h"
 #include "cli/report.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const cli_option eval_options[] = {
     {"model", 0, "M", "overlap, strict or both (default: the file's \"model\", else overlap)"},
@@ -17,23 +19,39 @@ static const cli_option eval_options[] = {
     {0}};
 
 static const char *const eval_formats[] = {"text", "jsonl", "csv", "table", NULL};
-static const char *const eval_table[] = {"file",  "model", "det_throughput", "exp_throughput",
-                                         "lower", "upper", "critical_resource", NULL};
+/* --format table: the values a reader compares, once each (the bounds are
+ * the two throughputs), to 8 digits. */
+static const char *const eval_table[] = {"file", "model", "deterministic.throughput",
+                                         "exponential.throughput",
+                                         "deterministic.critical_resource", NULL};
+static const char *const eval_table_labels[] = {"file", "model", "det throughput",
+                                                "exp throughput", "critical", NULL};
 
-/* One evaluated (mapping, model) in the chosen format. */
-static int put_result(const stp_mapping *m, const stp_result *r, int fmt, report_sink *sink,
-                      size_t printed) {
+/* One record in the chosen format: a result, or (r NULL) the error of an
+ * input that failed, so that JSON lines and CSV keep one record per input. */
+static int put_record(const char *file, const stp_mapping *m, const stp_result *r,
+                      stp_model model, bool model_known, const stp_error *err, int fmt,
+                      report_sink *sink, size_t printed) {
   if (fmt == CLI_FORMAT_TEXT) {
+    if (!r)
+      return 0; /* the message went to standard error */
     if (printed && !cli_write_record(stdout, "\n", 1))
       return -1;
     return report_text_record(stdout, m, r);
   }
   json_t *j;
-  if (fmt == CLI_FORMAT_JSONL) {
+  if (fmt == CLI_FORMAT_JSONL && r) {
     j = report_json(m, r);
+    if (j)
+      report_status(j, STP_OK, NULL);
+  } else if (fmt == CLI_FORMAT_JSONL) {
+    j = report_head(file, m, model_known ? stp_model_name(model) : NULL);
+    if (j)
+      report_status(j, err->status, err->message);
   } else { /* a row as batch writes it, so that the two agree */
-    stp_batch_row row = {.path = stp_mapping_file(m), .mapping = m, .model_known = 1,
-                         .model = r->model, .result = r, .status = STP_OK, .seconds = r->seconds};
+    stp_batch_row row = {.path = file, .mapping = m, .model_known = model_known,
+                         .model = model, .result = r, .status = r ? STP_OK : err->status,
+                         .message = r ? NULL : err->message, .seconds = r ? r->seconds : NAN};
     j = report_row(&row);
   }
   int rc = fmt == CLI_FORMAT_JSONL ? report_json_line(stdout, j) : report_sink_put(sink, stdout, j);
@@ -45,12 +63,14 @@ static int put_result(const stp_mapping *m, const stp_result *r, int fmt, report
 static int eval_one(const stp_mapping *m, stp_model model, const stp_options *o, int fmt,
                     report_sink *sink, size_t *printed) {
   stp_error err = {0};
-  stp_result *r;
+  stp_result *r = NULL;
+  int status = CLI_OK;
   if (stp_evaluate(m, model, o, &r, &err) != STP_OK)
-    return cli_report_error(&err);
-  int status = put_result(m, r, fmt, sink, (*printed)++) == 0 ? CLI_OK : CLI_FAILURE;
+    status = cli_report_error(&err);
+  if (put_record(stp_mapping_file(m), m, r, model, true, &err, fmt, sink, (*printed)++) != 0)
+    status = CLI_FAILURE; /* a failed write: cli_finish says why */
   stp_result_free(r);
-  return status; /* a failed write: cli_finish says why */
+  return status;
 }
 
 static int worst(int a, int b) { return a > b ? a : b; }
@@ -76,7 +96,9 @@ static int run_eval(int argc, char **argv) {
     cli_args_free(&a);
     return CLI_USAGE;
   }
-  report_sink sink = {.format = fmt, .columns = fmt == CLI_FORMAT_TABLE ? eval_table : NULL};
+  report_sink sink = {.format = fmt,
+                      .columns = fmt == CLI_FORMAT_TABLE ? eval_table : report_row_columns(),
+                      .labels = fmt == CLI_FORMAT_TABLE ? eval_table_labels : NULL};
   int status = CLI_OK;
   size_t printed = 0;
   for (int k = 0; k < a.npos && go_on(); k++) {
@@ -84,6 +106,11 @@ static int run_eval(int argc, char **argv) {
     stp_mapping *m;
     if (stp_mapping_load_file(a.pos[k], &m, &err) != STP_OK) {
       status = worst(status, cli_report_error(&err));
+      bool known = models == CLI_MODEL_OVERLAP || models == CLI_MODEL_STRICT;
+      stp_model mo = models == CLI_MODEL_STRICT ? STP_MODEL_STRICT : STP_MODEL_OVERLAP;
+      const char *file = strcmp(a.pos[k], "-") ? a.pos[k] : "<stdin>";
+      if (put_record(file, NULL, NULL, mo, known, &err, fmt, &sink, printed++) != 0)
+        status = worst(status, CLI_FAILURE);
       continue;
     }
     stp_model list[2];

@@ -87,19 +87,10 @@ static json_t *bounds_json(const stp_sim_result *r) {
 
 static json_t *nbue_json(int nbue) { return nbue < 0 ? json_null() : json_boolean(nbue); }
 
-static json_t *sim_json(const stp_mapping *m, const stp_sim_result *r) {
+/* The Monte Carlo estimate, under the glossary's "simulation" key. */
+static json_t *simulation_json(const stp_sim_result *r) {
   json_t *o = json_object();
-  if (!o)
-    return NULL;
-  json_object_set_new(o, "file", json_string(stp_mapping_file(m)));
-  json_object_set_new(o, "name", json_string(stp_mapping_name(m)));
-  json_object_set_new(o, "model", json_string(stp_model_name(r->model)));
   json_object_set_new(o, "law", json_string(r->law));
-  json_object_set_new(o, "laws", laws_json(m, r));
-  json_object_set_new(o, "associated", json_boolean(r->associated));
-  json_object_set_new(o, "resource_law", r->resource_law ? json_string(r->resource_law)
-                                                         : json_null());
-  json_object_set_new(o, "nbue", nbue_json(r->nbue));
   json_object_set_new(o, "throughput", report_number(r->throughput));
   json_object_set_new(o, "period", report_number(r->period));
   json_object_set_new(o, "ci95", json_pack("[o,o]", report_number(r->ci_low),
@@ -113,6 +104,33 @@ static json_t *sim_json(const stp_mapping *m, const stp_sim_result *r) {
   json_object_set_new(o, "simulated", json_integer((json_int_t)r->simulated));
   json_object_set_new(o, "firings", json_integer((json_int_t)r->firings));
   json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
+  json_object_set_new(o, "position", json_string(r->position));
+  json_object_set_new(o, "relative", report_number(r->relative));
+  return o;
+}
+
+/* The keys of "simulation" that earlier releases wrote at the top level:
+ * aliases for one release (NEWS.md). */
+static const char *const sim_aliases[] = {"throughput", "period",    "ci95",      "stddev",
+                                          "method",     "batches",   "replications",
+                                          "datasets",   "warmup",    "simulated",
+                                          "firings",    "seed",      NULL};
+
+static json_t *sim_json(const stp_mapping *m, const stp_sim_result *r) {
+  json_t *o = json_object();
+  if (!o)
+    return NULL;
+  json_object_set_new(o, "file", json_string(stp_mapping_file(m)));
+  json_object_set_new(o, "name", json_string(stp_mapping_name(m)));
+  json_object_set_new(o, "model", json_string(stp_model_name(r->model)));
+  json_object_set_new(o, "law", json_string(r->law));
+  json_object_set_new(o, "laws", laws_json(m, r));
+  json_object_set_new(o, "associated", json_boolean(r->associated));
+  json_object_set_new(o, "resource_law", r->resource_law ? json_string(r->resource_law)
+                                                         : json_null());
+  json_object_set_new(o, "nbue", nbue_json(r->nbue));
+  json_t *sim = simulation_json(r);
+  json_object_set_new(o, "simulation", sim);
   json_object_set_new(o, "bounds", bounds_json(r));
   json_object_set_new(o, "seconds", report_number(r->seconds));
   json_object_set_new(o, "cpu_seconds", report_number(r->cpu_seconds));
@@ -122,6 +140,12 @@ static json_t *sim_json(const stp_mapping *m, const stp_sim_result *r) {
   json_object_set_new(o, "firings_per_cpu_second",
                       report_number(r->cpu_seconds > 0 ? (double)r->firings / r->cpu_seconds
                                                        : NAN));
+  report_status(o, STP_OK, NULL);
+  for (const char *const *k = sim_aliases; *k; k++) {
+    json_t *v = json_object_get(sim, *k);
+    if (v)
+      json_object_set(o, *k, v);
+  }
   return o;
 }
 
@@ -241,14 +265,37 @@ static stp_status write_histogram(const char *path, const stp_mapping *m, stp_mo
 
 /* ---- the command -------------------------------------------------------------------- */
 static const char *const sim_formats[] = {"text", "jsonl", "csv", "table", NULL};
+/* CSV: JSON paths, then the columns of earlier releases (aliases for one
+ * release: the top-level keys above and bounds_lower, ...). */
 static const char *const sim_columns[] = {
-    "file", "name", "model", "law", "associated", "resource_law", "nbue", "throughput", "period",
-    "ci95", "stddev", "method", "datasets", "warmup", "simulated", "firings", "seed",
-    "bounds_lower", "bounds_upper", "bounds_position", "bounds_relative", "bounds_reason",
-    "seconds", NULL};
-static const char *const sim_table[] = {"file",         "model",        "law",
-                                        "throughput",   "ci95",         "bounds_lower",
-                                        "bounds_upper", "bounds_position", NULL};
+    "file", "name", "model", "law", "associated", "resource_law", "nbue",
+    "simulation.throughput", "simulation.period", "simulation.ci95", "simulation.stddev",
+    "simulation.method", "simulation.batches", "simulation.replications",
+    "simulation.datasets", "simulation.warmup", "simulation.simulated", "simulation.firings",
+    "simulation.seed", "simulation.position", "simulation.relative", "bounds.lower",
+    "bounds.upper", "bounds.reason", "seconds", "status", "error",
+    "throughput", "period", "ci95", "stddev", "method", "datasets", "warmup", "simulated",
+    "firings", "seed", "bounds_lower", "bounds_upper", "bounds_position", "bounds_relative",
+    "bounds_reason", NULL};
+static const char *const sim_table[] = {"file", "model", "law", "simulation.throughput",
+                                        "simulation.ci95", "bounds.lower", "bounds.upper",
+                                        "simulation.position", NULL};
+static const char *const sim_table_labels[] = {"file", "model", "law", "throughput",
+                                               "95% CI", "exp bound", "det bound", "position",
+                                               NULL};
+
+/* The CSV columns bounds_lower, ... of earlier releases, on a CSV record. */
+static void csv_aliases(json_t *j) {
+  static const char *const keys[] = {"lower", "upper", "position", "relative", "reason", NULL};
+  json_t *b = json_object_get(j, "bounds");
+  for (const char *const *k = keys; b && *k; k++) {
+    char name[32];
+    snprintf(name, sizeof name, "bounds_%s", *k);
+    json_t *v = json_object_get(b, *k);
+    if (v)
+      json_object_set(j, name, v);
+  }
+}
 
 typedef struct sim_text_args {
   const stp_mapping *m;
@@ -275,38 +322,56 @@ static int sim_text_record(const stp_mapping *m, const stp_sim_result *r, bool b
   return rc;
 }
 
-static int put_sim(const stp_mapping *m, const stp_sim_result *r, int fmt, report_sink *sink,
+/* One record: a result, or (r NULL) the error of an input that failed, so
+ * that JSON lines and CSV keep one record per input. */
+static int put_sim(const char *file, const stp_mapping *m, const stp_sim_result *r,
+                   const stp_model *model, const stp_error *err, int fmt, report_sink *sink,
                    bool blank) {
   if (fmt == CLI_FORMAT_TEXT)
-    return sim_text_record(m, r, blank);
-  json_t *j = sim_json(m, r);
-  if (fmt == CLI_FORMAT_JSONL) {
-    int rc = report_json_line(stdout, j);
-    json_decref(j);
-    return rc;
+    return r ? sim_text_record(m, r, blank) : 0; /* an error went to standard error */
+  json_t *j;
+  if (r) {
+    j = sim_json(m, r);
+  } else {
+    j = report_error_record(m ? stp_mapping_file(m) : file,
+                            model ? stp_model_name(*model)
+                            : m   ? stp_model_name(stp_mapping_model(m))
+                                  : NULL,
+                            err);
+    if (j && m)
+      json_object_set_new(j, "name", json_string(stp_mapping_name(m)));
   }
-  json_t *flat = report_flatten(j);
+  if (!j)
+    return -1;
+  if (fmt != CLI_FORMAT_JSONL)
+    csv_aliases(j);
+  int rc = fmt == CLI_FORMAT_JSONL ? report_json_line(stdout, j) : report_sink_put(sink, stdout, j);
   json_decref(j);
-  int rc = report_sink_put(sink, stdout, flat);
-  json_decref(flat);
   return rc;
 }
 
 static int simulate_one(const char *path, stp_model *model, const stp_sim_options *o, int fmt,
                         report_sink *sink, bool blank, const char *histogram) {
   stp_error err = {0};
-  stp_mapping *m;
-  if (stp_mapping_load_file(path, &m, &err) != STP_OK)
-    return cli_report_error(&err);
-  stp_sim_result *r;
+  stp_mapping *m = NULL;
+  stp_sim_result *r = NULL;
   int status = CLI_OK;
-  stp_model mo = model ? *model : stp_mapping_model(m);
-  if (stp_simulate(m, mo, o, &r, &err) != STP_OK)
+  if (stp_mapping_load_file(path, &m, &err) != STP_OK) {
     status = cli_report_error(&err);
-  else if (histogram && write_histogram(histogram, m, mo, o, &err) != STP_OK)
-    status = cli_report_error(&err);
-  else if (put_sim(m, r, fmt, sink, blank) != 0)
-    status = CLI_FAILURE; /* cli_finish says why */
+  } else {
+    stp_model mo = model ? *model : stp_mapping_model(m);
+    if (stp_simulate(m, mo, o, &r, &err) != STP_OK)
+      status = cli_report_error(&err);
+    else if (histogram && write_histogram(histogram, m, mo, o, &err) != STP_OK)
+      status = cli_report_error(&err);
+  }
+  if (status != CLI_OK) {
+    stp_sim_result_free(r);
+    r = NULL;
+  }
+  const char *file = strcmp(path, "-") ? path : "<stdin>";
+  if (put_sim(file, m, r, model, &err, fmt, sink, blank) != 0)
+    status = status > CLI_FAILURE ? status : CLI_FAILURE; /* cli_finish says why */
   stp_sim_result_free(r);
   stp_mapping_free(m);
   return status;
@@ -368,7 +433,8 @@ static int run_simulate(int argc, char **argv) {
     cli_run_limits.has_seed = true; /* every JSON line records the seed */
     cli_run_limits.seed = o.seed;
   }
-  report_sink sink = {.format = fmt, .columns = fmt == CLI_FORMAT_TABLE ? sim_table : sim_columns};
+  report_sink sink = {.format = fmt, .columns = fmt == CLI_FORMAT_TABLE ? sim_table : sim_columns,
+                      .labels = fmt == CLI_FORMAT_TABLE ? sim_table_labels : NULL};
   for (int k = 0; ok && k < a.npos && cli_output_ok() && !cli_interrupted(); k++) {
     int st = simulate_one(a.pos[k], models == CLI_MODEL_FILE ? NULL : &model, &o, fmt, &sink,
                           k > 0, histogram);

@@ -146,59 +146,94 @@ json_t *report_json(const stp_mapping *m, const stp_result *r) {
   return o;
 }
 
-/* ---- batch rows: the eval object, flattened --------------------------------
- * Each column names where its value sits in the object of report_json, so
- * that a batch row and `eval --json` can never disagree. */
-typedef struct row_column {
-  const char *name;
-  const char *section; /* NULL: a top-level key */
-  const char *key;
-} row_column;
+/* ---- records of several inputs: status and error ----------------------------
+ * Every record of a command that takes several inputs says whether it
+ * succeeded (docs/format.md, "Glossary"): "status" is "OK" or the error
+ * kind, "error" the message or null.  A bad input gives a record too. */
+void report_status(json_t *o, stp_status status, const char *message) {
+  json_object_set_new(o, "status", json_string(stp_status_name(status)));
+  json_object_set_new(o, "error", message ? json_string(message) : json_null());
+}
 
-static const row_column row_columns[] = {
-    {"file", NULL, "file"},
-    {"name", NULL, "name"},
-    {"model", NULL, "model"},
-    {"replication", NULL, "replication"},
-    {"paths", NULL, "paths"},
-    {"det_throughput", "deterministic", "throughput"},
-    {"det_period", "deterministic", "period"},
-    {"exp_throughput", "exponential", "throughput"},
-    {"exp_period", "exponential", "period"},
-    {"lower", "bounds", "lower"},
-    {"upper", "bounds", "upper"},
-    {"max_cycle_time", "deterministic", "max_cycle_time"},
-    {"max_cycle_time_resource", "deterministic", "max_cycle_time_resource"},
-    {"critical_resource", "deterministic", "critical_resource"},
-    {"method", "exponential", "method"},
-    {"states", "exponential", "states"},
-    {"exp_reason", "exponential", "reason"},
-    {"seconds", NULL, "seconds"},
-    {"status", NULL, "status"},
-    {"error", NULL, "error"},
+json_t *report_error_record(const char *file, const char *model, const stp_error *err) {
+  json_t *o = report_head(file, NULL, model);
+  if (o)
+    report_status(o, err->status, err->message);
+  return o;
+}
+
+/* Path lookup: "a.b" is o["a"]["b"]; a key that holds a '.' itself is never
+ * written, so the split is unambiguous. */
+json_t *report_get(const json_t *o, const char *path) {
+  char key[128];
+  while (o && json_is_object(o)) {
+    size_t n = strcspn(path, ".");
+    if (n >= sizeof key)
+      return NULL;
+    memcpy(key, path, n);
+    key[n] = '\0';
+    o = json_object_get(o, key);
+    if (!path[n])
+      return (json_t *)o;
+    path += n + 1;
+  }
+  return NULL;
+}
+
+/* ---- batch rows: the eval object, and its flat aliases ----------------------
+ * A row of batch (and of eval --format csv) is the object of eval --json
+ * without the component list, with its seconds, status and error.  The flat
+ * keys that batch wrote before the glossary (det_throughput, lower, ...)
+ * follow it as aliases, in JSON lines and in CSV, for one release (NEWS.md). */
+typedef struct row_alias {
+  const char *name; /* the old flat key */
+  const char *path; /* where its value sits now */
+} row_alias;
+
+static const row_alias row_aliases[] = {
+    {"det_throughput", "deterministic.throughput"},
+    {"det_period", "deterministic.period"},
+    {"exp_throughput", "exponential.throughput"},
+    {"exp_period", "exponential.period"},
+    {"lower", "bounds.lower"},
+    {"upper", "bounds.upper"},
+    {"max_cycle_time", "deterministic.max_cycle_time"},
+    {"max_cycle_time_resource", "deterministic.max_cycle_time_resource"},
+    {"critical_resource", "deterministic.critical_resource"},
+    {"method", "exponential.method"},
+    {"states", "exponential.states"},
+    {"exp_reason", "exponential.reason"},
 };
-#define ROW_COLUMNS (sizeof row_columns / sizeof row_columns[0])
+#define ROW_ALIASES (sizeof row_aliases / sizeof row_aliases[0])
+
+/* The CSV columns of a row: JSON paths, then the aliases. */
+static const char *const row_columns[] = {
+    "file", "name", "model", "replication", "paths",
+    "deterministic.throughput", "deterministic.period", "deterministic.max_cycle_time",
+    "deterministic.max_cycle_time_resource", "deterministic.critical_resource",
+    "exponential.throughput", "exponential.period", "exponential.method", "exponential.states",
+    "exponential.solver", "exponential.sweeps", "exponential.residual", "exponential.reason",
+    "bounds.lower", "bounds.upper", "seconds", "status", "error",
+    "det_throughput", "det_period", "exp_throughput", "exp_period", "lower", "upper",
+    "max_cycle_time", "max_cycle_time_resource", "critical_resource", "method", "states",
+    "exp_reason", NULL};
+#define ROW_COLUMNS (sizeof row_columns / sizeof row_columns[0] - 1)
+
+const char *const *report_row_columns(void) { return row_columns; }
 
 json_t *report_row(const stp_batch_row *row) {
   const char *model = row->model_known ? stp_model_name(row->model) : NULL;
-  json_t *src = row->result ? report_json(row->mapping, row->result)
-                            : report_head(row->path, row->mapping, model);
-  json_t *o = json_object();
-  if (!src || !o) {
-    json_decref(src);
-    json_decref(o);
+  json_t *o = row->result ? report_json(row->mapping, row->result)
+                          : report_head(row->path, row->mapping, model);
+  if (!o)
     return NULL;
+  json_object_del(o, "components"); /* a row stays one short line */
+  json_object_set_new(o, "seconds", report_number(row->seconds));
+  report_status(o, row->status, row->message);
+  for (size_t k = 0; k < ROW_ALIASES; k++) {
+    json_t *v = report_get(o, row_aliases[k].path);
+    json_object_set_new(o, row_aliases[k].name, v ? json_incref(v) : json_null());
   }
-  json_object_set_new(src, "seconds", report_number(row->seconds));
-  json_object_set_new(src, "status", json_string(stp_status_name(row->status)));
-  json_object_set_new(src, "error", row->message ? json_string(row->message) : json_null());
-  for (size_t c = 0; c < ROW_COLUMNS; c++) {
-    const row_column *col = &row_columns[c];
-    json_t *from = col->section ? json_object_get(src, col->section) : src;
-    json_t *v = from ? json_object_get(from, col->key) : NULL;
-    json_object_set(o, col->name, v ? v : json_null());
-  }
-  json_decref(src);
   return o;
 }
 
@@ -264,7 +299,7 @@ static int emit(FILE *f, void (*put)(FILE *, const void *), const void *arg) {
 static void put_csv_header(FILE *f, const void *arg) {
   (void)arg;
   for (size_t c = 0; c < ROW_COLUMNS; c++)
-    fprintf(f, "%s%s", c ? "," : "", row_columns[c].name);
+    fprintf(f, "%s%s", c ? "," : "", row_columns[c]);
   fputc('\n', f);
 }
 
@@ -289,7 +324,7 @@ static void put_csv_row(FILE *f, const void *arg) {
   for (size_t c = 0; c < ROW_COLUMNS; c++) {
     if (c)
       fputc(',', f);
-    csv_value(f, json_object_get(row, row_columns[c].name));
+    csv_value(f, report_get(row, row_columns[c]));
   }
   fputc('\n', f);
 }
@@ -381,43 +416,18 @@ int report_json_line(FILE *f, json_t *v) {
   return emit(f, put_json_line, v);
 }
 
-/* ---- flat records: CSV and tables ------------------------------------------------- */
-static void flatten_into(json_t *out, const char *prefix, const json_t *v) {
-  const char *key;
-  json_t *val;
-  json_object_foreach((json_t *)v, key, val) {
-    char name[256];
-    snprintf(name, sizeof name, "%s%s%s", prefix, prefix[0] ? "_" : "", key);
-    if (json_is_object(val))
-      flatten_into(out, name, val);
-    else
-      json_object_set(out, name, val);
-  }
-}
-
-json_t *report_flatten(const json_t *v) {
-  json_t *out = json_object();
-  if (out && json_is_object(v))
-    flatten_into(out, "", v);
-  return out;
-}
-
-/* The columns of a sink: the given ones, else the keys of its first record. */
-static void sink_columns(report_sink *s, const json_t *flat) {
+/* ---- records as CSV and tables ----------------------------------------------------
+ * A sink's columns are JSON paths ("bounds.lower"): the CSV header names
+ * them, each field is the value at that path (report_get), so that a CSV
+ * column and a JSON key can never disagree. */
+static void sink_columns(report_sink *s) {
   s->keys = json_array();
-  if (s->columns) {
-    for (const char *const *c = s->columns; *c; c++)
-      json_array_append_new(s->keys, json_string(*c));
-    return;
-  }
-  const char *key;
-  json_t *val;
-  json_object_foreach((json_t *)flat, key, val)
-    json_array_append_new(s->keys, json_string(key));
+  for (const char *const *c = s->columns; *c; c++)
+    json_array_append_new(s->keys, json_string(*c));
 }
 
 typedef struct csv_line {
-  const json_t *keys, *flat; /* flat NULL: the header */
+  const json_t *keys, *rec; /* rec NULL: the header */
 } csv_line;
 
 static void put_csv_line(FILE *f, const void *arg) {
@@ -426,43 +436,55 @@ static void put_csv_line(FILE *f, const void *arg) {
     const char *name = json_string_value(json_array_get(l->keys, c));
     if (c)
       fputc(',', f);
-    if (l->flat)
-      csv_value(f, json_object_get(l->flat, name));
+    if (l->rec)
+      csv_value(f, report_get(l->rec, name));
     else
       csv_string(f, name);
   }
   fputc('\n', f);
 }
 
-/* A value as a table cell (CSV's text, without the quoting). */
+/* A value as a table cell: CSV's text without the quoting, reals to 8
+ * significant digits as in the text reports (tables are for reading; CSV
+ * and JSON keep every digit). */
 static char *cell_text(const json_t *v) {
   char *buf = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&buf, &len);
   if (!mem)
     return NULL;
-  if (v && json_is_string(v))
+  if (v && json_is_string(v)) {
     fputs(json_string_value(v), mem);
-  else if (v)
+  } else if (v && json_is_real(v)) {
+    fprintf(mem, "%.8g", json_real_value(v));
+  } else if (v && json_is_array(v)) { /* an interval: [lo, hi] */
+    for (size_t k = 0; k < json_array_size(v); k++) {
+      char *t = cell_text(json_array_get(v, k));
+      fprintf(mem, "%s%s", k ? ", " : "[", t ? t : "");
+      free(t);
+    }
+    fputc(']', mem);
+  } else if (v) {
     csv_value(mem, v);
+  }
   fclose(mem);
   return buf;
 }
 
-int report_sink_put(report_sink *s, FILE *f, const json_t *flat) {
-  if (!flat)
+int report_sink_put(report_sink *s, FILE *f, const json_t *rec) {
+  if (!rec)
     return -1;
   if (!s->keys) {
-    sink_columns(s, flat);
+    sink_columns(s);
     if (s->format == CLI_FORMAT_CSV &&
-        emit(f, put_csv_line, &(csv_line){.keys = s->keys, .flat = NULL}) != 0)
+        emit(f, put_csv_line, &(csv_line){.keys = s->keys, .rec = NULL}) != 0)
       return -1;
   }
   if (s->format == CLI_FORMAT_CSV)
-    return emit(f, put_csv_line, &(csv_line){.keys = s->keys, .flat = flat});
+    return emit(f, put_csv_line, &(csv_line){.keys = s->keys, .rec = rec});
   if (!s->rows)
     s->rows = json_array();
-  return json_array_append(s->rows, (json_t *)flat); /* a table waits for its widths */
+  return json_array_append(s->rows, (json_t *)rec); /* a table waits for its widths */
 }
 
 static void put_table(FILE *f, const void *arg) {
@@ -477,9 +499,9 @@ static void put_table(FILE *f, const void *arg) {
   }
   for (size_t c = 0; c < ncol; c++) {
     const char *name = json_string_value(json_array_get(s->keys, c));
-    cell[c] = strdup(name);
+    cell[c] = strdup(s->labels ? s->labels[c] : name);
     for (size_t r = 0; r < nrow; r++)
-      cell[(r + 1) * ncol + c] = cell_text(json_object_get(json_array_get(s->rows, r), name));
+      cell[(r + 1) * ncol + c] = cell_text(report_get(json_array_get(s->rows, r), name));
   }
   for (size_t k = 0; k < (nrow + 1) * ncol; k++) {
     size_t w = cell[k] ? strlen(cell[k]) : 0;

@@ -35,9 +35,19 @@ const char *report_sim_law(const stp_graph_sim_options *o);
 /* Write one JSON value on one line. */
 int report_json_line(FILE *f, json_t *v);
 void report_text(FILE *f, const stp_mapping *m, const stp_result *r);
-/* A batch row: the docs/format.md object flattened to one level (docs/guide/batch.md lists
- * the columns), with the row's seconds, status and error. */
+/* "status" ("OK" or the error kind) and "error" (the message, or null) of a
+ * record of a command that takes several inputs (docs/format.md, Glossary). */
+void report_status(json_t *o, stp_status status, const char *message);
+/* The record of an input that failed: file, name null, model, status, error. */
+json_t *report_error_record(const char *file, const char *model, const stp_error *err);
+/* The value at a JSON path "a.b.c" (borrowed), or NULL. */
+json_t *report_get(const json_t *o, const char *path);
+/* A batch row: the eval --json object without its components, with the
+ * row's seconds, status and error, then the flat keys of earlier releases
+ * as aliases (docs/guide/batch.md lists them). */
 json_t *report_row(const stp_batch_row *row);
+/* The CSV columns of a row (JSON paths, then the aliases), NULL-terminated. */
+const char *const *report_row_columns(void);
 /* The same row as CSV (RFC 4180 quoting, empty fields for null, the
  * replication as "1 2 3 1"), after a header line of the column names. */
 int report_csv_header(FILE *f);
@@ -48,20 +58,18 @@ int report_csv_row(FILE *f, const json_t *row);
 /* The "limits" object of the JSON lines (cli_run_limits). */
 json_t *report_limits(void);
 
-/* An object flattened to one level: {"a":{"b":1}} -> {"a_b":1}; arrays stay. */
-json_t *report_flatten(const json_t *v);
-
-/* CSV or table output of flat records (--format csv|table): CSV writes a
- * header then one line per record as it comes; a table waits for the last
- * record (report_sink_close) to align its columns.  columns: the keys to
- * show, NULL-terminated; NULL: those of the first record.  Zero-initialise
- * the rest. */
+/* CSV or table output of records (--format csv|table): columns are JSON
+ * paths ("bounds.lower", NULL-terminated), each field the value there.  CSV
+ * writes a header then one line per record as it comes; a table waits for
+ * the last record (report_sink_close) to align its columns, and heads them
+ * with labels when given (one per column).  Zero-initialise the rest. */
 typedef struct report_sink {
   int format; /* CLI_FORMAT_CSV or CLI_FORMAT_TABLE */
   const char *const *columns;
+  const char *const *labels;
   json_t *keys, *rows;
 } report_sink;
-int report_sink_put(report_sink *s, FILE *f, const json_t *flat);
+int report_sink_put(report_sink *s, FILE *f, const json_t *rec);
 int report_sink_close(report_sink *s, FILE *f);
 /* The human report as one whole record (report_text into memory, then out). */
 int report_text_record(FILE *f, const stp_mapping *m, const stp_result *r);

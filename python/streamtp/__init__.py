@@ -313,6 +313,7 @@ def _result_dict(mp, r):
     if r.ncomponents:
         d["components"] = [_component(mp, r.components[k]) for k in range(r.ncomponents)]
     d["seconds"] = _num(r.seconds)
+    d["status"], d["error"] = "OK", None
     return d
 
 
@@ -358,6 +359,12 @@ class _Law:
             _law_free(self.ptr)
 
 
+# Keys of "simulation" that earlier releases put at the top level: aliases
+# for one release, as on the command's line (cli/cmd_simulate.c).
+_SIM_ALIASES = ("throughput", "period", "ci95", "stddev", "method", "batches", "replications",
+                "datasets", "warmup", "simulated", "firings", "seed")
+
+
 def _sim_dict(mp, r):
     stages, transfers = {}, {}
     for c in range(r.ncolumns):
@@ -365,21 +372,25 @@ def _sim_dict(mp, r):
     d = {"file": _s(_mapping_file(mp.ptr)), "name": _s(_mapping_name(mp.ptr)),
          "model": "strict" if r.model == 1 else "overlap", "law": _s(r.law),
          "laws": {"stages": stages, "transfers": transfers}, "associated": bool(r.associated),
-         "resource_law": _s(r.resource_law), "nbue": None if r.nbue < 0 else bool(r.nbue),
-         "throughput": _num(r.throughput), "period": _num(r.period),
-         "ci95": [_num(r.ci_low), _num(r.ci_high)], "stddev": _num(r.stddev),
-         "method": "replications" if r.replicated else "batch-means"}
-    d["replications" if r.replicated else "batches"] = r.groups
+         "resource_law": _s(r.resource_law), "nbue": None if r.nbue < 0 else bool(r.nbue)}
+    sim = {"law": _s(r.law), "throughput": _num(r.throughput), "period": _num(r.period),
+           "ci95": [_num(r.ci_low), _num(r.ci_high)], "stddev": _num(r.stddev),
+           "method": "replications" if r.replicated else "batch-means",
+           "replications" if r.replicated else "batches": r.groups,
+           "datasets": r.datasets, "warmup": r.warmup, "simulated": r.simulated,
+           "firings": r.firings, "seed": r.seed, "position": _s(r.position),
+           "relative": _num(r.relative)}
     bounds = {"lower": _num(r.lower), "upper": _num(r.upper), "position": _s(r.position),
               "relative": _num(r.relative)}
     if r.bounds_reason:
         bounds["reason"] = _s(r.bounds_reason)
-    d.update({"datasets": r.datasets, "warmup": r.warmup, "simulated": r.simulated,
-              "firings": r.firings, "seed": r.seed, "bounds": bounds, "seconds": _num(r.seconds),
+    d.update({"simulation": sim, "bounds": bounds, "seconds": _num(r.seconds),
               "cpu_seconds": _num(r.cpu_seconds), "bounds_seconds": _num(r.bounds_seconds),
               "firings_per_second": _num(r.firings / r.seconds) if r.seconds > 0 else None,
               "firings_per_cpu_second":
-                  _num(r.firings / r.cpu_seconds) if r.cpu_seconds > 0 else None})
+                  _num(r.firings / r.cpu_seconds) if r.cpu_seconds > 0 else None,
+              "status": "OK", "error": None})
+    d.update({k: sim[k] for k in _SIM_ALIASES if k in sim})
     return d
 
 
