@@ -42,6 +42,9 @@ class Error(Exception):
         super().__init__(message)
         self.status = status
 
+    def __reduce__(self):  # pickled with its status: raised in a worker process, it arrives whole
+        return (Error, (self.status, str(self)))
+
     @property
     def input_error(self):
         """True when the input is at fault (the CLI's exit status 2)."""
