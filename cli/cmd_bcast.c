@@ -199,6 +199,7 @@ typedef struct outcome {
   stp_bcast_schedule s;
   stp_graph_result r;
   stp_graph_sim_result sim;
+  double t0; /* when this heuristic started: the record's seconds */
 } outcome;
 
 /* The method is named even without a value: the one that was refused. */
@@ -231,7 +232,8 @@ static int print_json(const platform_run *run, const outcome *x) {
   json_object_set_new(o, "exponential", exponential_json(&x->r));
   json_object_set_new(o, "bounds", report_bounds(x->r.bound_lower, x->r.bound_upper));
   if (run->simulate)
-    json_object_set_new(o, "simulation", report_simulation(&run->sim, &x->sim));
+    json_object_set_new(o, "simulation", report_simulation(&run->sim, &x->sim, true));
+  json_object_set_new(o, "seconds", report_number(report_now() - x->t0));
   int rc = report_json_line(stdout, o);
   json_decref(o);
   return rc ? CLI_FAILURE : CLI_OK;
@@ -257,7 +259,7 @@ static void print_text(const platform_run *run, const outcome *x) {
 }
 
 static int one_heuristic(const platform_run *run, stp_bcast_heuristic h) {
-  outcome x = {0};
+  outcome x = {.t0 = report_now()};
   stp_error err = {0};
   stp_status s = stp_bcast_schedule_compute(run->p, &run->opts, h, &x.s, &err);
   if (s == STP_OK)

@@ -55,14 +55,21 @@ static json_t *json_result(const char *file, const stp_graph *g, const stp_graph
     json_object_set_new(det, "critical_cycle", names(g, r->critical, r->critical_len));
   }
   json_object_set_new(o, "deterministic", det);
-  json_object_set_new(o, "exponential",
-                      r->exp_computed
-                          ? report_exponential(what, r->exp_value, r->exp_states, r->exp_method,
-                                               NULL)
-                          : report_exponential(what, NAN, 0, NULL, r->exp_reason));
+  json_t *ex = r->exp_computed
+                   ? report_exponential(what, r->exp_value, r->exp_states, r->exp_method, NULL)
+                   : report_exponential(what, NAN, 0, NULL, r->exp_reason);
+  if (!r->is_dag && r->exp_computed) { /* period = 1 / throughput, after it */
+    json_t *rest = json_deep_copy(ex);
+    json_object_clear(ex);
+    json_object_set(ex, "throughput", json_object_get(rest, "throughput"));
+    json_object_set_new(ex, "period", report_number(r->exp_value > 0 ? 1 / r->exp_value : NAN));
+    json_object_update_missing(ex, rest);
+    json_decref(rest);
+  }
+  json_object_set_new(o, "exponential", ex);
   json_object_set_new(o, "bounds", report_bounds(r->bound_lower, r->bound_upper));
   if (j->simulate)
-    json_object_set_new(o, "simulation", report_simulation(&j->sim, sr));
+    json_object_set_new(o, "simulation", report_simulation(&j->sim, sr, r->is_dag));
   return o;
 }
 
@@ -150,16 +157,35 @@ static void write_dot(FILE *f, const stp_graph *g, const stp_graph_result *r) {
   free(next);
 }
 
+/* With --json, a file that fails still gives its record (status, error). */
+static int json_error(const char *file, const stp_graph *g, const stp_error *err, int rc) {
+  json_t *o = report_error_record(file, NULL, err);
+  if (o) {
+    json_object_del(o, "model"); /* a graph has no model */
+    if (g)
+      json_object_set_new(o, "name", json_string(stp_graph_name(g)));
+  }
+  if (report_json_line(stdout, o) != 0)
+    rc = CLI_FAILURE;
+  json_decref(o);
+  return rc;
+}
+
 static int graph_one(const char *file, const graph_job *j) {
   stp_error err = {0};
   stp_graph *g;
-  if (stp_graph_read_file(file, &g, &err) != STP_OK) return cli_report_error(&err);
+  double t0 = report_now();
+  if (stp_graph_read_file(file, &g, &err) != STP_OK) {
+    int rc = cli_report_error(&err);
+    return j->json ? json_error(file, NULL, &err, rc) : rc;
+  }
   stp_graph_options opt = j->opt;
   opt.exponential = !j->dot;
   stp_graph_result r;
   int rc = CLI_OK;
   if (stp_graph_analyze(g, &opt, &r, &err) != STP_OK) {
     rc = cli_report_error(&err);
+    rc = j->json ? json_error(file, g, &err, rc) : rc;
     stp_graph_free(g);
     return rc;
   }
@@ -167,10 +193,13 @@ static int graph_one(const char *file, const graph_job *j) {
   if (j->simulate && stp_graph_simulate(g, &j->sim, &sr, &err) != STP_OK) {
     stp_error_prefix(&err, "%s", file);
     rc = cli_report_error(&err);
+    rc = j->json ? json_error(file, g, &err, rc) : rc;
   } else if (j->dot) {
     write_dot(stdout, g, &r);
   } else if (j->json) {
     json_t *o = json_result(file, g, &r, j, &sr);
+    json_object_set_new(o, "seconds", report_number(report_now() - t0));
+    report_status(o, STP_OK, NULL);
     if (report_json_line(stdout, o) != 0) {
       cli_error("cannot write the JSON result");
       rc = CLI_FAILURE;

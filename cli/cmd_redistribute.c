@@ -6,6 +6,7 @@
  * JSON object per strategy (docs/format.md, "redistribute").  The JSON is
  * written directly: a 2048 x 2048 grid is four million numbers. */
 #include "cli/cli.h"
+#include "cli/report.h"
 #include "streamtp_redistribute.h"
 
 #include <float.h>
@@ -66,6 +67,10 @@ static bool parse_strategies(const cli_command *cmd, const cli_args *a, const st
     if (stp_redist_strategy_parse(s, &st) != STP_OK) {
       cli_usage_error(cmd, "--strategy: '%s' is not one of class, stepwise, greedy, "
                       "caterpillar, optimal, all", s);
+      return false;
+    }
+    if (st == STP_REDIST_CLASS && stp_redist_class_applies(rd, &why) != STP_OK) {
+      cli_error("%s", why.message); /* before anything is printed */
       return false;
     }
     list[(*n)++] = st;
@@ -148,95 +153,101 @@ static bool parse_run(const cli_command *cmd, const cli_args *a, run *r, int *rc
 
 /* ---- output ------------------------------------------------------------------ */
 
-static void json_num(FILE *f, double x) {
-  if (isfinite(x))
-    fprintf(f, "%.17g", x);
-  else
-    fputs("null", f);
-}
-
-static void json_grid(FILE *f, const run *r) {
-  fputc('[', f);
-  for (uint64_t p = 0; p < r->info.P; p++) {
-    fputs(p ? ",[" : "[", f);
-    for (uint64_t q = 0; q < r->info.Q; q++)
-      fprintf(f, q ? ",%llu" : "%llu", (unsigned long long)stp_redist_length(r->rd, p, q));
-    fputc(']', f);
+/* The grid of message lengths, row by row. */
+static json_t *grid_json(const run *r) {
+  json_t *g = json_array();
+  for (uint64_t p = 0; g && p < r->info.P; p++) {
+    json_t *row = json_array();
+    for (uint64_t q = 0; row && q < r->info.Q; q++)
+      json_array_append_new(row, json_integer((json_int_t)stp_redist_length(r->rd, p, q)));
+    json_array_append_new(g, row);
   }
-  fputc(']', f);
+  return g;
 }
 
-static void json_steps(FILE *f, const stp_redist_schedule *sc) {
-  fputc('[', f);
-  for (uint64_t k = 0; k < stp_redist_schedule_steps(sc); k++) {
-    fputs(k ? ",[" : "[", f);
-    for (uint64_t i = 0; i < stp_redist_step_size(sc, k); i++) {
+static json_t *steps_json(const stp_redist_schedule *sc) {
+  json_t *steps = json_array();
+  for (uint64_t k = 0; steps && k < stp_redist_schedule_steps(sc); k++) {
+    json_t *step = json_array();
+    for (uint64_t i = 0; step && i < stp_redist_step_size(sc, k); i++) {
       uint64_t p, q, l;
       stp_redist_step_message(sc, k, i, &p, &q, &l);
-      fprintf(f, "%s{\"from\":%llu,\"to\":%llu,\"length\":%llu}", i ? "," : "",
-              (unsigned long long)p, (unsigned long long)q, (unsigned long long)l);
+      json_array_append_new(step, json_pack("{s:I,s:I,s:I}", "from", (json_int_t)p, "to",
+                                            (json_int_t)q, "length", (json_int_t)l));
     }
-    fputc(']', f);
+    json_array_append_new(steps, step);
   }
-  fputc(']', f);
+  return steps;
 }
 
 typedef struct outcome {
   stp_redist_costs c;
   bool simulated;
   stp_graph_sim_result sim;
+  double t0; /* when this strategy started: the record's seconds */
 } outcome;
 
-static void print_json(const run *r, const stp_redist_schedule *sc, const outcome *o) {
-  FILE *f = stdout;
+/* The limits of the run: those of every command, and the search's own. */
+static json_t *limits_json(const run *r) {
+  json_t *l = report_limits();
+  if (l) {
+    json_object_set_new(l, "max_steps", r->opts.max_steps
+                                            ? json_integer((json_int_t)r->opts.max_steps)
+                                            : json_null());
+    json_object_set_new(l, "max_nodes", json_integer(r->opts.max_nodes
+                                                         ? (json_int_t)r->opts.max_nodes
+                                                         : 1000000)); /* the library's 0 */
+  }
+  return l;
+}
+
+/* One strategy as one JSON line, through the shared printer (shortest
+ * round-trip numbers, reals as reals, version and limits).  The expected
+ * completion time is a "makespan" (glossary); "cost" and
+ * "exponential.cost", its names before, stay one release (NEWS.md). */
+static int print_json(const run *r, const stp_redist_schedule *sc, const outcome *o) {
   const stp_redist_info *in = &r->info;
-  fprintf(f, "{\"P\":%llu,\"Q\":%llu,\"r\":%llu,\"s\":%llu,\"L\":%llu,\"g\":%llu,\"M\":%llu,",
-          (unsigned long long)in->P, (unsigned long long)in->Q, (unsigned long long)in->r,
-          (unsigned long long)in->s, (unsigned long long)in->L, (unsigned long long)in->g,
-          (unsigned long long)r->cost.M);
-  fputs("\"alpha\":", f);
-  json_num(f, r->cost.alpha);
-  fputs(",\"beta\":", f);
-  json_num(f, r->cost.beta);
-  fputs(",\"grid\":", f);
-  json_grid(f, r);
-  fprintf(f, ",\"messages\":%llu,\"ns_opt\":%llu,\"strategy\":\"%s\",\"steps\":",
-          (unsigned long long)in->messages, (unsigned long long)in->ns_opt,
-          stp_redist_strategy_name(stp_redist_schedule_strategy(sc)));
-  json_steps(f, sc);
-  fprintf(f, ",\"ns\":%llu,\"tc\":%llu,\"cost\":", (unsigned long long)stp_redist_schedule_steps(sc),
-          (unsigned long long)stp_redist_schedule_tc(sc));
-  json_num(f, o->c.cost);
-  fputs(",\"exponential\":{\"cost\":", f);
-  json_num(f, o->c.exp_cost);
-  fprintf(f, ",\"method\":\"%s\"},\"bounds\":{\"lower\":", o->c.exp_method);
-  json_num(f, o->c.cost);
-  fputs(",\"upper\":", f);
-  json_num(f, o->c.exp_cost);
-  fputc('}', f);
+  json_t *j = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "P", (json_int_t)in->P, "Q",
+                        (json_int_t)in->Q, "r", (json_int_t)in->r, "s", (json_int_t)in->s, "L",
+                        (json_int_t)in->L, "g", (json_int_t)in->g, "M", (json_int_t)r->cost.M);
+  if (!j)
+    return -1;
+  json_object_set_new(j, "alpha", report_number(r->cost.alpha));
+  json_object_set_new(j, "beta", report_number(r->cost.beta));
+  json_object_set_new(j, "grid", grid_json(r));
+  json_object_set_new(j, "messages", json_integer((json_int_t)in->messages));
+  json_object_set_new(j, "ns_opt", json_integer((json_int_t)in->ns_opt));
+  json_object_set_new(j, "strategy",
+                      json_string(stp_redist_strategy_name(stp_redist_schedule_strategy(sc))));
+  json_object_set_new(j, "steps", steps_json(sc));
+  json_object_set_new(j, "ns", json_integer((json_int_t)stp_redist_schedule_steps(sc)));
+  json_object_set_new(j, "tc", json_integer((json_int_t)stp_redist_schedule_tc(sc)));
+  json_object_set_new(j, "cost", report_number(o->c.cost));
+  json_object_set_new(j, "deterministic",
+                      json_pack("{s:o}", "makespan", report_number(o->c.cost)));
+  json_object_set_new(j, "exponential",
+                      json_pack("{s:o,s:s,s:o}", "makespan", report_number(o->c.exp_cost),
+                                "method", o->c.exp_method, "cost",
+                                report_number(o->c.exp_cost)));
+  json_object_set_new(j, "bounds", report_bounds(o->c.cost, o->c.exp_cost));
   if (stp_redist_schedule_strategy(sc) == STP_REDIST_OPTIMAL) {
     uint64_t lb, profiles, nodes;
     stp_redist_schedule_search(sc, &lb, &profiles, &nodes);
-    fputs(",\"max_steps\":", f);
-    if (r->opts.max_steps)
-      fprintf(f, "%llu", (unsigned long long)r->opts.max_steps);
-    else
-      fputs("null", f);
-    fprintf(f, ",\"search\":{\"lower_bound\":%llu,\"profiles\":%llu,\"nodes\":%llu}",
-            (unsigned long long)lb, (unsigned long long)profiles, (unsigned long long)nodes);
+    json_object_set_new(j, "max_steps", r->opts.max_steps
+                                            ? json_integer((json_int_t)r->opts.max_steps)
+                                            : json_null());
+    json_object_set_new(j, "search", json_pack("{s:I,s:I,s:I}", "lower_bound", (json_int_t)lb,
+                                               "profiles", (json_int_t)profiles, "nodes",
+                                               (json_int_t)nodes));
   }
-  if (o->simulated) {
-    fprintf(f, ",\"simulation\":{\"law\":\"%s\",\"runs\":%llu,\"seed\":%llu,\"mean\":",
-            r->law ? stp_law_spec(r->law) : "exp", (unsigned long long)o->sim.runs,
-            (unsigned long long)r->sim.seed);
-    json_num(f, o->sim.mean);
-    fputs(",\"ci95\":[", f);
-    json_num(f, o->sim.ci95_lo);
-    fputc(',', f);
-    json_num(f, o->sim.ci95_hi);
-    fputs("]}", f);
-  }
-  fputs("}\n", f);
+  if (o->simulated)
+    json_object_set_new(j, "simulation", report_simulation(&r->sim, &o->sim, true));
+  json_object_set_new(j, "seconds", report_number(report_now() - o->t0));
+  json_object_set_new(j, "version", json_string(STP_VERSION));
+  json_object_set_new(j, "limits", limits_json(r));
+  int rc = report_json_line(stdout, j);
+  json_decref(j);
+  return rc;
 }
 
 static void print_head(const run *r) {
@@ -334,7 +345,9 @@ static void print_row(const run *r, const stp_redist_schedule *sc, const outcome
 
 static int evaluate(const run *r, const stp_redist_schedule *sc, outcome *o) {
   stp_error err = {0};
+  double t0 = o->t0;
   memset(o, 0, sizeof *o);
+  o->t0 = t0;
   if (stp_redist_evaluate(r->rd, sc, &r->cost, &o->c, &err) != STP_OK)
     return cli_report_error(&err);
   if (r->simulate) { /* Monte Carlo of the barrier schedule, any law */
@@ -373,15 +386,15 @@ static int run_redistribute(int argc, char **argv) {
   for (size_t i = 0; i < n && rc == CLI_OK; i++) {
     stp_error err = {0};
     stp_redist_schedule *sc;
+    outcome o = {.t0 = report_now()};
     if (stp_redist_schedule_new(r.rd, list[i], &r.opts, &sc, &err) != STP_OK) {
       rc = cli_report_error(&err);
       break;
     }
-    outcome o;
     rc = evaluate(&r, sc, &o);
     if (rc == CLI_OK) {
       if (r.json)
-        print_json(&r, sc, &o);
+        rc = print_json(&r, sc, &o) == 0 ? CLI_OK : CLI_FAILURE;
       else if (n > 1)
         print_row(&r, sc, &o);
       else

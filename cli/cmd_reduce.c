@@ -263,7 +263,7 @@ static json_t *simulation_json(const reduce_run *run, const stp_reduce_spec *spe
   stp_graph_sim_result s = sim_result(run, spec, v);
   double lo = det, hi = exp_makespan(spec, v);
   double rel = isfinite(hi) && hi - lo > 1e-12 * hi ? (s.mean - lo) / (hi - lo) : NAN;
-  json_t *o = report_simulation(&run->sim, &s);
+  json_t *o = report_simulation(&run->sim, &s, true);
   json_object_set_new(o, "position", json_string(position(lo, hi, &s)));
   json_object_set_new(o, "relative", report_number(rel));
   return o;
@@ -271,7 +271,7 @@ static json_t *simulation_json(const reduce_run *run, const stp_reduce_spec *spe
 
 /* One n as JSON; r (the tree) is NULL in a sweep, which has no arrays. */
 static int print_json(const reduce_run *run, const stp_reduce_spec *s, double det,
-                      const stp_reduce *r, const reduce_values *v) {
+                      const stp_reduce *r, const reduce_values *v, double t0) {
   json_t *o = json_object();
   json_object_set_new(o, "n", json_integer((json_int_t)s->n));
   json_object_set_new(o, "d", json_real(s->d));
@@ -298,6 +298,7 @@ static int print_json(const reduce_run *run, const stp_reduce_spec *s, double de
   json_object_set_new(o, "length_bound", report_number(stp_reduce_length_bound(s)));
   if (run->simulate)
     json_object_set_new(o, "simulation", simulation_json(run, s, det, v));
+  json_object_set_new(o, "seconds", report_number(report_now() - t0));
   int rc = report_json_line(stdout, o);
   json_decref(o);
   return rc;
@@ -433,6 +434,7 @@ static int reduce_one(const reduce_run *run, uint64_t n) {
   spec.n = n;
   stp_error err = {0};
   stp_reduce *r;
+  double t0 = report_now();
   if (stp_reduce_build(&spec, &r, &err) != STP_OK)
     return cli_report_error(&err);
   if (run->graph_json) {
@@ -446,7 +448,7 @@ static int reduce_one(const reduce_run *run, uint64_t n) {
     if (run->dot)
       print_dot(r);
     else if (run->json)
-      rc = print_json(run, &spec, stp_reduce_makespan(r), r, &v) == 0 ? CLI_OK : CLI_FAILURE;
+      rc = print_json(run, &spec, stp_reduce_makespan(r), r, &v, t0) == 0 ? CLI_OK : CLI_FAILURE;
     else if (run->lo != run->hi)
       print_row(run, &spec, stp_reduce_makespan(r), &v);
     else
@@ -471,14 +473,16 @@ static int reduce_sweep(const reduce_run *run) {
   reduce_values none = {.exp_reason =
                             spec.algorithm == STP_REDUCE_ALG2 ? REASON_ALG2 : REASON_NONE};
   int rc = CLI_OK;
+  double t0 = report_now(); /* a record's seconds: since the previous one */
   while (rc == CLI_OK && stp_reduce_sweep_next(sw, &n, &m)) {
     if (n < run->lo)
       continue;
     spec.n = n;
     if (run->json)
-      rc = print_json(run, &spec, m, NULL, &none) == 0 ? CLI_OK : CLI_FAILURE;
+      rc = print_json(run, &spec, m, NULL, &none, t0) == 0 ? CLI_OK : CLI_FAILURE;
     else
       print_row(run, &spec, m, &none);
+    t0 = report_now();
   }
   stp_reduce_sweep_free(sw);
   return rc;

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 json_t *report_number(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
@@ -36,11 +37,28 @@ const char *report_sim_law(const stp_graph_sim_options *o) {
   return o->law ? stp_law_spec(o->law) : "exp";
 }
 
-json_t *report_simulation(const stp_graph_sim_options *o, const stp_graph_sim_result *r) {
-  return json_pack("{s:s,s:I,s:I,s:o,s:[o,o]}", "law", report_sim_law(o), "runs",
-                   (json_int_t)r->runs, "seed", (json_int_t)o->seed, "mean",
-                   report_number(r->mean), "ci95", report_number(r->ci95_lo),
-                   report_number(r->ci95_hi));
+json_t *report_simulation(const stp_graph_sim_options *o, const stp_graph_sim_result *r,
+                          bool dag) {
+  json_t *s = json_pack("{s:s,s:I,s:I}", "law", report_sim_law(o), "runs", (json_int_t)r->runs,
+                        "seed", (json_int_t)o->seed);
+  if (!s)
+    return NULL;
+  if (dag) {
+    json_object_set_new(s, "makespan", report_number(r->mean));
+  } else {
+    json_object_set_new(s, "throughput", report_number(r->mean));
+    json_object_set_new(s, "period", report_number(r->mean > 0 ? 1 / r->mean : NAN));
+  }
+  json_object_set_new(s, "ci95", json_pack("[o,o]", report_number(r->ci95_lo),
+                                           report_number(r->ci95_hi)));
+  json_object_set_new(s, "mean", report_number(r->mean)); /* alias, one release (NEWS.md) */
+  return s;
+}
+
+double report_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 json_t *report_names(const stp_mapping *m, const size_t *procs, size_t n) {

@@ -28,8 +28,13 @@ json_t *report_exponential(const char *key, double value, uint64_t states, const
                            const char *reason);
 /* "bounds": {"lower", "upper"} (null where not finite); */
 json_t *report_bounds(double lower, double upper);
-/* "simulation": {"law", "runs", "seed", "mean", "ci95": [lo, hi]}. */
-json_t *report_simulation(const stp_graph_sim_options *o, const stp_graph_sim_result *r);
+/* "simulation": {"law", "runs", "seed", "makespan" (dag) or "throughput"
+ * and "period", "ci95": [lo, hi], "mean"} ("mean": the older name of the
+ * estimate, kept one release). */
+json_t *report_simulation(const stp_graph_sim_options *o, const stp_graph_sim_result *r,
+                          bool dag);
+/* A monotonic clock, in seconds: the "seconds" of a record. */
+double report_now(void);
 /* The --law of a Monte Carlo run as given, "exp" by default. */
 const char *report_sim_law(const stp_graph_sim_options *o);
 /* Write one JSON value on one line. */

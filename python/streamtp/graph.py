@@ -20,6 +20,7 @@ import ctypes
 import json
 import math
 import os
+import time
 
 from . import _Cancel, _Error, _Law, _P, _PE, _fn, _num, _raise, _s, Error
 
@@ -216,9 +217,18 @@ def _law_name(law):
     return _s(_law_spec(law.ptr)) if law.ptr else "exp"
 
 
-def _sim_json(law, seed, s):
-    return {"law": _law_name(law), "runs": s.runs, "seed": seed, "mean": _num(s.mean),
-            "ci95": [_num(s.ci95_lo), _num(s.ci95_hi)]}
+def _sim_json(law, seed, s, dag=True):
+    """The "simulation" block of cli/report.c (report_simulation): the
+    estimate named by what it estimates, "mean" its older name (one release)."""
+    d = {"law": _law_name(law), "runs": s.runs, "seed": seed}
+    if dag:
+        d["makespan"] = _num(s.mean)
+    else:
+        d["throughput"] = _num(s.mean)
+        d["period"] = _num(1 / s.mean) if s.mean > 0 else None
+    d["ci95"] = [_num(s.ci95_lo), _num(s.ci95_hi)]
+    d["mean"] = _num(s.mean)
+    return d
 
 
 # ---- graph ------------------------------------------------------------------------------
@@ -233,8 +243,10 @@ def _graph_dict(file, g, r):
         d["deterministic"] = {"throughput": _num(r.det_throughput), "period": _num(r.det_period),
                               "critical_cycle": names}
     if r.exp_computed:
-        d["exponential"] = {what: _num(r.exp_value), "states": r.exp_states,
-                            "method": _s(r.exp_method)}
+        d["exponential"] = {what: _num(r.exp_value)}
+        if not r.is_dag:
+            d["exponential"]["period"] = _num(1 / r.exp_value) if r.exp_value > 0 else None
+        d["exponential"].update({"states": r.exp_states, "method": _s(r.exp_method)})
     else:
         d["exponential"] = {what: None, "reason": _s(r.exp_reason)}
     d["bounds"] = {"lower": _num(r.bound_lower), "upper": _num(r.bound_upper)}
@@ -247,6 +259,7 @@ def graph(source, max_states=None, simulate=None, law=None, seed=1, firings=1000
     exponential chain (None: 1000000); simulate: R Monte Carlo runs with
     `law` (a law spec, None: exp), `seed` and, for a timed event graph,
     `firings` counted per run."""
+    t0 = time.monotonic()
     g = _load(source, _graph_read_file, _graph_read_string, b"<graph>", "graph")
     lw = _Law(law, "law")
     try:
@@ -259,7 +272,8 @@ def graph(source, max_states=None, simulate=None, law=None, seed=1, firings=1000
                 so, sr = _sim_options(simulate, lw, seed, firings), _SimResult()
                 _check(_graph_simulate(g, ctypes.byref(so), ctypes.byref(sr),
                                        ctypes.byref(err)), err, file)
-                d["simulation"] = _sim_json(lw, seed, sr)
+                d["simulation"] = _sim_json(lw, seed, sr, bool(r.is_dag))
+            d.update({"seconds": time.monotonic() - t0, "status": "OK", "error": None})
             return d
         finally:
             _graph_result_free(ctypes.byref(r))
@@ -313,6 +327,7 @@ def _reduce_values(spec, tree, exp, gopts, sim):
 
 def _reduce_one(spec, n, exp, gopts, sim, lw, seed, brief):
     spec.n = n
+    t0 = time.monotonic()
     tree, err = _P(), _Error()
     _check(_reduce_build(ctypes.byref(spec), ctypes.byref(tree), ctypes.byref(err)), err)
     try:
@@ -336,6 +351,7 @@ def _reduce_one(spec, n, exp, gopts, sim, lw, seed, brief):
                 else math.nan
             d["simulation"] = dict(_sim_json(lw, seed, sr), position=_position(det, e, sr),
                                    relative=_num(rel))
+        d["seconds"] = time.monotonic() - t0
         return d
     finally:
         _reduce_free(tree)
@@ -381,7 +397,7 @@ def reduce(n, d, c, *, tree="optimal", max_reducers=None, max_transfers=None,
 
 
 # ---- bcast --------------------------------------------------------------------------------
-def _bcast_dict(p, s, r, sim, lw, seed):
+def _bcast_dict(p, s, r, sim, lw, seed, t0):
     name = lambda j: _s(_cluster_name(p, j))
     e = {"makespan": _num(r.exp_value) if r.exp_computed else None}
     if r.exp_computed:
@@ -398,6 +414,7 @@ def _bcast_dict(p, s, r, sim, lw, seed):
          "bounds": {"lower": _num(r.bound_lower), "upper": _num(r.bound_upper)}}
     if sim is not None:
         d["simulation"] = _sim_json(lw, seed, sim)
+    d["seconds"] = time.monotonic() - t0
     return d
 
 
@@ -424,6 +441,7 @@ def _bcast_options(p, size, root, intra):
 
 
 def _one_heuristic(p, o, h, gopts, sim, lw, seed):
+    t0 = time.monotonic()
     s, r, err = _BcastSchedule(), _GraphResult(), _Error()
     prefix = _s(_heuristic_name(h))
     try:
@@ -436,7 +454,7 @@ def _one_heuristic(p, o, h, gopts, sim, lw, seed):
             sr = _SimResult()
             _check(_schedule_simulate(p, ctypes.byref(o), ctypes.byref(s), ctypes.byref(sim),
                                       ctypes.byref(sr), ctypes.byref(err)), err, prefix)
-        return _bcast_dict(p, s, r, sr, lw, seed)
+        return _bcast_dict(p, s, r, sr, lw, seed, t0)
     finally:
         _graph_result_free(ctypes.byref(r))
         _schedule_free(ctypes.byref(s))
