@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,12 +207,18 @@ static int print_json(const stp_mapping *m, const stp_chain *c, const stp_chain_
   if (solved) {
     json_object_set_new(o, "levels", json_integer((json_int_t)sol->levels));
     json_object_set_new(o, "solver", json_string(sol->solver));
-    json_object_set_new(o, "iterations", json_integer((json_int_t)sol->iterations));
+    json_object_set_new(o, "sweeps", json_integer((json_int_t)sol->iterations));
     json_object_set_new(o, "residual", report_number(sol->residual));
     json_object_set_new(o, "seconds_solve", report_number(sol->seconds));
     json_object_set_new(o, "rate", report_number(sol->rate));
     json_object_set_new(o, "throughput", report_number(sol->throughput));
+    json_object_set_new(o, "period", report_number(sol->throughput > 0 ? 1 / sol->throughput
+                                                                       : NAN));
   }
+  json_object_set_new(o, "seconds", report_number(stp_chain_build_seconds(c) +
+                                                  (solved ? sol->seconds : 0)));
+  if (solved) /* "sweeps" was "iterations" before the glossary: one release (NEWS.md) */
+    json_object_set_new(o, "iterations", json_integer((json_int_t)sol->iterations));
   int rc = report_json_line(stdout, o);
   json_decref(o);
   return rc;

@@ -1,6 +1,7 @@
 /* cmd_teg.c: `streamtp teg FILE`: the timed event graph of a mapping, as a
  * summary or as Graphviz (--dot), to look at. */
 #include "cli/cli.h"
+#include "cli/report.h"
 #include "streamtp_graph_file.h"
 
 #include <stdlib.h>
@@ -16,6 +17,7 @@ static const cli_option teg_options[] = {
     {"model", 0, "M", "overlap or strict (default: the file's \"model\")"},
     {"dot", 0, NULL, "print the graph in Graphviz dot format"},
     {"graph-json", 0, NULL, "print the graph as a graph file (streamtp graph reads it)"},
+    {"json", 0, NULL, "print the summary as one JSON object"},
     {"max-transitions", 0, "N", "largest event graph built (default 20000000)"},
     CLI_MEMORY_OPTION,
     {0}};
@@ -29,6 +31,24 @@ static void print_summary(FILE *f, const stp_mapping *m, stp_model model,
           (unsigned long long)t->rows, (unsigned long long)t->columns,
           (unsigned long long)t->transitions, (unsigned long long)t->places,
           (unsigned long long)t->tokens);
+}
+
+/* The summary as one JSON record (the glossary's file, name, model,
+ * seconds, version and limits). */
+static int print_summary_json(const stp_mapping *m, stp_model model, const stp_teg_summary *t,
+                              double seconds) {
+  json_t *o = report_head(stp_mapping_file(m), m, stp_model_name(model));
+  if (!o)
+    return -1;
+  json_object_set_new(o, "rows", json_integer((json_int_t)t->rows));
+  json_object_set_new(o, "columns", json_integer((json_int_t)t->columns));
+  json_object_set_new(o, "transitions", json_integer((json_int_t)t->transitions));
+  json_object_set_new(o, "places", json_integer((json_int_t)t->places));
+  json_object_set_new(o, "tokens", json_integer((json_int_t)t->tokens));
+  json_object_set_new(o, "seconds", report_number(seconds));
+  int rc = report_json_line(stdout, o);
+  json_decref(o);
+  return rc;
 }
 
 /* The graph file of the mapping's event graph on stdout; the size limit
@@ -61,9 +81,11 @@ static int run_teg(int argc, char **argv) {
   stp_error err = {0};
   stp_teg_summary sum;
   bool dot = cli_flag(&cli_teg_command, &a, "dot"), json = cli_flag(&cli_teg_command, &a, "graph-json");
+  bool summary_json = cli_flag(&cli_teg_command, &a, "json");
+  double t0 = report_now();
   stp_status st;
-  if (dot && json) {
-    cli_usage_error(&cli_teg_command, "--dot and --graph-json exclude each other");
+  if (dot + json + summary_json > 1) {
+    cli_usage_error(&cli_teg_command, "--dot, --graph-json and --json exclude each other");
     stp_mapping_free(m);
     rc = CLI_USAGE;
     goto out;
@@ -77,9 +99,11 @@ static int run_teg(int argc, char **argv) {
   if (st != STP_OK) {
     rc = cli_report_error(&err);
   } else {
-    if (!dot && !json)
-      print_summary(stdout, m, model, &sum);
     rc = CLI_OK;
+    if (summary_json)
+      rc = print_summary_json(m, model, &sum, report_now() - t0) == 0 ? CLI_OK : CLI_FAILURE;
+    else if (!dot && !json)
+      print_summary(stdout, m, model, &sum);
   }
   stp_mapping_free(m);
 out:
@@ -89,7 +113,7 @@ out:
 
 const cli_command cli_teg_command = {
     .name = "teg",
-    .synopsis = "teg FILE [--model overlap|strict] [--dot | --graph-json]",
+    .synopsis = "teg FILE [--model overlap|strict] [--dot | --graph-json | --json]",
     .summary = "Build the timed event graph of a mapping (paper section 3) and print a summary,\n"
                "or the whole graph in Graphviz dot format: streamtp teg FILE --dot | dot -Tpng,\n"
                "or as a graph file for `streamtp graph` (--graph-json).",
