@@ -61,26 +61,32 @@ void stp_options_init(stp_options *o) {
   o->max_states = STP_DEFAULT_MAX_STATES;
   o->exp_method = STP_EXP_AUTO;
   o->solver_tolerance = 1e-9;
-  o->cancel = (stp_cancel){0};
-  o->max_memory = 0;
-  o->progress = (stp_progress){0};
+  o->control = (stp_control){0};
 }
 
 uint64_t stp_options_memory_budget(const stp_options *o) {
-  if (o && o->max_memory)
-    return o->max_memory;
+  return stp_control_memory_budget(o ? &o->control : NULL);
+}
+
+int stp_cancel_flag(void *data) {
+  return data && __atomic_load_n((const int *)data, __ATOMIC_RELAXED) != 0;
+}
+
+uint64_t stp_control_memory_budget(const stp_control *c) {
+  if (c && c->max_memory)
+    return c->max_memory;
   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || size <= 0)
     return UINT64_C(4) << 30; /* unknown: 4 GiB */
   return (uint64_t)((double)pages * (double)size * STP_DEFAULT_MEMORY_FRACTION);
 }
 
-void stp__progress(const stp_options *o, const char *what, uint64_t done, uint64_t estimate,
+void stp__progress(const stp_control *c, const char *what, uint64_t done, uint64_t estimate,
                    double t0) {
-  if (o && o->progress.fn)
-    o->progress.fn(&(stp_progress_info){.what = what, .done = done, .estimate = estimate,
+  if (c && c->progress.fn)
+    c->progress.fn(&(stp_progress_info){.what = what, .done = done, .estimate = estimate,
                                         .seconds = stp__now() - t0},
-                   o->progress.data);
+                   c->progress.data);
 }
 
 stp_status stp__vfail(stp_error *err, stp_status s, const char *fmt, va_list ap) {

@@ -68,8 +68,8 @@ static inline bool stp__cancelled(const stp_cancel *c) {
   return c && c->fn && c->fn(c->data);
 }
 
-/* Report progress through o->progress (if any); t0 from stp__now. */
-void stp__progress(const stp_options *o, const char *what, uint64_t done, uint64_t estimate,
+/* Report progress through c->progress (c may be NULL); t0 from stp__now. */
+void stp__progress(const stp_control *c, const char *what, uint64_t done, uint64_t estimate,
                    double t0);
 
 /* Seconds from a monotonic clock. */

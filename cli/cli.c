@@ -2,14 +2,13 @@
  * declaring its options: GNU option parsing (getopt_long over the command's
  * table), help text, strict number parsing of option values, standard
  * output that fails loudly (full disk) or quietly (closed pipe) and is
- * written in whole records, "-o FILE", and Ctrl-C (a clean stop, exit 130). */
+ * written in whole records (run.c), "-o FILE", and the options every command
+ * takes whatever it declares: --max-memory and --help. */
 #include "cli/cli.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,12 +49,30 @@ int cli_report_error(const stp_error *err) {
   return stp_status_is_input_error(err->status) ? CLI_USAGE : CLI_FAILURE;
 }
 
+/* The options every command takes besides its own (and --help): cli_parse
+ * handles them, so that no command can forget them. */
+static const cli_option common_options[] = {
+    {"max-memory", 0, "SIZE", "memory budget (default 25% of RAM; 8G, 512M, 50%)"},
+    {0}};
+
+/* Option k of the command's table followed by the common ones; NULL past
+ * the end. */
+static const cli_option *option_at(const cli_command *cmd, int k) {
+  int own = 0;
+  while (cmd->options[own].name)
+    own++;
+  if (k < own)
+    return &cmd->options[k];
+  return common_options[k - own].name ? &common_options[k - own] : NULL;
+}
+
 void cli_print_help(FILE *f, const cli_command *cmd) {
   fprintf(f, "usage: streamtp %s\n\n%s\n", cmd->synopsis, cmd->summary);
   if (cmd->details)
     fprintf(f, "\n%s\n", cmd->details);
   fputs("\noptions:\n", f);
-  for (const cli_option *o = cmd->options; o->name; o++) {
+  for (int k = 0; option_at(cmd, k); k++) {
+    const cli_option *o = option_at(cmd, k);
     char left[64];
     int n = o->short_name ? snprintf(left, sizeof left, "-%c, --%s", o->short_name, o->name)
                           : snprintf(left, sizeof left, "    --%s", o->name);
@@ -90,9 +107,10 @@ void cli_args_free(cli_args *a) {
  * unambiguous abbreviations ("--max-st"), options before or after the files,
  * "--" ends the options and "-" is a file (standard input). */
 #define LONG_BASE 1000 /* getopt_long's value for option k: LONG_BASE + k */
+#define MEMORY_OPT 999 /* getopt_long's value for --max-memory, which every command takes */
 
 typedef struct getopt_table {
-  struct option longs[CLI_MAX_OPTS + 2];
+  struct option longs[CLI_MAX_OPTS + 3];
   char shorts[3 * CLI_MAX_OPTS + 4];
 } getopt_table;
 
@@ -110,6 +128,7 @@ static void build_table(const cli_command *cmd, getopt_table *t) {
     }
   }
   t->longs[n++] = (struct option){"help", no_argument, NULL, 'h'};
+  t->longs[n++] = (struct option){"max-memory", required_argument, NULL, MEMORY_OPT};
   t->longs[n] = (struct option){0};
   t->shorts[at++] = 'h';
   t->shorts[at] = '\0';
@@ -120,15 +139,17 @@ static void explain_refusal(const cli_command *cmd, const char *arg, int opt) {
   if (arg[0] == '-' && arg[1] == '-') {
     const char *name = arg + 2, *eq = strchr(name, '=');
     size_t len = eq ? (size_t)(eq - name) : strlen(name);
-    int exact = find_long(cmd, name, len), matches = 0, last = -1;
+    int exact = -1, matches = 0, last = -1;
     char list[256] = "";
     size_t used = 0;
-    for (int k = 0; cmd->options[k].name; k++)
-      if (strncmp(cmd->options[k].name, name, len) == 0) {
+    for (int k = 0; option_at(cmd, k); k++)
+      if (strncmp(option_at(cmd, k)->name, name, len) == 0) {
         matches++;
         last = k;
+        if (strlen(option_at(cmd, k)->name) == len)
+          exact = k;
         int w = snprintf(list + used, sizeof list - used, "%s--%s", used ? ", " : "",
-                         cmd->options[k].name);
+                         option_at(cmd, k)->name);
         if (w > 0 && (size_t)w < sizeof list - used)
           used += (size_t)w;
       }
@@ -139,7 +160,7 @@ static void explain_refusal(const cli_command *cmd, const char *arg, int opt) {
     if (exact < 0 && matches == 1)
       exact = last; /* the one option it abbreviates */
     if (exact >= 0) {
-      const cli_option *o = &cmd->options[exact];
+      const cli_option *o = option_at(cmd, exact);
       if (opt == ':')
         cli_usage_error(cmd, "option '--%s' needs a value (%s)", o->name, o->metavar);
       else
@@ -185,6 +206,12 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out) {
     } else if (opt == '?' || opt == ':') {
       explain_refusal(cmd, av[optind - 1], opt);
       rc = CLI_USAGE;
+    } else if (opt == MEMORY_OPT) {
+      uint64_t bytes;
+      if (cli_parse_size(cmd, "max-memory", optarg, &bytes))
+        cli_set_memory_budget(bytes);
+      else
+        rc = CLI_USAGE;
     } else {
       int k = opt >= LONG_BASE ? opt - LONG_BASE : find_short(cmd, opt);
       out->value[k] = cmd->options[k].metavar ? optarg : "";
@@ -200,21 +227,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out) {
   return rc;
 }
 
-/* ---- standard output, -o FILE, interrupts ----------------------------------------- */
-static atomic_int interrupt_flag;
-static int write_errno; /* the first failed write to standard output, 0: none */
-
-static void on_sigint(int sig) {
-  (void)sig;
-  atomic_store(&interrupt_flag, 1);
-}
-
-static int cancel_fn(void *data) { return atomic_load((atomic_int *)data); }
-
-bool cli_interrupted(void) { return atomic_load(&interrupt_flag) != 0; }
-
-stp_cancel cli_cancel(void) { return (stp_cancel){.fn = cancel_fn, .data = &interrupt_flag}; }
-
+/* ---- -o FILE ---------------------------------------------------------------------- */
 int cli_open_output(const cli_command *cmd, const cli_args *a) {
   int k = find_long(cmd, "output", strlen("output"));
   if (k < 0 || !cmd->options[k].metavar || strcmp(cmd->options[k].metavar, "FILE") != 0)
@@ -227,47 +240,6 @@ int cli_open_output(const cli_command *cmd, const cli_args *a) {
     return CLI_USAGE;
   }
   return CLI_OK;
-}
-
-bool cli_output_ok(void) { return write_errno == 0; }
-
-bool cli_write_record(FILE *f, const char *text, size_t n) {
-  if (write_errno && f == stdout)
-    return false;
-  cli_progress_hold(); /* no progress line in the middle of a record */
-  bool ok = fwrite(text, 1, n, f) == n && fflush(f) == 0 && !ferror(f);
-  cli_progress_release();
-  if (!ok && f == stdout && !write_errno)
-    write_errno = errno ? errno : EIO;
-  return ok;
-}
-
-int cli_run_command(const cli_command *cmd, int argc, char **argv) {
-  struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART | SA_RESETHAND}, old;
-  sigemptyset(&sa.sa_mask);
-  atomic_store(&interrupt_flag, 0);
-  sigaction(SIGINT, &sa, &old); /* a second Ctrl-C kills as usual */
-  int rc = cli_finish(cmd->run(argc, argv));
-  sigaction(SIGINT, &old, NULL);
-  return rc;
-}
-
-int cli_finish(int rc) {
-  cli_progress_off();
-  errno = 0;
-  if ((fflush(stdout) != 0 || ferror(stdout)) && !write_errno)
-    write_errno = errno ? errno : EIO;
-  if (write_errno == EPIPE) /* the reader went away (| head): stop quietly, as SIGPIPE would */
-    return CLI_BROKEN_PIPE;
-  if (write_errno) {
-    cli_error("cannot write the output: %s", strerror(write_errno));
-    return CLI_FAILURE;
-  }
-  if (cli_interrupted() && rc != CLI_INTERRUPTED) { /* a command that said nothing */
-    fputs("streamtp: interrupted\n", stderr);
-    return CLI_INTERRUPTED;
-  }
-  return rc;
 }
 
 const char *cli_get(const cli_command *cmd, const cli_args *a, const char *name) {
@@ -396,8 +368,7 @@ bool cli_parse_max_states(const cli_command *cmd, const cli_args *a, uint64_t *m
 bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_options *o,
                             int *models, bool both) {
   stp_options_init(o);
-  o->cancel = cli_cancel();
-  o->progress = cli_progress();
+  o->control = cli_control();
   const char *s;
   *models = CLI_MODEL_FILE;
   if ((s = cli_get(cmd, a, "model"))) {
@@ -432,9 +403,6 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
       return false;
     }
   }
-  if ((s = cli_get(cmd, a, "max-memory")) && !cli_parse_size(cmd, "max-memory", s, &o->max_memory))
-    return false;
-  cli_run_limits.max_memory = stp_options_memory_budget(o);
   cli_run_limits.eval = true;
   cli_run_limits.max_transitions = o->max_transitions;
   cli_run_limits.max_states = o->max_states;
@@ -446,7 +414,7 @@ bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_f
   /* Defaults stated in docs/format.md ("graph"); set here rather than by a
    * library call so the CLI's help and its behaviour are read in one place. */
   memset(o, 0, sizeof *o);
-  o->cancel = cli_cancel();
+  o->control = cli_control();
   o->runs = 0;
   o->seed = 1;
   o->firings = 10000;

@@ -71,14 +71,10 @@ bool cli_parse_double(const cli_command *cmd, const char *opt, const char *s, do
  * "iB" or "B"), or a percentage of the physical memory ("50%"). */
 bool cli_parse_size(const cli_command *cmd, const char *opt, const char *s, uint64_t *out);
 /* Options shared by the evaluating commands: --model, --max-transitions,
- * --max-states, --max-memory (where the command declares it; see
- * CLI_MEMORY_OPTION), --exp-method.  `both` allows "--model both".  Also
- * hands the library cli_cancel() and cli_progress(). */
+ * --max-states, --exp-method.  `both` allows "--model both".  Also hands
+ * the library the run's hooks (o->control = cli_control()). */
 bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_options *o,
                             int *models, bool both);
-#define CLI_MEMORY_OPTION                                                               \
-  {"max-memory", 0, "SIZE", "memory budget of a chain or a full event graph (default 25% of " \
-                            "RAM; 8G, 512M, 50%)"}
 #define CLI_MODEL_FILE 0 /* the model named in each file */
 #define CLI_MODEL_OVERLAP 1
 #define CLI_MODEL_STRICT 2
@@ -89,7 +85,8 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
  * --firings K (TEG only, declared by the command itself; pass has_firings =
  * false where it has no sense).  CLI_SIM_OPTIONS declares the other three.
  * On success *enabled says whether --simulate was given, o is filled
- * (defaults: seed 1, firings 10000) and *law holds the parsed --law (NULL
+ * (defaults: seed 1, firings 10000; o->control = cli_control()) and *law
+ * holds the parsed --law (NULL
  * when absent; the caller frees it with stp_law_free after the run, and
  * o->law points to it).  Returns false after printing a usage error. */
 bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_firings,
@@ -105,16 +102,42 @@ bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_f
 int cli_load_single(const cli_command *cmd, const cli_args *a, int models, stp_mapping **m,
                     stp_model *model);
 
-/* ---- the run of a command (cli.c) ------------------------------------------------
- * main calls cli_run_command: it catches Ctrl-C (a flag that cli_cancel()
- * hands to the library, so long computations stop cleanly; a second Ctrl-C
- * kills), runs the command, then cli_finish flushes standard output and
- * turns the outcome into the exit status: 1 with a message when a write
- * failed (full disk), 141 quietly on a closed pipe, 130 when interrupted. */
+/* ---- the run contract (run.c) ---------------------------------------------------
+ * Every command runs inside cli_run_command, which gives it, without the
+ * command asking:
+ *  - Ctrl-C: the first SIGINT sets a flag that the library polls (through
+ *    cli_control()), so long computations stop within a second; a second
+ *    Ctrl-C kills, though never in the middle of a record;
+ *  - progress on standard error after a second on a terminal (progress.c),
+ *    the library's reports or "working";
+ *  - --max-memory SIZE, which cli_parse accepts for every command
+ *    (cli_memory_budget(); "limits" names it in every JSON line);
+ *  - output in whole records (cli_write_record, cli_record_*), none after
+ *    a failed write; cli_finish then turns the outcome into the
+ *    exit status: 1 with a message when a write failed (full disk), 141
+ *    quietly on a closed pipe, 130 when interrupted.
+ * What a command must do: put cli_control() into every library call that
+ * takes an stp_control (options.control = cli_control()), write through
+ * records, and stop its loops when cli_go_on() is false.  The property test
+ * tests/cli/contract.sh holds every command to this. */
 int cli_run_command(const cli_command *cmd, int argc, char **argv);
 int cli_finish(int rc);
+stp_control cli_control(void);
+bool cli_go_on(void); /* output still writable and no Ctrl-C */
 bool cli_interrupted(void);
 stp_cancel cli_cancel(void);
+void cli_set_memory_budget(uint64_t bytes); /* --max-memory (cli_parse) */
+uint64_t cli_memory_budget(void);           /* the default resolved */
+/* A record rendered in memory, then written whole: print into r->f
+ * between open and close.  close returns false when it was not written
+ * (a failed write, Ctrl-C: cli_finish says why). */
+typedef struct cli_record {
+  FILE *f;
+  char *buf;
+  size_t len;
+} cli_record;
+bool cli_record_open(cli_record *r);
+bool cli_record_close(cli_record *r);
 /* Progress on standard error for computations over a second (progress.c):
  * cli_progress starts a reporter thread and returns the callback that feeds
  * it; cli_progress_off stops it (batch, which draws its own bar, and

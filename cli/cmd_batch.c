@@ -28,7 +28,6 @@ static const cli_option batch_options[] = {
     {"exp-method", 0, "M", "auto (default), closed-form, ctmc, or none"},
     {"max-transitions", 0, "N", "largest full event graph built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},
-    CLI_MEMORY_OPTION,
     {"shard", 0, "I/N", "only the inputs k with k mod N = I (default: from SLURM_ARRAY_TASK_ID)"},
     {"resume", 0, "OUT", "append to OUT the rows it lacks: the inputs it holds are skipped"},
     {"merge", 0, "PARTS", "merge the rows in PARTS (a directory or a file) into one run's"},
@@ -200,8 +199,8 @@ static int run_with_inputs(const stp_batch_input *in, size_t n, stp_batch_config
                            batch_cli *c, bool header) {
   if (header && c->csv && report_csv_header(c->out) != 0)
     return CLI_FAILURE; /* cli_finish says why */
-  cfg->options.cancel = cli_cancel(); /* Ctrl-C: cli_run_command catches it */
-  cfg->options.progress = (stp_progress){0}; /* workers in parallel: the bar says it */
+  cfg->options.control = cli_control(); /* Ctrl-C: cli_run_command catches it */
+  cfg->options.control.progress = (stp_progress){0}; /* workers in parallel: the bar says it */
   cli_progress_off();
   cfg->sink = write_row;
   cfg->progress = on_progress;

@@ -284,6 +284,7 @@ static bool platform_options(const cli_args *a, const stp_bcast_platform *p, pla
   const char *s;
   stp_bcast_options_init(&run->opts);
   stp_graph_options_init(&run->gopts);
+  run->opts.control = run->gopts.control = cli_control();
   run->gopts.exponential = 1;
   run->gopts.max_states = STP_GRAPH_DEFAULT_MAX_STATES;
   if ((s = cli_get(CMD, a, "size"))) {

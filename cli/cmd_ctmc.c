@@ -27,7 +27,6 @@ static const cli_option ctmc_options[] = {
     {"json", 0, NULL, "print the summary as one JSON object"},
     {"max-transitions", 0, "N", "largest full event graph built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain built (default 2000000)"},
-    CLI_MEMORY_OPTION,
     {0}};
 
 typedef struct ctmc_run {

@@ -15,7 +15,6 @@ static const cli_option eval_options[] = {
     {"exp-method", 0, "M", "auto (default), closed-form, ctmc, or none"},
     {"max-transitions", 0, "N", "largest full event graph built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},
-    CLI_MEMORY_OPTION,
     {0}};
 
 static const char *const eval_formats[] = {"text", "jsonl", "csv", "table", NULL};

@@ -220,6 +220,7 @@ static int run_graph(int argc, char **argv) {
   graph_job j = {.json = cli_flag(&cli_graph_command, &a, "json"),
                  .dot = cli_flag(&cli_graph_command, &a, "dot")};
   stp_graph_options_init(&j.opt);
+  j.opt.control = cli_control();
   stp_law *law = NULL;
   rc = CLI_USAGE;
   if (!cli_parse_max_states(&cli_graph_command, &a, &j.opt.max_states))

@@ -120,6 +120,7 @@ static bool parse_run(const cli_command *cmd, const cli_args *a, run *r, int *rc
   if ((s = cli_get(cmd, a, "beta")) && !cli_parse_double(cmd, "beta", s, 0, DBL_MAX, &r->cost.beta))
     return false;
   stp_redist_options_init(&r->opts);
+  r->opts.control = cli_control();
   const char *strategy = cli_get(cmd, a, "strategy");
   bool optimal = strategy && strcmp(strategy, "optimal") == 0;
   if ((s = cli_get(cmd, a, "max-steps"))) {

@@ -169,6 +169,7 @@ static bool parse_run(const cli_args *a, reduce_run *run) {
   if (!parse_limit(a, run))
     return false;
   stp_graph_options_init(&run->gopts);
+  run->gopts.control = run->spec.control = cli_control();
   run->exp = true;
   if ((s = cli_get(CMD, a, "exp-method"))) {
     if (strcmp(s, "none") == 0)

@@ -29,7 +29,6 @@ static const cli_option simulate_options[] = {
     {"exp-method", 0, "M", "exponential bound: auto (default), closed-form, ctmc, or none"},
     {"max-transitions", 0, "N", "largest full event graph built for the bounds (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved for the bounds (default 2000000)"},
-    CLI_MEMORY_OPTION,
     {0}};
 
 #define CLI_MAX_GROUPS UINT64_C(1000000) /* batches or replications */
@@ -385,7 +384,7 @@ static int run_simulate(int argc, char **argv) {
     return rc == CLI_HELP ? CLI_OK : rc;
   stp_sim_options o;
   stp_sim_options_init(&o);
-  o.cancel = cli_cancel(); /* Ctrl-C stops the runs (and the bounds, through o.eval) */
+  o.control = cli_control(); /* Ctrl-C stops the runs (and the bounds, through o.eval) */
   stp_law *law = NULL, *resource = NULL;
   int models, status = CLI_OK;
   const char *s;

@@ -19,7 +19,6 @@ static const cli_option teg_options[] = {
     {"graph-json", 0, NULL, "print the graph as a graph file (streamtp graph reads it)"},
     {"json", 0, NULL, "print the summary as one JSON object"},
     {"max-transitions", 0, "N", "largest event graph built (default 20000000)"},
-    CLI_MEMORY_OPTION,
     {0}};
 
 static void print_summary(FILE *f, const stp_mapping *m, stp_model model,

@@ -103,7 +103,7 @@ static stp_status dag_analyze(const stp_graph *g, const stp_graph_options *o, st
   }
   stp_ideals_stats st;
   stp_error e2 = {0};
-  stp_status s = stp__ideals_makespan(g, o->max_states, &o->cancel, &r->exp_value, &st, &e2);
+  stp_status s = stp__ideals_makespan(g, o->max_states, &o->control, &r->exp_value, &st, &e2);
   r->exp_states = st.states;
   STP_CHECK(exp_outcome(r, s, &e2, err));
   if (r->exp_computed) r->bound_upper = r->exp_value;
@@ -120,7 +120,7 @@ static stp_status teg_deterministic(const stp_graph *g, const stp_graph_options 
                                     stp_graph_result *r, stp_error *err) {
   stp_digraph *d;
   STP_CHECK(stp__graph_digraph(g, false, &d, err));
-  stp_mcr_options mo = {.cancel = o->cancel};
+  stp_mcr_options mo = {.cancel = o->control.cancel, .progress = o->control.progress};
   stp_mcr_result mr = {0};
   stp_status s = stp__mcr_howard(d, &mo, &mr, err);
   stp__digraph_free(d);
@@ -167,7 +167,7 @@ static stp_status teg_analyze(const stp_graph *g, const stp_graph_options *o, st
   }
   stp_reach_stats st = {0};
   stp_error e2 = {0};
-  stp_status s = stp__reach_throughput(g, o->max_states, &o->cancel, &r->exp_value, &st, &e2);
+  stp_status s = stp__reach_throughput(g, o->max_states, &o->control, &r->exp_value, &st, &e2);
   r->exp_states = st.states;
   STP_CHECK(exp_outcome(r, s, &e2, err));
   if (r->exp_computed) r->bound_lower = r->exp_value;

@@ -75,7 +75,7 @@ stp_status stp__chain_solve(const stp_chain *c, const stp_options *o, stp_statio
   stp__stationary_options_init(&so);
   so.method = method;
   so.tolerance = o->solver_tolerance;
-  so.cancel = o->cancel;
+  so.cancel = o->control.cancel;
   stp_stationary_info si;
   STP_CHECK(stp__stationary_solve(c->moves, &so, pi, &si, err));
   stp_status s = data_set_rate(c, *pi, rate, err);

@@ -67,6 +67,12 @@ static stp_status expand(const stp_dense_source *src, stp_keyset *set, stp_dense
   return stp__movestore_end_row(&dc->ms, start, new_band, err);
 }
 
+/* The keys and moves held so far, in bytes. */
+static uint64_t held_bytes(const stp_keyset *set, const stp_movestore *ms) {
+  return set->cap * set->words * 8 + set->size * 8 + ms->cap_states * sizeof *ms->deg +
+         ms->cap_moves * (sizeof *ms->to + ms->label_bytes) + ms->cap_bands * 16;
+}
+
 static stp_status bfs(const stp_dense_source *src, stp_keyset *set, stp_dense_row *row,
                       stp_dense_chain *dc, stp_error *err) {
   uint32_t first;
@@ -84,11 +90,15 @@ static stp_status bfs(const stp_dense_source *src, stp_keyset *set, stp_dense_ro
       depth_end = set->count;
     }
     if (st % 1024 == 0) { /* a clock read per state would cost 5 % of the enumeration */
-      if (src->progress)
-        stp__progress(src->progress, src->what, set->count, src->estimate, t0);
-      if (stp__cancelled(src->cancel))
+      stp__progress(src->control, src->what, set->count, src->estimate, t0);
+      if (src->control && stp__cancelled(&src->control->cancel))
         return stp__fail(err, STP_EINTERRUPTED, "interrupted while enumerating %s",
                          src->what ? src->what : "the states of a Markov chain");
+      dc->bytes = held_bytes(set, &dc->ms);
+      if (src->max_bytes && dc->bytes > src->max_bytes) {
+        dc->over_budget = true;
+        return STP_ELIMIT;
+      }
     }
     STP_CHECK(expand(src, set, row, dc, st, new_band, err));
     dc->expanded++;
@@ -107,6 +117,8 @@ stp_status stp__dense_enumerate(const stp_dense_source *src, stp_dense_chain *dc
   stp_dense_row row = {.words = src->words ? src->words : 1, .ks = &set};
   if (s == STP_OK)
     s = bfs(src, &set, &row, dc, err);
+  if (s == STP_OK || dc->full)
+    dc->bytes = held_bytes(&set, &dc->ms);
   stp__keyset_free(&set);
   row_free(&row);
   dc->seconds = stp__now() - t0;
@@ -193,7 +205,7 @@ stp_status stp__store_rate(const stp_movestore *ms, const uint8_t *counted,
   stp_stationary_options so;
   stp__stationary_options_init(&so);
   so.tolerance = o->solver_tolerance;
-  so.cancel = o->cancel;
+  so.cancel = o->control.cancel;
   stp_stationary_info si;
   double *pi = NULL;
   stp_error local = {0};

@@ -45,12 +45,14 @@ typedef struct stp_dense_source {
   stp_status (*expand)(void *ctx, const uint64_t *key, stp_dense_row *row, stp_error *err);
   void *ctx;
   uint64_t max_states;      /* STP_ELIMIT (no message) beyond this many states */
-  const stp_cancel *cancel; /* checked every 1024 states (may be NULL) */
-  /* Progress (may be NULL): stp__progress(progress, what, states, estimate,
-   * t0) every 1024 states. */
-  const stp_options *progress;
+  /* Cancel and progress (may be NULL), every 1024 states: stp__progress(
+   * control, what, states, estimate, t0). */
+  const stp_control *control;
   const char *what;
   uint64_t estimate;
+  /* Bytes the keys and the moves may take (0: no limit), checked every
+   * 1024 states: STP_ELIMIT (no message) and dc->over_budget beyond. */
+  uint64_t max_bytes;
 } stp_dense_source;
 
 /* A chain enumerated into its compact store. */
@@ -59,13 +61,16 @@ typedef struct stp_dense_chain {
   uint64_t depth;    /* depth reached (of the last state expanded) */
   uint64_t expanded; /* states whose rows are written */
   bool full;         /* the enumeration stopped at max_states */
+  bool over_budget;  /* the enumeration stopped at max_bytes */
+  uint64_t bytes;    /* keys and moves held when it stopped or ended */
   double seconds;    /* of the enumeration */
 } stp_dense_chain;
 
 /* Enumerates src breadth first into dc; the keys are freed on return.
  * STP_ELIMIT without a message and dc->full when a new state would exceed
  * src->max_states (or STP_KEYSET_MAX; dc->depth and dc->expanded say how
- * far it got: the caller words the message), STP_ELIMIT with one when a
+ * far it got: the caller words the message), or without a message and
+ * dc->over_budget when the keys and moves exceed src->max_bytes, STP_ELIMIT with one when a
  * state has more than STP_MOVESTORE_MAX_DEGREE moves, STP_ENOMEM,
  * STP_EINTERRUPTED, or the
  * callback's error.  dc is always initialised (free it with stp__dense_chain_free). */

@@ -147,7 +147,7 @@ stp_status stp_graph_simulate(const stp_graph *g, const stp_graph_sim_options *o
   stp_status st = value ? kernel_graph(g, dflt, stp__mc_rows_per_run(&plan), &k, err)
                         : stp__oom(err, "simulating");
   if (st == STP_OK) {
-    st = stp__mc_run_groups(&k, &plan, &o->cancel, value, err);
+    st = stp__mc_run_groups(&k, &plan, &o->control, value, err);
     stp__mp_graph_clear(&k);
   }
   if (st == STP_OK)

@@ -22,7 +22,12 @@ typedef struct level {
   double *rsum;      /* total rate out of S; < 0: S moves on at once */
   uint32_t *slot;    /* index + 1, 0 = empty; nslot a power of two */
   size_t nslot;
+  uint64_t room;     /* bytes this level may grow to (the memory budget's share) */
 } level;
+
+/* What level_add returns besides an index. */
+#define ADD_OOM SIZE_MAX
+#define ADD_OVER_BUDGET (SIZE_MAX - 1)
 
 /* The DAG renumbered so that a chain decomposition (greedy, along places)
  * occupies consecutive bits: the next transition of a chain is then bit
@@ -67,13 +72,18 @@ static void level_free(level *l) {
   memset(l, 0, sizeof *l);
 }
 
+static uint64_t bytes_of(size_t W, size_t cap, size_t nslot) {
+  return (uint64_t)cap * (W * 8 + 2 * sizeof(double)) + (uint64_t)nslot * sizeof(uint32_t);
+}
+
 /* A level about to hold some `expect` states (the neighbouring level's
  * size: levels change size slowly), so that its table rarely regrows. */
-static bool level_init(level *l, size_t W, size_t expect) {
+static bool level_init(level *l, size_t W, size_t expect, uint64_t room) {
   memset(l, 0, sizeof *l);
   l->W = W;
+  l->room = room;
   l->nslot = 64;
-  while (l->nslot < 2 * expect) l->nslot *= 2;
+  while (l->nslot < 2 * expect && bytes_of(W, 0, 2 * l->nslot) <= room / 2) l->nslot *= 2;
   l->slot = stp__calloc(l->nslot, sizeof *l->slot);
   return l->slot != NULL;
 }
@@ -105,31 +115,34 @@ static bool level_rehash(level *l) {
   return true;
 }
 
-/* Index of key in l, added (value and rate 0) when absent.  SIZE_MAX when
- * out of memory. */
+static uint64_t level_bytes(const level *l) { return bytes_of(l->W, l->cap, l->nslot); }
+
+/* Index of key in l, added (value and rate 0) when absent.  ADD_OOM when
+ * out of memory, ADD_OVER_BUDGET when l would grow beyond l->room bytes
+ * (checked before the arrays or the table grow, not after). */
 static size_t level_add(level *l, const uint64_t *key) {
   size_t at, i = level_find(l, key, &at);
   if (i != SIZE_MAX) return i;
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 64;
+  if (l->n >= UINT32_MAX - 1) return ADD_OOM;
+  bool regrow = 2 * (l->n + 1) > l->nslot;
+  size_t cap = l->n == l->cap ? (l->cap ? 2 * l->cap : 64) : l->cap;
+  if ((cap != l->cap || regrow) &&
+      bytes_of(l->W, cap, regrow ? 2 * l->nslot : l->nslot) > l->room)
+    return ADD_OVER_BUDGET;
+  if (cap != l->cap) {
     void *const arrays[] = {&l->keys, &l->val, &l->rsum};
     const size_t sizes[] = {l->W * sizeof *l->keys, sizeof *l->val, sizeof *l->rsum};
-    if (!stp__grow_arrays(cap, 3, arrays, sizes)) return SIZE_MAX;
+    if (!stp__grow_arrays(cap, 3, arrays, sizes)) return ADD_OOM;
     l->cap = cap;
   }
-  if (l->n >= UINT32_MAX - 1) return SIZE_MAX;
   i = l->n++;
   key_copy(l->keys + i * l->W, key, l->W);
   l->val[i] = 0;
   l->rsum[i] = 0;
   l->slot[at] = (uint32_t)(i + 1);
   /* load <= 1/2: a slot is 4 bytes, short probes are worth more */
-  if (2 * l->n > l->nslot && !level_rehash(l)) return SIZE_MAX;
+  if (regrow && !level_rehash(l)) return ADD_OOM;
   return i;
-}
-
-static size_t level_bytes(const level *l) {
-  return l->cap * (l->W * 8 + 2 * sizeof(double)) + l->nslot * sizeof(uint32_t);
 }
 
 static inline bool has(const uint64_t *s, size_t t) { return (s[t >> 6] >> (t & 63)) & 1; }
@@ -280,31 +293,62 @@ static inline uint64_t maximal_candidates(const dag *d, const uint64_t *S, size_
   return S[w] & (d->last[w] | ~next);
 }
 
-/* The largest layer of the DAG by depth (longest path in places from a
- * source) is an antichain, so there are at least 2^layer ideals.  Returns
- * the largest layer, or SIZE_MAX when out of memory. */
-static size_t widest_layer(const dag *d) {
-  size_t n = d->n, best = 0;
+/* Bounds from the layers of the DAG by depth (the longest path in places
+ * from a source), known before any ideal is built.  A layer is an
+ * antichain, and every predecessor of a transition lies in an earlier
+ * layer, so the layers before i plus any subset of layer i form an ideal:
+ * at least 1 + sum_i (2^w_i - 1) ideals (a chain of n: n + 1; w independent
+ * transitions: 2^w), and, the ideals of one size being held together, a
+ * level of at least max_i C(w_i, w_i / 2).  Saturating at UINT64_MAX. */
+typedef struct layer_bounds {
+  size_t widest;       /* the largest layer */
+  uint64_t ideals;     /* at least this many ideals */
+  uint64_t level;      /* at least this many of one size */
+} layer_bounds;
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+/* C(w, w / 2), saturating. */
+static uint64_t middle_binomial(size_t w) {
+  uint64_t c = 1;
+  for (size_t k = 1; k <= w / 2; k++) {
+    unsigned __int128 x = (unsigned __int128)c * (w - w / 2 + k) / k;
+    if (x > UINT64_MAX) return UINT64_MAX;
+    c = (uint64_t)x;
+  }
+  return c;
+}
+
+static bool layers(const dag *d, layer_bounds *b) {
+  size_t n = d->n;
+  *b = (layer_bounds){.ideals = 1, .level = 1};
   uint32_t *indeg = stp__calloc(n, sizeof *indeg), *depth = stp__calloc(n, sizeof *depth);
   uint32_t *queue = stp__malloc_array(n, sizeof *queue), *count = stp__calloc(n, sizeof *count);
-  if (!indeg || !depth || !queue || !count) best = SIZE_MAX;
+  bool ok = indeg && depth && queue && count;
   size_t head = 0, tail = 0;
-  for (size_t t = 0; best != SIZE_MAX && t < n; t++)
+  for (size_t t = 0; ok && t < n; t++)
     if ((indeg[t] = d->poff[t + 1] - d->poff[t]) == 0) queue[tail++] = (uint32_t)t;
-  while (best != SIZE_MAX && head < tail) {
+  while (ok && head < tail) {
     uint32_t t = queue[head++];
-    if (++count[depth[t]] > best) best = count[depth[t]];
+    count[depth[t]]++;
     for (uint32_t e = d->soff[t]; e < d->soff[t + 1]; e++) {
       uint32_t u = d->sadj[e];
       if (depth[t] + 1 > depth[u]) depth[u] = depth[t] + 1;
       if (--indeg[u] == 0) queue[tail++] = u;
     }
   }
+  for (size_t k = 0; ok && k < n && count[k]; k++) {
+    size_t w = count[k];
+    if (w > b->widest) b->widest = w;
+    b->ideals = sat_add(b->ideals, w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1);
+    uint64_t mid = middle_binomial(w);
+    if (mid > b->level) b->level = mid;
+  }
   free(indeg);
   free(depth);
   free(queue);
   free(count);
-  return best;
+  return ok;
 }
 
 /* The states of size k and their values, from the states of size k + 1:
@@ -313,11 +357,14 @@ static size_t widest_layer(const dag *d) {
  * once this way (S + a is an ideal of size k + 1, where a is maximal), so
  * the values are summed here, with no second lookup:
  * E[T(S)] = (1 + sum_a rate_a E[T(S + a)]) / sum_a rate_a, or E[T(S + a)]
- * when a takes no time.  Returns 0, 1 when lo exceeds room states, or -1
- * when out of memory. */
-static int expand_level(const dag *d, level *lo, const level *hi, batch *bt, uint64_t room) {
+ * when a takes no time.  Returns one of the outcomes below. */
+enum { EXPANDED = 0, TOO_MANY = 1, OUT_OF_MEMORY = -1, OVER_BUDGET = 2, CANCELLED = 3 };
+
+static int expand_level(const dag *d, level *lo, const level *hi, batch *bt, uint64_t room,
+                        const stp_cancel *cancel) {
   size_t W = d->W;
   for (size_t h0 = 0; h0 < hi->n;) {
+    if (stp__cancelled(cancel)) return CANCELLED;
     /* gather the children of a block of states and prefetch their slots:
      * the table is far larger than the caches on wide DAGs, and the
      * misses, not the arithmetic, bound the speed */
@@ -338,8 +385,9 @@ static int expand_level(const dag *d, level *lo, const level *hi, batch *bt, uin
     }
     for (size_t c = 0; c < nb; c++) {
       size_t i = level_add(lo, bt->keys + c * W), a = bt->move[c];
-      if (i == SIZE_MAX) return -1;
-      if (lo->n > room) return 1;
+      if (i == ADD_OOM) return OUT_OF_MEMORY;
+      if (i == ADD_OVER_BUDGET) return OVER_BUDGET;
+      if (lo->n > room) return TOO_MANY;
       if (lo->rsum[i] < 0) continue;
       double vh = hi->val[bt->parent[c]];
       if (d->rate[a] == 0) { /* instantaneous: S moves to S + a at once */
@@ -353,7 +401,7 @@ static int expand_level(const dag *d, level *lo, const level *hi, batch *bt, uin
   }
   for (size_t i = 0; i < lo->n; i++)
     if (lo->rsum[i] > 0) lo->val[i] = (1 + lo->val[i]) / lo->rsum[i];
-  return 0;
+  return EXPANDED;
 }
 
 static stp_status too_many(stp_error *err, uint64_t max_states, const char *how) {
@@ -363,44 +411,70 @@ static stp_status too_many(stp_error *err, uint64_t max_states, const char *how)
                    (unsigned long long)max_states, how);
 }
 
-static stp_status walk(const dag *d, uint64_t max_states, const stp_cancel *cancel,
-                       double *makespan, stp_ideals_stats *st, stp_error *err) {
+static stp_status over_budget(stp_error *err, const char *what, uint64_t bytes, uint64_t budget) {
+  return stp__fail(err, STP_ELIMIT,
+                   "the exponential makespan needs %s %.3g GiB for its order ideals, above the "
+                   "memory budget of %.3g GiB (--max-memory)",
+                   what, (double)bytes / 1073741824.0, (double)budget / 1073741824.0);
+}
+
+/* The walk's scratch: the block of children (about 32 states' worth, enough
+ * to hide the misses, less when the keys are long and memory short). */
+static bool batch_init(batch *bt, const dag *d, uint64_t budget) {
+  size_t chains = d->nchains ? d->nchains : 1, per = d->W * 8 + 8;
+  uint64_t fit = budget / 16 / per;
+  bt->cap = 32 * chains < fit ? 32 * chains : (fit > chains ? (size_t)fit : chains);
+  bt->keys = stp__malloc_array(bt->cap * d->W, 8);
+  bt->parent = stp__malloc_array(bt->cap, sizeof *bt->parent);
+  bt->move = stp__malloc_array(bt->cap, sizeof *bt->move);
+  return bt->keys && bt->parent && bt->move;
+}
+
+static void batch_free(batch *bt) {
+  free(bt->keys);
+  free(bt->parent);
+  free(bt->move);
+}
+
+static stp_status walk(const dag *d, uint64_t max_states, const stp_control *control,
+                       uint64_t budget, uint64_t estimate, double *makespan,
+                       stp_ideals_stats *st, stp_error *err) {
   size_t W = d->W;
   level hi, lo;
+  batch bt;
   uint64_t *tmp = stp__calloc(W, 8);
-  /* a block of about 32 states' children, enough to hide the misses */
-  batch bt = {.cap = 32 * (d->nchains ? d->nchains : 1)};
-  bt.keys = stp__malloc_array(bt.cap * W, 8);
-  bt.parent = stp__malloc_array(bt.cap, sizeof *bt.parent);
-  bt.move = stp__malloc_array(bt.cap, sizeof *bt.move);
-  stp_status s = STP_OK;
-  if (!tmp || !bt.keys || !bt.parent || !bt.move || !level_init(&hi, W, 1)) {
+  bool ready = batch_init(&bt, d, budget);
+  uint64_t fixed = (uint64_t)bt.cap * (W * 8 + 8) + W * 8;
+  if (!tmp || !ready || !level_init(&hi, W, 1, budget)) {
     free(tmp);
-    free(bt.keys);
-    free(bt.parent);
-    free(bt.move);
+    batch_free(&bt);
     return stp__oom(err, "order ideal chain");
   }
-  memset(tmp, 0, W * 8);
+  stp_status s = STP_OK;
+  double t0 = stp__now();
   for (size_t t = 0; t < d->n; t++) tmp[t >> 6] |= UINT64_C(1) << (t & 63);
-  if (level_add(&hi, tmp) == SIZE_MAX) s = stp__oom(err, "order ideal chain");
+  if (level_add(&hi, tmp) >= ADD_OVER_BUDGET) s = stp__oom(err, "order ideal chain");
   if (hi.val) hi.val[0] = 0;
   st->states = 1;
   st->peak_level = 1;
   for (size_t k = d->n; s == STP_OK && k-- > 0;) {
-    if (stp__cancelled(cancel)) {
-      s = stp__fail(err, STP_EINTERRUPTED, "interrupted");
-      break;
-    }
-    int x = level_init(&lo, W, hi.n) ? expand_level(d, &lo, &hi, &bt, max_states - st->states)
-                                     : -1;
+    stp__progress(control, "order ideals of the DAG", st->states, estimate, t0);
+    uint64_t used = fixed + level_bytes(&hi), room = budget > used ? budget - used : 0;
+    int x = level_init(&lo, W, hi.n, room)
+                ? expand_level(d, &lo, &hi, &bt, max_states - st->states, &control->cancel)
+                : OUT_OF_MEMORY;
     st->states += lo.n;
     if (lo.n > st->peak_level) st->peak_level = lo.n;
-    size_t bytes = level_bytes(&lo) + level_bytes(&hi);
+    uint64_t bytes = level_bytes(&lo) + level_bytes(&hi);
     if (bytes > st->peak_bytes) st->peak_bytes = bytes;
-    if (x != 0) {
+    if (x != EXPANDED) {
+      uint64_t held = used + level_bytes(&lo);
       level_free(&lo);
-      s = x < 0 ? stp__oom(err, "order ideal chain") : too_many(err, max_states, "");
+      s = x == OUT_OF_MEMORY ? stp__oom(err, "order ideal chain")
+          : x == CANCELLED   ? stp__fail(err, STP_EINTERRUPTED,
+                                         "interrupted while walking the order ideals")
+          : x == OVER_BUDGET ? over_budget(err, "more than", held, budget)
+                             : too_many(err, max_states, "");
       break;
     }
     level_free(&hi);
@@ -409,33 +483,51 @@ static stp_status walk(const dag *d, uint64_t max_states, const stp_cancel *canc
   if (s == STP_OK) *makespan = hi.val[0];
   level_free(&hi);
   free(tmp);
-  free(bt.keys);
-  free(bt.parent);
-  free(bt.move);
+  batch_free(&bt);
   return s;
 }
 
-stp_status stp__ideals_makespan(const stp_graph *g, uint64_t max_states, const stp_cancel *cancel,
+/* Refusals known before the walk: too many ideals, or too many of one size
+ * for the memory budget. */
+static stp_status refuse_early(const dag *d, const layer_bounds *b, uint64_t max_states,
+                               uint64_t budget, stp_error *err) {
+  char how[160];
+  if (b->widest < 64 && (UINT64_C(1) << b->widest) > max_states) {
+    snprintf(how, sizeof how, "; %zu transitions are pairwise independent, so at least 2^%zu",
+             b->widest, b->widest);
+    return too_many(err, max_states, how);
+  }
+  if (b->ideals > max_states) {
+    if (b->ideals == UINT64_MAX)
+      snprintf(how, sizeof how, "; its layers of independent transitions give more than 2^64");
+    else
+      snprintf(how, sizeof how, "; its %s give at least %llu",
+               b->widest == 1 ? "transitions in a chain" : "layers of independent transitions",
+               (unsigned long long)b->ideals);
+    return too_many(err, max_states, how);
+  }
+  double per_state = (double)d->W * 8 + 2 * sizeof(double) + 2 * sizeof(uint32_t);
+  double bytes = (double)b->level * per_state;
+  if (bytes > (double)budget)
+    return over_budget(err, "at least", bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)bytes, budget);
+  return STP_OK;
+}
+
+stp_status stp__ideals_makespan(const stp_graph *g, uint64_t max_states, const stp_control *control,
                                 double *makespan, stp_ideals_stats *stats, stp_error *err) {
   stp_ideals_stats local;
   stp_ideals_stats *st = stats ? stats : &local;
   memset(st, 0, sizeof *st);
+  stp_control none = {0};
+  if (!control) control = &none;
+  uint64_t budget = stp_control_memory_budget(control);
   dag d;
   stp_status s = STP_OK;
-  if (!dag_init(&d, g)) {
-    dag_free(&d);
-    return stp__oom(err, "order ideal chain");
-  }
-  size_t layer = widest_layer(&d);
-  if (layer == SIZE_MAX)
+  layer_bounds lb;
+  if (!dag_init(&d, g) || !layers(&d, &lb))
     s = stp__oom(err, "order ideal chain");
-  else if (layer >= 63 || (UINT64_C(1) << layer) > max_states) {
-    char how[96];
-    snprintf(how, sizeof how, "; %zu transitions are pairwise independent, so at least 2^%zu", layer,
-             layer);
-    s = too_many(err, max_states, how);
-  } else
-    s = walk(&d, max_states, cancel, makespan, st, err);
+  if (s == STP_OK) s = refuse_early(&d, &lb, max_states, budget, err);
+  if (s == STP_OK) s = walk(&d, max_states, control, budget, lb.ideals, makespan, st, err);
   dag_free(&d);
   return s;
 }

@@ -22,7 +22,7 @@ typedef struct stp_ideals_stats {
  * there are more than max_states ideals (refused up front when an antichain
  * of the DAG already implies it); STP_EINTERRUPTED when cancelled.  stats
  * may be NULL.  Time O(states * n) word operations for n transitions. */
-stp_status stp__ideals_makespan(const stp_graph *g, uint64_t max_states, const stp_cancel *cancel,
+stp_status stp__ideals_makespan(const stp_graph *g, uint64_t max_states, const stp_control *control,
                                 double *makespan, stp_ideals_stats *stats, stp_error *err);
 
 #endif /* STP_IDEALS_H */

@@ -12,12 +12,15 @@ uint64_t stp__mc_rows_per_run(const stp_mc_groups *p) {
 }
 
 stp_status stp__mc_run_groups(const stp_mp_graph *g, const stp_mc_groups *p,
-                              const stp_cancel *cancel, double *elapsed, stp_error *err) {
+                              const stp_control *control, double *elapsed, stp_error *err) {
   stp_mp_run r;
   STP_CHECK(stp__mp_run_init(&r, g, p->seed, 0, err));
   stp_status st = STP_OK;
-  double ignored;
+  double ignored, t0 = stp__now();
+  const stp_cancel *cancel = control ? &control->cancel : NULL;
   for (uint32_t k = 0; k < p->groups && st == STP_OK; k++) {
+    stp__progress(control, p->replicated ? "Monte Carlo runs" : "Monte Carlo batches", k,
+                  p->groups, t0);
     bool fresh = p->replicated || k == 0;
     if (fresh && k > 0)
       stp__mp_run_reset(&r, p->seed, k);

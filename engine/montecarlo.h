@@ -28,9 +28,10 @@ typedef struct stp_mc_groups {
 uint64_t stp__mc_rows_per_run(const stp_mc_groups *p);
 
 /* elapsed[g] = time the rows of group g took (maxplus.h, stp__mp_run_advance).
- * Checks `cancel` between blocks of rows. */
+ * Checks control's cancel between blocks of rows and reports the groups
+ * done through its progress (control may be NULL). */
 stp_status stp__mc_run_groups(const stp_mp_graph *g, const stp_mc_groups *p,
-                              const stp_cancel *cancel, double *elapsed, stp_error *err);
+                              const stp_control *control, double *elapsed, stp_error *err);
 
 double stp__mc_mean(const double *x, size_t n);
 /* Sample standard deviation (n - 1 in the denominator), n >= 2; 0 when n = 1. */

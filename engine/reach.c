@@ -125,7 +125,7 @@ static bool comp_build(const stp_graph *g, const uint32_t *cid, uint32_t k, cons
     }
   free(fill_in);
   free(fill_out);
-  return ok && c->total <= UINT32_MAX;
+  return ok;
 }
 
 /* ---- the bound of each place: the fewest tokens on a cycle through it ---- */
@@ -321,7 +321,7 @@ static stp_status initial_marking(const comp *c, uint64_t **m0, stp_error *err) 
 /* Firing rate of one component (of local transition 0: all fire equally
  * often) from its chain. */
 static stp_status comp_rate(const stp_graph *g, const comp *c, uint64_t max_states,
-                            const stp_cancel *cancel, double *rate, stp_reach_stats *st,
+                            const stp_control *control, double *rate, stp_reach_stats *st,
                             stp_error *err) {
   uint64_t *m0 = NULL;
   double *rates = stp__malloc_array(c->nt, sizeof *rates);
@@ -332,21 +332,30 @@ static stp_status comp_rate(const stp_graph *g, const comp *c, uint64_t max_stat
   if (s == STP_OK) {
     counted[0] = 1;
     reach_ctx ctx = {c};
+    uint64_t budget = stp_control_memory_budget(control);
     stp_dense_source src = {.words = c->words, .initial = m0, .nlabels = c->nt, .rate = rates,
                             .expand = successors, .ctx = &ctx, .max_states = max_states,
-                            .cancel = cancel, .what = "the markings of a component"};
+                            .control = control, .what = "the markings of a component",
+                            .max_bytes = budget};
     s = stp__dense_enumerate(&src, &dc, err);
     if (s == STP_ELIMIT && dc.full)
       s = stp__fail(err, STP_ELIMIT,
                     "the exponential throughput needs more than %llu markings (a component "
                     "of %u transitions); raise --max-states",
                     (unsigned long long)max_states, c->nt);
+    else if (s == STP_ELIMIT && dc.over_budget)
+      s = stp__fail(err, STP_ELIMIT,
+                    "the exponential throughput needs more than %.3g GiB for the markings of a "
+                    "component of %u transitions (%llu so far), above the memory budget of "
+                    "%.3g GiB (--max-memory)",
+                    (double)dc.bytes / 1073741824.0, c->nt, (unsigned long long)dc.ms.nstates,
+                    (double)budget / 1073741824.0);
   }
   if (s == STP_OK) {
     stp_options o;
     stp_options_init(&o);
     o.max_states = max_states;
-    o.cancel = *cancel;
+    o.control = *control;
     stp_ctmc_info info = {0};
     s = stp__dense_rate(&dc, counted, &o, rate, &info, err);
     if (s == STP_OK && info.states >= st->states) {
@@ -362,9 +371,11 @@ static stp_status comp_rate(const stp_graph *g, const comp *c, uint64_t max_stat
   return s;
 }
 
-stp_status stp__reach_throughput(const stp_graph *g, uint64_t max_states, const stp_cancel *cancel,
+stp_status stp__reach_throughput(const stp_graph *g, uint64_t max_states, const stp_control *control,
                                  double *throughput, stp_reach_stats *st, stp_error *err) {
   memset(st, 0, sizeof *st);
+  stp_control none = {0};
+  if (!control) control = &none;
   stp_digraph *d;
   STP_CHECK(stp__graph_digraph(g, false, &d, err));
   uint32_t *cid = stp__malloc_array(g->nt, sizeof *cid), count = 0;
@@ -384,7 +395,7 @@ stp_status stp__reach_throughput(const stp_graph *g, uint64_t max_states, const 
     else if (c.np == 0) /* a lone transition: its own single server */
       rate = 1 / g->time[c.trans[0]];
     else
-      s = comp_rate(g, &c, max_states, cancel, &rate, st, err);
+      s = comp_rate(g, &c, max_states, control, &rate, st, err);
     if (s == STP_OK && rate < slowest) slowest = rate;
     if (s == STP_OK && c.np == 0 && st->states == 0) st->states = 1;
     comp_free(&c);

@@ -20,7 +20,7 @@ typedef struct stp_reach_stats {
 /* Throughput (counted as in stp_graph_result) of the TEG g (checked: every
  * cycle marked, times > 0).  STP_ELIMIT with a reason when a component's
  * chain exceeds max_states markings. */
-stp_status stp__reach_throughput(const stp_graph *g, uint64_t max_states, const stp_cancel *cancel,
+stp_status stp__reach_throughput(const stp_graph *g, uint64_t max_states, const stp_control *control,
                                  double *throughput, stp_reach_stats *stats, stp_error *err);
 
 #endif /* STP_ENGINE_REACH_H */

@@ -166,8 +166,8 @@ typedef struct stp_sim_options {
   uint32_t replications;       /* >= 2: independent runs instead of batch means */
   uint64_t seed;
   int bounds;                  /* 1: exact bounds from stp_evaluate (with `eval`) */
-  stp_options eval;
-  stp_cancel cancel;           /* see stp_cancel */
+  stp_options eval;            /* the bounds' limits (eval.control stops them) */
+  stp_control control;         /* cancel and progress of the runs */
 } stp_sim_options;
 
 #define STP_SIM_AUTO UINT64_MAX

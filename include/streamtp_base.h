@@ -121,21 +121,45 @@ typedef struct stp_progress {
   void *data;
 } stp_progress;
 
+/* ---- the run contract -------------------------------------------------------
+ * What every long computation of the library obeys, whichever domain it
+ * serves (docs/design.md, "The run contract"): each analysis takes one
+ * stp_control in its options and
+ *  - polls control.cancel often enough to stop within a fraction of a
+ *    second (STP_EINTERRUPTED, nothing returned);
+ *  - reports through control.progress what it is doing;
+ *  - checks control.max_memory on an estimate before its large allocations
+ *    and refuses with STP_ELIMIT naming the budget ("--max-memory") rather
+ *    than running out of memory.
+ * A zero-initialised stp_control means: never cancelled, no progress, the
+ * default budget. */
+typedef struct stp_control {
+  stp_cancel cancel;     /* see stp_cancel; fn = NULL: never cancelled */
+  stp_progress progress; /* see stp_progress; fn = NULL: none */
+  uint64_t max_memory;   /* bytes; 0: STP_DEFAULT_MEMORY_FRACTION of the physical memory */
+} stp_control;
+
+#define STP_DEFAULT_MEMORY_FRACTION 0.25
+/* The budget c->max_memory stands for (its default resolved; c may be NULL). */
+STP_API uint64_t stp_control_memory_budget(const stp_control *c);
+/* A ready-made cancel function: nonzero when the int at `data` is nonzero
+ * (read atomically), so that a signal handler or another thread can stop a
+ * computation by setting it: {.fn = stp_cancel_flag, .data = &flag} with
+ * `volatile sig_atomic_t` or `atomic_int` flag. */
+STP_API int stp_cancel_flag(void *data);
+
 typedef struct stp_options {
   uint64_t max_transitions; /* full event graph size limit (Strict, teg) */
   uint64_t max_states;      /* Markov chain size limit */
   stp_exp_method exp_method;
   double solver_tolerance;  /* accepted scaled residual of stationary solves */
-  stp_cancel cancel;        /* see stp_cancel */
-  /* Memory budget in bytes of a chain's states and of the full Strict event
-   * graph, checked on an estimate before building and enforced while
-   * enumerating; 0: STP_DEFAULT_MEMORY_FRACTION of the physical memory. */
-  uint64_t max_memory;
-  stp_progress progress;    /* see stp_progress; fn = NULL: none */
+  /* Cancel, progress and the memory budget of a chain's states and of the
+   * full Strict event graph (checked on an estimate before building and
+   * enforced while enumerating). */
+  stp_control control;
 } stp_options;
 
-#define STP_DEFAULT_MEMORY_FRACTION 0.25
-/* The budget o->max_memory stands for (its default resolved). */
+/* The budget o->control.max_memory stands for (its default resolved). */
 STP_API uint64_t stp_options_memory_budget(const stp_options *o);
 
 #define STP_DEFAULT_MAX_TRANSITIONS UINT64_C(20000000)

@@ -63,14 +63,14 @@ typedef struct stp_batch_summary {
   size_t failed_rows;     /* among them, rows with an error */
   size_t input_errors;    /* failed rows whose status is an input error */
   size_t internal_errors; /* failed rows whose status is an internal failure */
-  int interrupted;        /* options.cancel stopped the batch */
+  int interrupted;        /* options.control.cancel stopped the batch */
   double seconds;         /* since stp_batch_run started */
 } stp_batch_summary;
 
 typedef struct stp_batch_config {
   size_t jobs;             /* worker threads; 0: the number of online cores */
   stp_batch_models models;
-  stp_options options;     /* for stp_evaluate; options.cancel stops the batch */
+  stp_options options;     /* for stp_evaluate; options.control.cancel stops the batch */
   /* Receives the rows in input order, in the calling thread.  A status other
    * than STP_OK (with err filled) stops the batch, which returns it. */
   stp_status (*sink)(const stp_batch_row *row, void *ctx, stp_error *err);
@@ -86,7 +86,7 @@ STP_API void stp_batch_config_init(stp_batch_config *cfg);
 
 /* Evaluate the n inputs.  Returns STP_OK when every input was handed over
  * (whatever the rows' own statuses: see the summary), STP_EINTERRUPTED when
- * options.cancel stopped it, the sink's status when the sink failed, or
+ * options.control.cancel stopped it, the sink's status when the sink failed, or
  * an internal failure (threads, memory).  summary may be NULL.  At most
  * 64 inputs per worker are held ahead of the first unfinished one, so memory
  * stays bounded whatever the number of inputs. */

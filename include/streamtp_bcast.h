@@ -75,6 +75,7 @@ typedef struct stp_bcast_options {
   int has_size;          /* 0: no --size; refused when some g needs it */
   size_t root;           /* SIZE_MAX: the first cluster */
   stp_bcast_intra intra; /* intra-cluster algorithm */
+  stp_control control;   /* cancel and progress of the heuristics (stp_control) */
 } stp_bcast_options;
 STP_API void stp_bcast_options_init(stp_bcast_options *o);
 

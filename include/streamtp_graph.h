@@ -85,7 +85,10 @@ STP_API stp_status stp_graph_find(const stp_graph *g, const char *name, size_t *
 typedef struct stp_graph_options {
   uint64_t max_states;      /* chain size cap; 0 = STP_GRAPH_DEFAULT_MAX_STATES */
   int exponential;          /* 1 = compute the exponential value, 0 = skip it */
-  stp_cancel cancel;
+  /* Cancel, progress, and the memory budget of the exponential chain (order
+   * ideals or markings): beyond it the value is missing with a reason, as
+   * beyond max_states. */
+  stp_control control;
 } stp_graph_options;
 STP_API void stp_graph_options_init(stp_graph_options *o);
 
@@ -124,7 +127,7 @@ typedef struct stp_graph_sim_options {
   uint64_t firings;         /* TEG: firings of transition 0 counted per run
                                (after a warm-up of firings/10); default 10000 */
   const stp_law *law;       /* law of transitions without one; NULL = exp */
-  stp_cancel cancel;
+  stp_control control;      /* cancel and progress (the runs' memory is the graph's) */
 } stp_graph_sim_options;
 STP_API void stp_graph_sim_options_init(stp_graph_sim_options *o);
 

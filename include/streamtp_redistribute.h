@@ -65,10 +65,20 @@ STP_API stp_status stp_redist_class_applies(const stp_redist *rd, stp_error *err
 
 /* ---- schedules ------------------------------------------------------------------ */
 
+/* stepwise and greedy remove one maximum-weight matching per step, each
+ * found by up to min(P, Q) shortest-path searches over the messages left:
+ * about ns_opt x min(P, Q) x (messages + P + Q) elementary steps, the
+ * estimate checked against max_work before anything runs. */
+#define STP_REDIST_DEFAULT_MAX_WORK 2e10
+STP_API double stp_redist_matching_work(const stp_redist *rd);
+
 typedef struct stp_redist_options {
   uint64_t max_steps; /* optimal: at most this many steps; 0 = no limit */
   uint64_t max_nodes; /* optimal: search nodes before ELIMIT; 0 = 10^6 */
-  stp_cancel cancel;
+  /* stepwise, greedy (and optimal, which starts from both): ELIMIT up front
+   * when stp_redist_matching_work exceeds it; 0 = STP_REDIST_DEFAULT_MAX_WORK */
+  double max_work;
+  stp_control control; /* cancel, progress, memory budget (stp_control) */
 } stp_redist_options;
 STP_API void stp_redist_options_init(stp_redist_options *o);
 

@@ -42,6 +42,9 @@ typedef struct stp_reduce_spec {
   stp_reduce_tree tree;
   stp_reduce_algorithm algorithm;
   uint64_t K;                     /* the limit of Algorithms 2 and 3 (>= 1); else ignored */
+  /* Not part of the problem: how its builds run (cancel, memory budget of
+   * the tree and its schedule; stp_control).  Zero: the defaults. */
+  stp_control control;
 } stp_reduce_spec;
 
 /* Algorithm 1 with no limit, the optimal tree. */

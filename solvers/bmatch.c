@@ -193,8 +193,8 @@ static bool shortest_path(net *g, stp_w2 *pot, stp_w2 *dist, bool *done, bool *s
 }
 
 stp_status stp__bmatch_max_weight(size_t nl, size_t nr, size_t ne, const uint32_t *u,
-                                  const uint32_t *v, const stp_w2 *w, unsigned char *chosen,
-                                  stp_w2 *total, stp_error *err) {
+                                  const uint32_t *v, const stp_w2 *w, const stp_cancel *cancel,
+                                  unsigned char *chosen, stp_w2 *total, stp_error *err) {
   for (size_t k = 0; k < ne; k++)
     if (u[k] >= nl || v[k] >= nr)
       return stp__fail(err, STP_EINVAL, "matching: edge %zu joins %u and %u, outside %zu x %zu",
@@ -230,6 +230,10 @@ stp_status stp__bmatch_max_weight(size_t nl, size_t nr, size_t ne, const uint32_
     stp_w2 gain;
     while (shortest_path(&g, pot, dist, done, seen, parent, &h, &gain) &&
            w2_cmp(gain, (stp_w2){0, 0}) < 0) {
+      if (stp__cancelled(cancel)) {
+        s = stp__fail(err, STP_EINTERRUPTED, "interrupted while matching");
+        break;
+      }
       for (uint32_t x = sink; x != 0;) {
         size_t a = parent[x];
         g.cap[a] = 0;
@@ -238,12 +242,12 @@ stp_status stp__bmatch_max_weight(size_t nl, size_t nr, size_t ne, const uint32_
       }
     }
     stp_w2 sum = {0, 0};
-    for (size_t k = 0; k < ne; k++) {
+    for (size_t k = 0; s == STP_OK && k < ne; k++) {
       chosen[k] = g.cap[2 * k] == 0;
       if (chosen[k])
         sum = w2_add(sum, w[k]);
     }
-    if (total)
+    if (total && s == STP_OK)
       *total = sum;
   }
   free(pot);

@@ -22,10 +22,12 @@ typedef struct stp_w2 {
  * maximum total weight (lexicographic), 0 for the others; *total holds its
  * weight when total is not NULL.  Sums of |weights| over any nl + nr edges
  * must fit in int64 (the caller bounds them); EINVAL on out-of-range
- * endpoints, ENOMEM.  Time O(k (ne + nl + nr) log(nl + nr)) for a matching
- * of k edges; Dijkstra stops at the first free right vertex it settles. */
+ * endpoints, ENOMEM, EINTERRUPTED when cancel (may be NULL) says so
+ * (checked before each augmenting path).  Time O(k (ne + nl + nr) log(nl +
+ * nr)) for a matching of k edges; Dijkstra stops at the first free right
+ * vertex it settles. */
 stp_status stp__bmatch_max_weight(size_t nl, size_t nr, size_t ne, const uint32_t *u,
-                                  const uint32_t *v, const stp_w2 *w, unsigned char *chosen,
-                                  stp_w2 *total, stp_error *err);
+                                  const uint32_t *v, const stp_w2 *w, const stp_cancel *cancel,
+                                  unsigned char *chosen, stp_w2 *total, stp_error *err);
 
 #endif /* STP_BMATCH_H */

@@ -166,7 +166,7 @@ static stp_status run(const stp_batch_input *in, size_t n, size_t jobs, stp_batc
   cfg.jobs = jobs;
   cfg.models = models;
   cfg.options.exp_method = STP_EXP_NONE;
-  cfg.options.cancel = TEST_CANCEL(rec->flag);
+  cfg.options.control.cancel = TEST_CANCEL(rec->flag);
   cfg.sink = record;
   cfg.progress = on_progress;
   cfg.ctx = rec;

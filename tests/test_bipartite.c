@@ -68,7 +68,7 @@ Test(bipartite, max_weight_matching_against_brute_force) {
     unsigned char chosen[16];
     stp_w2 total;
     stp_error err = {0};
-    cr_assert_eq(stp__bmatch_max_weight(G.nl, G.nr, G.ne, G.u, G.v, G.w, chosen, &total, &err),
+    cr_assert_eq(stp__bmatch_max_weight(G.nl, G.nr, G.ne, G.u, G.v, G.w, NULL, chosen, &total, &err),
                  STP_OK, "%s", err.message);
     unsigned mask = 0;
     for (size_t k = 0; k < G.ne; k++)

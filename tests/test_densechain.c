@@ -166,7 +166,7 @@ static double reference_rate(const stp_graph *g, size_t *states) {
 
 static double dense_rate(const stp_graph *g, stp_reach_stats *st) {
   stp_error err = {0};
-  stp_cancel none = {0};
+  stp_control none = {0};
   double rate;
   cr_assert_eq(stp__reach_throughput(g, 1000000, &none, &rate, st, &err), STP_OK, "%s",
                err.message);

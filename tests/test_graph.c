@@ -161,5 +161,5 @@ Test(graph, options_init) {
   stp_graph_options_init(&o);
   cr_assert_eq(o.max_states, STP_GRAPH_DEFAULT_MAX_STATES);
   cr_assert_eq(o.exponential, 1);
-  cr_assert_null(o.cancel.fn);
+  cr_assert_null(o.control.cancel.fn);
 }

@@ -204,9 +204,9 @@ Test(graph_sim, cancellation_and_errors) {
   stp_graph_sim_result r;
   stp_error err = {0};
   atomic_int stop = 1;
-  o.cancel = TEST_CANCEL(&stop);
+  o.control.cancel = TEST_CANCEL(&stop);
   cr_assert_eq(stp_graph_simulate(g, &o, &r, &err), STP_EINTERRUPTED);
-  o.cancel = (stp_cancel){0};
+  o.control.cancel = (stp_cancel){0};
   o.runs = 0;
   cr_assert_eq(stp_graph_simulate(g, &o, &r, &err), STP_EINVAL);
   cr_assert(strstr(err.message, "runs"), "%s", err.message);

@@ -303,12 +303,12 @@ Test(maxplus, cancellation_stops_a_run) {
   stp_mp_graph g;
   build(&t, law, 1000000, &g);
   atomic_int stop = 1;
-  stp_cancel cancel = TEST_CANCEL(&stop);
+  stp_control control = {.cancel = TEST_CANCEL(&stop)};
   stp_mc_groups plan = {.groups = 2, .replicated = true, .warmup = 0, .per_group = 1000000,
                         .seed = 1};
   double x[2];
   stp_error err = {0};
-  cr_assert_eq(stp__mc_run_groups(&g, &plan, &cancel, x, &err), STP_EINTERRUPTED);
+  cr_assert_eq(stp__mc_run_groups(&g, &plan, &control, x, &err), STP_EINTERRUPTED);
   cr_assert(strstr(err.message, "interrupted"), "%s", err.message);
   stp__mp_graph_clear(&g);
   stp__law_free(law);

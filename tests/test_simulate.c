@@ -623,7 +623,7 @@ Test(simulate, errors) {
   cr_assert_eq(stp_simulate(m, STP_MODEL_OVERLAP, &o, &r, &err), STP_ELIMIT);
   atomic_int stop = 1;
   stp_sim_options_init(&o);
-  o.cancel = TEST_CANCEL(&stop);
+  o.control.cancel = TEST_CANCEL(&stop);
   cr_assert_eq(stp_simulate(m, STP_MODEL_OVERLAP, &o, &r, &err), STP_EINTERRUPTED);
   cr_assert_null(r);
   stp_sim_result_free(NULL);

@@ -180,7 +180,7 @@ Test(strict_chain, graph_limit_and_interruption_are_reported) {
   cr_assert(strstr(err.message, "would have 42 transitions"), "%s", err.message);
   stp_options_init(&o);
   atomic_int stop = 1;
-  o.cancel = TEST_CANCEL(&stop);
+  o.control.cancel = TEST_CANCEL(&stop);
   cr_assert_eq(stp__strict_chain(m, &o, &c, &err), STP_EINTERRUPTED);
   cr_assert_null(c);
   cr_assert(strstr(err.message, "interrupted while enumerating the Strict markings"), "%s",
@@ -206,7 +206,7 @@ Test(strict_chain, lower_bound_refuses_before_enumerating) {
   cr_assert_eq(stp__strict_chain(m, &o, &c, &err), STP_ELIMIT);
   cr_assert(strstr(err.message, "at least 17043 reachable markings"), "%s", err.message);
   o.max_states = 17043;
-  o.max_memory = UINT64_C(1) << 30; /* 17043 * 965770 / 8 bytes > 1.9 GiB */
+  o.control.max_memory = UINT64_C(1) << 30; /* 17043 * 965770 / 8 bytes > 1.9 GiB */
   cr_assert_eq(stp__strict_chain(m, &o, &c, &err), STP_ELIMIT);
   cr_assert(strstr(err.message, "of 965770 places each"), "%s", err.message);
   cr_assert(strstr(err.message, "memory budget of 1 GiB"), "%s", err.message);

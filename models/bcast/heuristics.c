@@ -138,10 +138,18 @@ static void pick_bottomup(const state *st, size_t *bi, size_t *bj) {
   }
 }
 
-static void run_rounds(state *st, stp_bcast_schedule *s) {
+/* One send per round; the lookahead heuristics cost O(C^2) a round, so
+ * Ctrl-C is polled and progress reported every round. */
+static stp_status run_rounds(state *st, const stp_control *control, stp_bcast_schedule *s,
+                             stp_error *err) {
   const stp__bcast_times *t = st->t;
   size_t n = t->n;
+  double t0 = stp__now();
   for (size_t r = 0; r + 1 < n; r++) {
+    stp__progress(control, "broadcast rounds", r, n - 1, t0);
+    if (stp__cancelled(&control->cancel))
+      return stp__fail(err, STP_EINTERRUPTED, "%s: interrupted at round %zu of %zu",
+                       stp_bcast_heuristic_name(st->h), r + 1, n - 1);
     size_t i = 0, j = 0;
     switch (st->h) {
     case STP_BCAST_FLAT: pick_flat(st, &i, &j); break;
@@ -157,6 +165,7 @@ static void run_rounds(state *st, stp_bcast_schedule *s) {
     st->inA[j] = true;
     s->sends[r] = (stp_bcast_send){.from = i, .to = j, .start = start, .arrival = st->RT[j]};
   }
+  return STP_OK;
 }
 
 void stp_bcast_schedule_free(stp_bcast_schedule *s) {
@@ -188,7 +197,9 @@ stp_status stp_bcast_schedule_compute(const stp_bcast_platform *p, const stp_bca
     s = stp__oom(err, "scheduling a broadcast");
   } else {
     st.inA[t.root] = true;
-    run_rounds(&st, out);
+    s = run_rounds(&st, &o->control, out, err);
+  }
+  if (s == STP_OK) {
     for (size_t j = 0; j < n; j++)
       out->makespan = fmax(out->makespan, st.RT[j] + t.T[j]);
     out->T = t.T; /* now the schedule's */

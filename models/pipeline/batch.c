@@ -5,7 +5,7 @@
  * Workers may run at most `window` inputs ahead of the first unfinished one,
  * which bounds the results held in memory.  Workers start with every signal
  * blocked, so the application's handlers (Ctrl-C) run in the calling thread;
- * workers check options.cancel before each input and stp_evaluate polls it
+ * workers check options.control.cancel before each input and stp_evaluate polls it
  * in long loops.
  *
  * Thread safety of what workers call: the mapping reader keeps no global
@@ -58,7 +58,7 @@ void stp_batch_config_init(stp_batch_config *cfg) {
 /* The flag is a plain volatile int set by a signal handler: a stale read
  * only delays the stop by one input or one solver iteration. */
 static bool interrupted(const batch *b) {
-  return stp__cancelled(&b->cfg->options.cancel);
+  return stp__cancelled(&b->cfg->options.control.cancel);
 }
 
 static void slot_clear(slot *sl) {

@@ -140,7 +140,7 @@ stp_status stp__component_det_throughput(const stp_mapping *m, const stp_compone
   stp_status s = stp__pattern_graph(c, times, &g, err);
   stp_mcr_result r = {0};
   if (s == STP_OK)
-    s = stp__mcr_howard(g, &(stp_mcr_options){.cancel = o->cancel, .progress = o->progress}, &r,
+    s = stp__mcr_howard(g, &(stp_mcr_options){.cancel = o->control.cancel, .progress = o->control.progress}, &r,
                         err);
   if (s == STP_OK)
     *rho = (double)c->g * (double)(c->u * c->v) / r.ratio;

@@ -60,7 +60,7 @@ stp_status stp__det_strict(const stp_mapping *m, const stp_options *o, double *r
   STP_CHECK(stp__teg_check_memory(m, STP_MODEL_STRICT, stp_options_memory_budget(o), err));
   STP_CHECK(stp__teg_build(m, STP_MODEL_STRICT, o->max_transitions, &t, err));
   stp_mcr_result r = {0};
-  stp_mcr_options mo = {.cancel = o->cancel, .progress = o->progress};
+  stp_mcr_options mo = {.cancel = o->control.cancel, .progress = o->control.progress};
   stp_status s = stp__mcr_howard(t->g, &mo, &r, err);
   if (s == STP_OK)
     *rho = (double)t->nrows / r.ratio; /* R data sets complete per cycle time */

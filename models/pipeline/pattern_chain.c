@@ -350,8 +350,8 @@ static stp_status level_rows(const level_space *ls, int64_t *pos, const stp_opti
     size_t cls = (size_t)((ps->a - phi % ps->a) % ps->a);
     for (size_t j = (size_t)ls->first[cls]; j < ls->first[cls + 1]; j++) {
       if (dc->ms.nstates % 1024 == 0) {
-        stp__progress(o, "the pattern's states", dc->ms.nstates, (uint64_t)ps->states, t0);
-        if (stp__cancelled(&o->cancel))
+        stp__progress(&o->control, "the pattern's states", dc->ms.nstates, (uint64_t)ps->states, t0);
+        if (stp__cancelled(&o->control.cancel))
           return stp__fail(err, STP_EINTERRUPTED,
                            "interrupted while enumerating the pattern's states");
       }

@@ -360,7 +360,7 @@ stp_status stp_simulate(const stp_mapping *m, stp_model model, const stp_sim_opt
     st = sim_bounds(m, model, opts, r, err);
   double t0 = stp__now(), c0 = cpu_now();
   if (st == STP_OK)
-    st = stp__mc_run_groups(&s.graph, &c.mc, &opts->cancel, elapsed, err);
+    st = stp__mc_run_groups(&s.graph, &c.mc, &opts->control, elapsed, err);
   if (st == STP_OK) {
     r->seconds = stp__now() - t0;
     r->cpu_seconds = cpu_now() - c0;
@@ -402,9 +402,9 @@ stp_status stp_simulate_intervals(const stp_mapping *m, stp_model model,
   double ignored;
   stp_status st = stp__mp_run_init(&r, &s.graph, opts->seed, 0, err);
   if (st == STP_OK)
-    st = stp__mp_run_advance(&r, warmup, &opts->cancel, &ignored, err);
+    st = stp__mp_run_advance(&r, warmup, &opts->control.cancel, &ignored, err);
   for (uint64_t k = 0; k < n && st == STP_OK; k++)
-    st = stp__mp_run_advance(&r, 1, k % 4096 ? NULL : &opts->cancel, &out[k], err);
+    st = stp__mp_run_advance(&r, 1, k % 4096 ? NULL : &opts->control.cancel, &out[k], err);
   stp__mp_run_clear(&r);
   setup_clear(&s);
   return st;

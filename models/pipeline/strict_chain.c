@@ -319,8 +319,8 @@ static stp_status enumerate(bfs *b, const stp_options *o, stp_error *err) {
     successors(b, first, depth_start, end);
     for (uint64_t st = first, k = 0; s == STP_OK && st < end; k += b->deg[st - first], st++) {
       if (st % 1024 == 0) {
-        stp__progress(o, "enumerating the Strict markings", state_count(b), b->estimate, b->t0);
-        if (stp__cancelled(&o->cancel)) {
+        stp__progress(&o->control, "enumerating the Strict markings", state_count(b), b->estimate, b->t0);
+        if (stp__cancelled(&o->control.cancel)) {
           s = stp__fail(err, STP_EINTERRUPTED, "interrupted while enumerating the Strict markings");
           break;
         }

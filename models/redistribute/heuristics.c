@@ -103,9 +103,11 @@ static void work_free(work *w) {
   free(w->deg_col);
 }
 
-stp_status stp__redist_matchings(const stp_redist *rd, int saturate, const stp_cancel *cancel,
+stp_status stp__redist_matchings(const stp_redist *rd, int saturate, const stp_control *control,
                                  uint32_t *step, uint64_t *ns, stp_error *err) {
   const char *name = saturate ? "stepwise" : "greedy";
+  const stp_cancel *cancel = control ? &control->cancel : NULL;
+  double t0 = stp__now();
   uint64_t maxlen = 0;
   for (size_t k = 0; k < rd->nmsg; k++)
     maxlen = rd->mlen[k] > maxlen ? rd->mlen[k] : maxlen;
@@ -131,6 +133,8 @@ stp_status stp__redist_matchings(const stp_redist *rd, int saturate, const stp_c
   uint64_t t = 0;
   stp_status s = STP_OK;
   while (left > 0 && s == STP_OK) {
+    stp__progress(control, saturate ? "stepwise: messages scheduled" : "greedy: messages scheduled",
+                  n - left, n, t0);
     if (stp__cancelled(cancel)) {
       s = stp__fail(err, STP_EINTERRUPTED, "%s: interrupted", name);
       break;
@@ -148,8 +152,8 @@ stp_status stp__redist_matchings(const stp_redist *rd, int saturate, const stp_c
                                : 0;
       w.w[i] = (stp_w2){cover, (int64_t)rd->mlen[k]};
     }
-    s = stp__bmatch_max_weight((size_t)rd->P, (size_t)rd->Q, left, w.u, w.v, w.w, w.chosen, NULL,
-                               err);
+    s = stp__bmatch_max_weight((size_t)rd->P, (size_t)rd->Q, left, w.u, w.v, w.w, cancel,
+                               w.chosen, NULL, err);
     if (s != STP_OK)
       break;
     size_t kept = 0, taken = 0;

@@ -12,7 +12,7 @@ stp_status stp__redist_caterpillar(const stp_redist *rd, uint32_t *step, uint64_
                                    stp_error *err);
 /* saturate = 1: stepwise (every vertex of maximum degree is matched at each
  * step, so NS = ns_opt); 0: greedy. */
-stp_status stp__redist_matchings(const stp_redist *rd, int saturate, const stp_cancel *cancel,
+stp_status stp__redist_matchings(const stp_redist *rd, int saturate, const stp_control *control,
                                  uint32_t *step, uint64_t *ns, stp_error *err);
 
 #endif /* STP_REDIST_HEURISTICS_H */

@@ -446,7 +446,7 @@ stp_status stp__redist_optimal(const stp_redist *rd, const stp_redist_options *o
     return s;
   }
   o.max_nodes = oo->max_nodes ? oo->max_nodes : DEFAULT_MAX_NODES;
-  o.cancel = &oo->cancel;
+  o.cancel = &oo->control.cancel;
   for (size_t t = 0; t < o.m; t++)
     stats->lower_bound += (o.w[t] - (t + 1 < o.m ? o.w[t + 1] : 0)) * o.delta[t];
   profiles pr = {.m = o.m, .ub_tc = inc_tc, .ub_ns = inc_ns,

@@ -28,6 +28,27 @@ void stp_redist_options_init(stp_redist_options *o) {
   memset(o, 0, sizeof *o);
 }
 
+double stp_redist_matching_work(const stp_redist *rd) {
+  double k = (double)(rd->P < rd->Q ? rd->P : rd->Q);
+  return (double)rd->ns_opt * k * ((double)rd->nmsg + (double)rd->P + (double)rd->Q);
+}
+
+/* stepwise and greedy run only when their estimated work is within the
+ * limit: refused at once, not after minutes. */
+static stp_status check_work(const stp_redist *rd, const stp_redist_options *o, const char *name,
+                             stp_error *err) {
+  double limit = o->max_work > 0 ? o->max_work : STP_REDIST_DEFAULT_MAX_WORK;
+  double work = stp_redist_matching_work(rd);
+  if (work <= limit)
+    return STP_OK;
+  return stp__fail(err, STP_ELIMIT,
+                   "%s: about %.3g elementary steps (ns_opt = %llu matchings of up to %llu "
+                   "messages among %zu), above the limit of %.3g (--max-work); the class and "
+                   "caterpillar strategies take no search, or raise --max-work",
+                   name, work, (unsigned long long)rd->ns_opt,
+                   (unsigned long long)(rd->P < rd->Q ? rd->P : rd->Q), rd->nmsg, limit);
+}
+
 /* optimal: the incumbent is the better of stepwise (always within the step
  * limit, since its NS is ns_opt) and greedy when greedy fits the limit. */
 static stp_status optimal(const stp_redist *rd, const stp_redist_options *o, uint32_t *step,
@@ -36,13 +57,14 @@ static stp_status optimal(const stp_redist *rd, const stp_redist_options *o, uin
     return stp__fail(err, STP_EINVAL, "optimal: no schedule has at most %llu steps: a "
                      "processor has %llu messages (ns_opt)", (unsigned long long)o->max_steps,
                      (unsigned long long)rd->ns_opt);
+  STP_CHECK(check_work(rd, o, "optimal (starting from stepwise and greedy)", err));
   uint32_t *alt = stp__malloc_array(rd->nmsg + 1, sizeof *alt);
   if (!alt)
     return stp__oom(err, "optimal schedule");
   uint64_t ns1, ns2, tc1 = 0, tc2 = 0;
-  stp_status s = stp__redist_matchings(rd, 1, &o->cancel, step, &ns1, err);
+  stp_status s = stp__redist_matchings(rd, 1, &o->control, step, &ns1, err);
   if (s == STP_OK)
-    s = stp__redist_matchings(rd, 0, &o->cancel, alt, &ns2, err);
+    s = stp__redist_matchings(rd, 0, &o->control, alt, &ns2, err);
   if (s == STP_OK) {
     uint64_t *c1 = stp__calloc((size_t)(ns1 + ns2 + 2), sizeof *c1), *c2 = c1 ? c1 + ns1 + 1 : NULL;
     if (!c1)
@@ -93,7 +115,9 @@ stp_status stp_redist_schedule_new(const stp_redist *rd, stp_redist_strategy str
     break;
   case STP_REDIST_STEPWISE:
   case STP_REDIST_GREEDY:
-    s = stp__redist_matchings(rd, strategy == STP_REDIST_STEPWISE, &o->cancel, step, &ns, err);
+    s = check_work(rd, o, stp_redist_strategy_name(strategy), err);
+    if (s == STP_OK)
+      s = stp__redist_matchings(rd, strategy == STP_REDIST_STEPWISE, &o->control, step, &ns, err);
     break;
   case STP_REDIST_CATERPILLAR:
     s = stp__redist_caterpillar(rd, step, &ns, err);

@@ -64,10 +64,13 @@ class _Progress(ctypes.Structure):
     _fields_ = [("fn", ctypes.c_void_p), ("data", ctypes.c_void_p)]
 
 
+class _Control(ctypes.Structure):
+    _fields_ = [("cancel", _Cancel), ("progress", _Progress), ("max_memory", _c_u64)]
+
+
 class _Options(ctypes.Structure):
     _fields_ = [("max_transitions", _c_u64), ("max_states", _c_u64), ("exp_method", _c_int),
-                ("solver_tolerance", _c_double), ("cancel", _Cancel), ("max_memory", _c_u64),
-                ("progress", _Progress)]
+                ("solver_tolerance", _c_double), ("control", _Control)]
 
 
 class _Component(ctypes.Structure):
@@ -95,7 +98,7 @@ class _SimOptions(ctypes.Structure):
     _fields_ = [("law", ctypes.c_void_p), ("resource_law", ctypes.c_void_p),
                 ("associated", _c_int), ("datasets", _c_u64), ("warmup", _c_u64),
                 ("batches", ctypes.c_uint32), ("replications", ctypes.c_uint32),
-                ("seed", _c_u64), ("bounds", _c_int), ("eval", _Options), ("cancel", _Cancel)]
+                ("seed", _c_u64), ("bounds", _c_int), ("eval", _Options), ("control", _Control)]
 
 
 class _SimResult(ctypes.Structure):
@@ -251,7 +254,7 @@ def _options(max_transitions, max_states, exp_method, max_memory):
     if max_states is not None:
         o.max_states = max_states
     if max_memory is not None:
-        o.max_memory = max_memory
+        o.control.max_memory = max_memory
     if exp_method not in _EXP_METHODS:
         raise Error("EINVAL", f"exp_method must be one of {', '.join(_EXP_METHODS)}, "
                               f"not {exp_method!r}")

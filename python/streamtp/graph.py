@@ -22,7 +22,7 @@ import math
 import os
 import time
 
-from . import _Cancel, _Error, _Law, _P, _PE, _fn, _num, _raise, _s, Error
+from . import _Control, _Error, _Law, _P, _PE, _fn, _num, _raise, _s, Error
 
 __all__ = ["graph", "reduce", "bcast", "bcast_model", "bcast_partition"]
 
@@ -37,7 +37,7 @@ _PD = ctypes.POINTER(_c_double)
 
 # ---- the C structures ------------------------------------------------------------
 class _GraphOptions(ctypes.Structure):
-    _fields_ = [("max_states", _c_u64), ("exponential", _c_int), ("cancel", _Cancel)]
+    _fields_ = [("max_states", _c_u64), ("exponential", _c_int), ("control", _Control)]
 
 
 class _GraphResult(ctypes.Structure):
@@ -50,7 +50,7 @@ class _GraphResult(ctypes.Structure):
 
 class _SimOptions(ctypes.Structure):
     _fields_ = [("runs", _c_u64), ("seed", _c_u64), ("firings", _c_u64), ("law", _P),
-                ("cancel", _Cancel)]
+                ("control", _Control)]
 
 
 class _SimResult(ctypes.Structure):
@@ -60,12 +60,12 @@ class _SimResult(ctypes.Structure):
 
 class _ReduceSpec(ctypes.Structure):
     _fields_ = [("n", _c_u64), ("d", _c_double), ("c", _c_double), ("tree", _c_int),
-                ("algorithm", _c_int), ("K", _c_u64)]
+                ("algorithm", _c_int), ("K", _c_u64), ("control", _Control)]
 
 
 class _BcastOptions(ctypes.Structure):
     _fields_ = [("size", _c_double), ("has_size", _c_int), ("root", _c_size),
-                ("intra", _c_int)]
+                ("intra", _c_int), ("control", _Control)]
 
 
 class _BcastSend(ctypes.Structure):
