@@ -25,6 +25,7 @@ static const cli_option redistribute_options[] = {
     {"strategy", 0, "NAME", "class, stepwise, greedy, caterpillar, optimal, or all (default: class where it applies, else stepwise)"},
     {"max-steps", 0, "K", "optimal: at most K steps (default: no limit)"},
     {"max-nodes", 0, "N", "optimal: search nodes before giving up (default 1e6)"},
+    {"max-work", 0, "W", "stepwise, greedy, optimal: refuse above W estimated steps (default 2e10)"},
     {"json", 0, NULL, "one JSON object per strategy"},
     CLI_SIM_OPTIONS,
     {0}};
@@ -145,6 +146,9 @@ static bool parse_run(const cli_command *cmd, const cli_args *a, run *r, int *rc
     if (!cli_parse_u64(cmd, "max-nodes", s, 1, UINT64_MAX, &r->opts.max_nodes))
       return false;
   }
+  if ((s = cli_get(cmd, a, "max-work")) &&
+      !cli_parse_double(cmd, "max-work", s, 1, 1e300, &r->opts.max_work))
+    return false;
   r->json = cli_flag(cmd, a, "json");
   if (!cli_parse_sim_options(cmd, a, false, &r->simulate, &r->sim, &r->law))
     return false;
