@@ -202,6 +202,9 @@ static json_t *limits_json(const run *r) {
     json_object_set_new(l, "max_nodes", json_integer(r->opts.max_nodes
                                                          ? (json_int_t)r->opts.max_nodes
                                                          : 1000000)); /* the library's 0 */
+    json_object_set_new(l, "max_work", json_real(r->opts.max_work > 0
+                                                     ? r->opts.max_work
+                                                     : STP_REDIST_DEFAULT_MAX_WORK));
   }
   return l;
 }
