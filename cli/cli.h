@@ -180,6 +180,7 @@ bool cli_parse_format(const cli_command *cmd, const cli_args *a, const char *con
                       int dflt, int *fmt);
 
 extern const cli_command cli_eval_command;
+extern const cli_command cli_optimize_command;
 extern const cli_command cli_teg_command;
 extern const cli_command cli_batch_command;
 extern const cli_command cli_generate_command;

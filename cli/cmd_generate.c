@@ -31,6 +31,8 @@ static const cli_option generate_options[] = {
                              "                               (one per pair of consecutive stages, shared by its links),\n"
                              "                               or processor (one per processor, its private link:\n"
                              "                               p -> q takes the larger of the two)"},
+    {"all-links", 0, NULL, "a link for every ordered pair of processors (problems for\n"
+                            "                               optimize; per link or per processor)"},
     {"count", 0, "K", "number of mappings (default 1)"},
     {"seed", 0, "S", "seed of the random streams (default 1)"},
     {"model", 0, "M", "overlap (default) or strict, written into the files"},
@@ -260,6 +262,7 @@ static bool parse_generate_options(const cli_args *a, generate_job *job) {
   }
   if (!parse_readings(a, p))
     return false;
+  p->all_links = cli_flag(cmd, a, "all-links");
   if ((s = cli_get(cmd, a, "count")) &&
       !cli_parse_u64(cmd, "count", s, 1, GENERATE_MAX_COUNT, &job->count))
     return false;

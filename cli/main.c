@@ -6,6 +6,7 @@
 
 static const cli_command *const commands[] = {
     &cli_eval_command,
+    &cli_optimize_command,
     &cli_teg_command,
     &cli_batch_command,
     &cli_generate_command,

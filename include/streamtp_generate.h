@@ -72,6 +72,9 @@ typedef struct stp_generate_params {
   stp_generate_comm comm_per;
   stp_model model;     /* written into the mapping */
   uint64_t seed;
+  bool all_links;      /* a link for every ordered pair of processors, not only for the
+                          pairs that carry data (problems for stp_optimize, which may
+                          pair any two); per link or per processor only */
 } stp_generate_params;
 
 /* Fill p with the defaults: 10 stages on 20 processors, random teams, times
@@ -83,7 +86,9 @@ STP_API void stp_generate_params_init(stp_generate_params *p);
  * generated.  Stage i has work 1 and output 1; processor p has speed 1 / c_p
  * with c_p its drawn computation time; each link that carries data
  * (docs/design.md 4) gets bandwidth 1 / d with d its drawn communication time, or
- * a single default bandwidth when comm_min = comm_max.  All M processors are
+ * a single default bandwidth when comm_min = comm_max; with all_links, every
+ * ordered pair of distinct processors gets its own link, drawn in (from,
+ * to) order after the computation times.  All M processors are
  * declared, also those that team_sizes leaves unused.  EINVAL for bad
  * parameters (team_sizes other than COMPOSITION with fixed teams), ELIMIT
  * beyond the STP_GENERATE_MAX_* sizes. */

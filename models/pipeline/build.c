@@ -4,6 +4,7 @@
  * (an index out of range, a NULL array) is checked here. */
 #include "base/core.h"
 #include "models/pipeline/mapping.h"
+#include "models/pipeline/problem.h"
 #include "models/pipeline/reader.h"
 #include "models/pipeline/validate.h"
 #include "streamtp_build.h"
@@ -21,6 +22,7 @@ typedef struct builder {
   const char *label;
   stp_error *err;
   stp_check_sink sink;
+  bool no_teams; /* a platform (stp__platform_build): team_sizes and teams both NULL */
 } builder;
 
 /* The sink of validate.c: "NAME: PATH: what", the path omitted when the
@@ -126,7 +128,7 @@ static stp_status check_shape(const builder *b, const stp_build_spec *spec, size
   STP_CHECK(stp__check_count(&b->sink, "stages", spec->nstages, true, STP_MAX_STAGES));
   STP_CHECK(stp__check_count(&b->sink, "processors", spec->nprocessors, true, STP_MAX_PROCESSORS));
   STP_CHECK(stp__check_count(&b->sink, "links", spec->nlinks, false, STP_MAX_LINKS));
-  if (!spec->stages || !spec->processors || !spec->team_sizes || !spec->teams ||
+  if (!spec->stages || !spec->processors || (!b->no_teams && (!spec->team_sizes || !spec->teams)) ||
       (spec->nlinks && !spec->links))
     return stp__fail(b->err, STP_EINVAL, "%s: stp_mapping_build: a non-empty array is NULL",
                      b->label);
@@ -137,7 +139,7 @@ static stp_status check_shape(const builder *b, const stp_build_spec *spec, size
   /* A processor serves at most one team: more members than processors
    * is an error, found here before a huge size is allocated. */
   uint64_t total = 0;
-  for (size_t i = 0; i < spec->nstages; i++) {
+  for (size_t i = 0; i < spec->nstages && !b->no_teams; i++) {
     STP_CHECK(stp__check_team_size(&b->sink, i, spec->team_sizes[i]));
     if (!stp__add_u64(total, spec->team_sizes[i], &total) || total > spec->nprocessors)
       return fail(b, stp__jpath_index(stp__jpath_key((stp_jpath){0}, "mapping"), i), false,
@@ -147,13 +149,9 @@ static stp_status check_shape(const builder *b, const stp_build_spec *spec, size
   return STP_OK;
 }
 
-stp_status stp_mapping_build(const stp_build_spec *spec, stp_mapping **out, stp_error *err) {
-  if (!out)
-    return stp__fail(err, STP_EINVAL, "stp_mapping_build: out is NULL");
-  *out = NULL;
-  if (!spec)
-    return stp__fail(err, STP_EINVAL, "stp_mapping_build: spec is NULL");
-  builder b = {.label = spec->name ? spec->name : "mapping", .err = err};
+static stp_status build(const stp_build_spec *spec, bool no_teams, stp_mapping **out,
+                        stp_error *err) {
+  builder b = {.label = spec->name ? spec->name : "mapping", .err = err, .no_teams = no_teams};
   b.sink = (stp_check_sink){.report = path_and_fail, .ctx = &b, .err = err};
   size_t members = 0;
   STP_CHECK(check_shape(&b, spec, &members));
@@ -173,11 +171,12 @@ stp_status stp_mapping_build(const stp_build_spec *spec, stp_mapping **out, stp_
     s = fill_processors(&b, spec, m);
   if (s == STP_OK)
     s = fill_links(&b, spec, m);
-  if (s == STP_OK)
+  if (s == STP_OK && !no_teams)
     s = fill_teams(&b, spec, m);
   if (s == STP_OK) {
     stp__mapping_finalize(m);
-    s = stp__check_times(&b.sink, m);
+    if (!no_teams) /* without teams no link carries data yet */
+      s = stp__check_times(&b.sink, m);
   }
   if (s == STP_OK && !(m->file = stp__strdup(b.label)))
     s = stp__oom(err, "building a mapping");
@@ -187,4 +186,20 @@ stp_status stp_mapping_build(const stp_build_spec *spec, stp_mapping **out, stp_
   }
   *out = m;
   return STP_OK;
+}
+
+stp_status stp_mapping_build(const stp_build_spec *spec, stp_mapping **out, stp_error *err) {
+  if (!out)
+    return stp__fail(err, STP_EINVAL, "stp_mapping_build: out is NULL");
+  *out = NULL;
+  if (!spec)
+    return stp__fail(err, STP_EINVAL, "stp_mapping_build: spec is NULL");
+  return build(spec, false, out, err);
+}
+
+stp_status stp__platform_build(const stp_build_spec *spec, stp_mapping **out, bool *has_teams,
+                               stp_error *err) {
+  *out = NULL;
+  *has_teams = spec->team_sizes || spec->teams;
+  return build(spec, !*has_teams, out, err);
 }

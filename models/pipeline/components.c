@@ -127,6 +127,21 @@ stp_status stp__pattern_check_size(const stp_mapping *m, const stp_component *c,
                    (unsigned long long)max_transitions);
 }
 
+stp_status stp__pattern_det_rate(size_t u, size_t v, const double *times, const stp_options *o,
+                                 double *rate, stp_error *err) {
+  stp_digraph *g = NULL;
+  stp_status s = stp__pattern_graph(&(stp_component){.u = u, .v = v}, times, &g, err);
+  stp_mcr_result r = {0};
+  if (s == STP_OK)
+    s = stp__mcr_howard(g, &(stp_mcr_options){.cancel = o->control.cancel, .progress = o->control.progress}, &r,
+                        err);
+  if (s == STP_OK)
+    *rate = (double)(u * v) / r.ratio;
+  stp__mcr_result_clear(&r);
+  stp__digraph_free(g);
+  return s;
+}
+
 stp_status stp__component_det_throughput(const stp_mapping *m, const stp_component *c,
                                          const stp_options *o, double *rho, stp_error *err) {
   if (c->kind == STP_COMPONENT_COMPUTE) {
@@ -134,18 +149,11 @@ stp_status stp__component_det_throughput(const stp_mapping *m, const stp_compone
     return STP_OK;
   }
   STP_CHECK(stp__pattern_check_size(m, c, o->max_transitions, err));
-  double *times;
-  stp_digraph *g = NULL;
+  double *times, rate = 0;
   STP_CHECK(stp__pattern_times(m, c, &times, err));
-  stp_status s = stp__pattern_graph(c, times, &g, err);
-  stp_mcr_result r = {0};
+  stp_status s = stp__pattern_det_rate(c->u, c->v, times, o, &rate, err);
   if (s == STP_OK)
-    s = stp__mcr_howard(g, &(stp_mcr_options){.cancel = o->control.cancel, .progress = o->control.progress}, &r,
-                        err);
-  if (s == STP_OK)
-    *rho = (double)c->g * (double)(c->u * c->v) / r.ratio;
-  stp__mcr_result_clear(&r);
-  stp__digraph_free(g);
+    *rho = (double)c->g * rate;
   free(times);
   return s;
 }

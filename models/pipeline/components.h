@@ -45,6 +45,11 @@ stp_status stp__pattern_times(const stp_mapping *m, const stp_component *c, doub
 stp_status stp__pattern_graph(const stp_component *c, const double *times, stp_digraph **out,
                               stp_error *err);
 
+/* Inner deterministic rate of a u x v transfer pattern whose transition k
+ * takes times[k]: uv / lambda, lambda its maximum cycle ratio (Howard); a
+ * component of g copies bounds the data-set rate by g times this. */
+stp_status stp__pattern_det_rate(size_t u, size_t v, const double *times, const stp_options *o,
+                                 double *rate, stp_error *err);
 /* Deterministic bound on the data-set rate from one component:
  * R_i / c_p for a computation, g * uv / lambda(pattern) for a transfer. */
 stp_status stp__component_det_throughput(const stp_mapping *m, const stp_component *c,

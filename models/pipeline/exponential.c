@@ -48,19 +48,28 @@ static void note_ctmc(exp_acc *acc, const stp_ctmc_info *info) {
     acc->residual = info->residual;
 }
 
+stp_status stp__pattern_exp_value(size_t u, size_t v, const double *times, const stp_options *o,
+                                  double *rate, const char **method, stp_ctmc_info *info,
+                                  stp_error *err) {
+  size_t uv = u * v;
+  if (homogeneous(times, uv) && o->exp_method != STP_EXP_CTMC) {
+    /* Theorem 4: inner rate u*v*lambda / (u+v-1). */
+    *rate = (double)uv / times[0] / (double)(u + v - 1);
+    *method = "closed-form";
+    return STP_OK;
+  }
+  if (o->exp_method == STP_EXP_CLOSED_FORM)
+    return stp__fail(err, STP_ELIMIT, "no closed form: the links have different rates");
+  *method = "ctmc";
+  return stp__pattern_exp_rate(u, v, times, o, rate, info, err);
+}
+
 static stp_status transfer_exp(const stp_mapping *m, const stp_component *c, const stp_options *o,
                                stp_component_result *cr, exp_acc *acc, stp_error *err) {
   double *times;
   STP_CHECK(stp__pattern_times(m, c, &times, err));
-  size_t uv = c->u * c->v;
-  bool homog = homogeneous(times, uv);
-  stp_status s = STP_OK;
-  if (homog && o->exp_method != STP_EXP_CTMC) {
-    /* Theorem 4: inner rate u*v*lambda / (u+v-1). */
-    cr->exp_throughput = (double)c->g * (double)uv / times[0] / (double)(c->u + c->v - 1);
-    cr->exp_method = "closed-form";
-    acc->used_closed = true;
-  } else if (o->exp_method == STP_EXP_CLOSED_FORM) {
+  stp_status s;
+  if (o->exp_method == STP_EXP_CLOSED_FORM && !homogeneous(times, c->u * c->v)) {
     s = stp__fail(err, STP_ELIMIT,
                   "no closed form for the heterogeneous transfer component %zu after stage "
                   "\"%s\" (its links have different rates); use --exp-method ctmc or auto",
@@ -68,16 +77,21 @@ static stp_status transfer_exp(const stp_mapping *m, const stp_component *c, con
   } else {
     stp_ctmc_info info = {0};
     double rate;
-    s = stp__pattern_exp_rate(c->u, c->v, times, o, &rate, &info, err);
+    const char *method = NULL;
+    s = stp__pattern_exp_value(c->u, c->v, times, o, &rate, &method, &info, err);
     if (s == STP_OK) {
       cr->exp_throughput = (double)c->g * rate;
-      cr->exp_method = "ctmc";
-      cr->states = info.states;
-      cr->residual = info.residual;
-      note_ctmc(acc, &info);
+      cr->exp_method = method;
+      if (info.states) {
+        cr->states = info.states;
+        cr->residual = info.residual;
+        note_ctmc(acc, &info);
+      } else {
+        acc->used_closed = true;
+      }
     } else { /* a limit (reported as a reason) or a failed solve: say which component */
       stp_error_prefix(err, "transfer component %zu after stage \"%s\"", c->index,
-                        m->stages[c->stage].name);
+                       m->stages[c->stage].name);
     }
   }
   free(times);

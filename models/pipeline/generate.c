@@ -112,6 +112,9 @@ static stp_status check_params(const stp_generate_params *p, size_t *nprocs, stp
                      (int)p->comm_per);
   STP_CHECK(check_range("computation", p->comp_min, p->comp_max, p->draw, err));
   STP_CHECK(check_range("communication", p->comm_min, p->comm_max, p->draw, err));
+  if (p->all_links && p->comm_per == STP_COMM_PER_TRANSFER)
+    return stp__fail(err, STP_EINVAL,
+                     "all links: communication times per link or per processor, not per transfer");
   if (p->teams && p->team_sizes != STP_TEAMS_COMPOSITION)
     return stp__fail(err, STP_EINVAL, "team sizes are fixed: they cannot also be drawn");
   if (p->teams)
@@ -249,6 +252,24 @@ static void fill_links(const stp_generate_params *p, stp_xoshiro *r, double *por
   }
 }
 
+/* Every ordered pair of distinct processors, in (from, to) order. */
+static void fill_all_links(const stp_generate_params *p, stp_xoshiro *r, double *port,
+                           stp_mapping *m) {
+  if (p->comm_per == STP_COMM_PER_PROCESSOR)
+    for (size_t q = 0; q < m->nprocs; q++)
+      port[q] = draw_rate(r, p->comm_min, p->comm_max, p->draw);
+  size_t l = 0;
+  for (size_t from = 0; from < m->nprocs; from++)
+    for (size_t to = 0; to < m->nprocs; to++) {
+      if (to == from)
+        continue;
+      double bw = p->comm_per == STP_COMM_PER_PROCESSOR
+                      ? (port[from] < port[to] ? port[from] : port[to])
+                      : draw_rate(r, p->comm_min, p->comm_max, p->draw);
+      m->links[l++] = (stp_link){.from = from, .to = to, .bandwidth = bw};
+    }
+}
+
 static void fill_times(const stp_generate_params *p, stp_xoshiro *r, const size_t *teams,
                        bool homogeneous, double *port, stp_mapping *m) {
   size_t at = 0;
@@ -277,7 +298,10 @@ static void fill_times(const stp_generate_params *p, stp_xoshiro *r, const size_
     m->bandwidth = 1.0 / p->comm_min;
     return;
   }
-  fill_links(p, r, port, m);
+  if (p->all_links)
+    fill_all_links(p, r, port, m);
+  else
+    fill_links(p, r, port, m);
   stp__mapping_finalize(m); /* sort the links */
 }
 
@@ -304,8 +328,16 @@ stp_status stp_generate(const stp_generate_params *p, uint64_t index, const char
   for (size_t i = 0; s == STP_OK && i < p->stages; i++)
     used += teams[i];
   bool homogeneous = p->comm_max <= p->comm_min; /* a single value (min <= max): no draw */
-  if (s == STP_OK && !homogeneous)
+  if (s == STP_OK && !homogeneous && p->all_links) {
+    nlinks = nprocs * (nprocs - 1);
+    if (nprocs > 1 && nlinks / (nprocs - 1) != nprocs) /* cannot wrap below 10^5 processors */
+      s = stp__fail(err, STP_ELIMIT, "too many links");
+    else if (nlinks > STP_GENERATE_MAX_LINKS)
+      s = stp__fail(err, STP_ELIMIT, "%zu processors would need %zu links, above %d", nprocs,
+                    nlinks, STP_GENERATE_MAX_LINKS);
+  } else if (s == STP_OK && !homogeneous) {
     s = count_links(teams, p->stages, &nlinks, err);
+  }
   stp_mapping *m = NULL;
   double *port = NULL;
   if (s == STP_OK && !homogeneous && p->comm_per == STP_COMM_PER_PROCESSOR &&

@@ -25,6 +25,7 @@
 typedef struct reader {
   stp_jreader jr;      /* label, text, err: the helpers of jsonread.c */
   stp_check_sink sink; /* ctx: this reader */
+  bool teams_optional; /* an optimisation problem: "mapping" may be absent */
 } reader;
 
 /* The sink of validate.c: the path becomes the file's line and column,
@@ -354,10 +355,10 @@ static stp_status read_root(const reader *r, const json_t *root, stp_mapping **o
   STP_CHECK(top_array(r, root, "stages", true, STP_MAX_STAGES, &stages, &ns));
   STP_CHECK(top_array(r, root, "processors", true, STP_MAX_PROCESSORS, &procs, &np));
   STP_CHECK(top_array(r, root, "links", false, STP_MAX_LINKS, &links, &nl));
-  if (!(teams = json_object_get(root, "mapping")))
+  if (!(teams = json_object_get(root, "mapping")) && !r->teams_optional)
     return report(r, top, false, "missing required key \"mapping\" in the top-level object");
   stp_mapping *m;
-  STP_CHECK(stp__mapping_alloc(ns, np, nl, count_members(teams), &m, r->jr.err));
+  STP_CHECK(stp__mapping_alloc(ns, np, nl, teams ? count_members(teams) : 0, &m, r->jr.err));
   stp_name_index ix = {0};
   stp_status s = read_header(r, root, m);
   if (s == STP_OK)
@@ -366,11 +367,12 @@ static stp_status read_root(const reader *r, const json_t *root, stp_mapping **o
     s = read_processors(r, procs, m, &ix);
   if (s == STP_OK)
     s = read_links(r, links, m, &ix);
-  if (s == STP_OK)
+  if (s == STP_OK && teams)
     s = read_teams(r, teams, m, &ix);
   if (s == STP_OK) {
     stp__mapping_finalize(m);
-    s = stp__check_times(&r->sink, m);
+    if (teams) /* without teams no link carries data yet (stp__problem_read) */
+      s = stp__check_times(&r->sink, m);
   }
   if (s == STP_OK)
     s = read_laws(r, root, m);
@@ -385,14 +387,10 @@ static stp_status read_root(const reader *r, const json_t *root, stp_mapping **o
   return STP_OK;
 }
 
-stp_status stp_mapping_load_string(const char *text, size_t len, const char *label,
-                                   stp_mapping **out, stp_error *err) {
-  if (!out)
-    return stp__fail(err, STP_EINVAL, "stp_mapping_load_string: out is NULL");
-  *out = NULL;
-  if (!text)
-    return stp__fail(err, STP_EINVAL, "stp_mapping_load_string: text is NULL");
-  reader r = {.jr = {.label = label ? label : "<input>", .text = text, .len = len, .err = err}};
+static stp_status load_string(const char *text, size_t len, const char *label,
+                              bool teams_optional, stp_mapping **out, stp_error *err) {
+  reader r = {.jr = {.label = label ? label : "<input>", .text = text, .len = len, .err = err},
+              .teams_optional = teams_optional};
   r.sink = (stp_check_sink){.report = locate_and_fail, .ctx = &r, .err = err};
   if (len > STP_MAX_FILE_BYTES)
     return stp__fail(err, STP_EINVAL, "%s: the file is %zu bytes; the limit is %d MiB",
@@ -412,6 +410,24 @@ stp_status stp_mapping_load_string(const char *text, size_t len, const char *lab
   stp_status s = read_root(&r, root, out);
   json_decref(root);
   return s;
+}
+
+stp_status stp_mapping_load_string(const char *text, size_t len, const char *label,
+                                   stp_mapping **out, stp_error *err) {
+  if (!out)
+    return stp__fail(err, STP_EINVAL, "stp_mapping_load_string: out is NULL");
+  *out = NULL;
+  if (!text)
+    return stp__fail(err, STP_EINVAL, "stp_mapping_load_string: text is NULL");
+  return load_string(text, len, label, false, out, err);
+}
+
+stp_status stp__problem_read(const char *text, size_t len, const char *label, stp_mapping **out,
+                             bool *has_teams, stp_error *err) {
+  *out = NULL;
+  STP_CHECK(load_string(text, len, label, true, out, err));
+  *has_teams = (*out)->team_off[(*out)->nstages] > 0;
+  return STP_OK;
 }
 
 stp_status stp_mapping_load_file(const char *path, stp_mapping **out, stp_error *err) {

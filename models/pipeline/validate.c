@@ -221,7 +221,7 @@ stp_status stp__check_teams(const stp_check_sink *s, const stp_mapping *m) {
  * R (2N - 1) < 2^64 * 2e5 times, and 1e150 * 4e24 stays far below the
  * largest double (1.8e308), as do the rates 1/time of the Markov chains;
  * beyond, sums would overflow to inf and the throughput read 0. */
-static bool time_ok(double t) { return t >= STP_MIN_TIME && t <= STP_MAX_TIME; }
+bool stp__time_ok(double t) { return t >= STP_MIN_TIME && t <= STP_MAX_TIME; }
 
 /* what: "the ... time of ... (work / speed", closed here with its value. */
 static stp_status bad_time(const stp_check_sink *s, stp_jpath at, const char *what, double t) {
@@ -240,7 +240,7 @@ static stp_status check_comp_times(const stp_check_sink *s, const stp_mapping *m
     for (size_t k = 0; k < stp__team_size(m, i); k++) {
       size_t p = stp__team_member(m, i, k);
       double c = stp__comp_time(m, p);
-      if (!time_ok(c)) {
+      if (!stp__time_ok(c)) {
         char what[2 * STP_MAX_NAME + 96];
         snprintf(what, sizeof what, "the computation time of stage \"%s\" on \"%s\" (work / speed",
                  m->stages[i].name, m->procs[p].name);
@@ -254,7 +254,7 @@ static stp_status check_comp_times(const stp_check_sink *s, const stp_mapping *m
 static stp_status check_comm_time(const stp_check_sink *s, const stp_mapping *m, size_t i,
                                   size_t p, size_t q) {
   double d = stp__comm_time(m, p, q);
-  if (time_ok(d))
+  if (stp__time_ok(d))
     return STP_OK;
   char what[2 * STP_MAX_NAME + 96];
   snprintf(what, sizeof what, "the transfer time from \"%s\" to \"%s\" (output / bandwidth",
@@ -289,7 +289,7 @@ static stp_status find_missing_link(const stp_check_sink *s, const stp_mapping *
  * is the same for all, checked once. */
 static stp_status check_default_time(const stp_check_sink *s, const stp_mapping *m, size_t i) {
   double d = m->stages[i].output / m->bandwidth;
-  if (time_ok(d))
+  if (stp__time_ok(d))
     return STP_OK;
   char what[STP_MAX_NAME + 96];
   snprintf(what, sizeof what,

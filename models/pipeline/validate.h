@@ -20,6 +20,8 @@
  * rates of the Markov chains stay finite). */
 #define STP_MIN_TIME 1e-150
 #define STP_MAX_TIME 1e150
+/* t within [STP_MIN_TIME, STP_MAX_TIME]. */
+bool stp__time_ok(double t);
 
 /* Where the messages go.  report() records `what` (already formatted) on
  * err with the context of `path` (its member name when at_key) and returns

@@ -25,7 +25,7 @@ import json
 import math
 import os
 
-__all__ = ["Error", "evaluate", "simulate", "library_path"]
+__all__ = ["Error", "evaluate", "simulate", "optimize", "library_path"]
 
 _c_size = ctypes.c_size_t
 _c_u64 = ctypes.c_uint64
@@ -173,6 +173,7 @@ _stage_count = _fn("stp_mapping_stage_count", _c_size, _P)
 _stage_name = _fn("stp_mapping_stage_name", _c_str, _P, _c_size)
 _proc_name = _fn("stp_mapping_processor_name", _c_str, _P, _c_size)
 _team_size = _fn("stp_mapping_team_size", _c_size, _P, _c_size)
+_team_member = _fn("stp_mapping_team_member", _c_size, _P, _c_size, _c_size)
 _paths = _fn("stp_mapping_paths", _c_int, _P, ctypes.POINTER(_c_u64), _PE)
 _model_parse = _fn("stp_model_parse", _c_int, _c_str, ctypes.POINTER(_c_int))
 _options_init = _fn("stp_options_init", None, ctypes.POINTER(_Options))
@@ -433,6 +434,136 @@ def simulate(mapping, model=None, *, law=None, datasets=1000000, seed=1, warmup=
     finally:
         for lw in laws:
             lw.free()
+
+
+# ---- choosing the mapping (include/streamtp_optimize.h) -----------------------
+class _OptimizeOptions(ctypes.Structure):
+    _fields_ = [("model", _c_int), ("objective", _c_int), ("method", _c_int),
+                ("max_team", _c_size), ("use", _c_str), ("fix", ctypes.POINTER(_c_str)),
+                ("nfix", _c_size), ("time_limit", _c_double), ("max_evaluations", _c_u64),
+                ("seed", _c_u64), ("eval", _Options), ("progress", ctypes.c_void_p),
+                ("progress_data", ctypes.c_void_p)]
+
+
+class _OptimizeResult(ctypes.Structure):
+    _fields_ = [("mapping", _P), ("eval", ctypes.POINTER(_Result)), ("model", _c_int),
+                ("objective", _c_int), ("method", _c_str), ("value", _c_double),
+                ("optimal", _c_int), ("upper_bound", _c_double), ("gap", _c_double),
+                ("evaluated", _c_u64), ("nodes", _c_u64), ("skipped", _c_u64),
+                ("start", _c_double), ("constructive", _c_double), ("interrupted", _c_int),
+                ("timed_out", _c_int), ("note", _c_str), ("seconds", _c_double)]
+
+
+_problem_load_string = _fn("stp_problem_load_string", _c_int, _c_str, _c_size, _c_str,
+                           ctypes.POINTER(_P), _PE)
+_problem_load_file = _fn("stp_problem_load_file", _c_int, _c_str, ctypes.POINTER(_P), _PE)
+_problem_free = _fn("stp_problem_free", None, _P)
+_problem_model = _fn("stp_problem_model", _c_int, _P)
+_optimize_options_init = _fn("stp_optimize_options_init", None, ctypes.POINTER(_OptimizeOptions))
+_objective_parse = _fn("stp_objective_parse", _c_int, _c_str, ctypes.POINTER(_c_int))
+_method_parse = _fn("stp_optimize_method_parse", _c_int, _c_str, ctypes.POINTER(_c_int))
+_optimize = _fn("stp_optimize", _c_int, _P, ctypes.POINTER(_OptimizeOptions),
+                ctypes.POINTER(ctypes.POINTER(_OptimizeResult)), _PE)
+_optimize_result_free = _fn("stp_optimize_result_free", None, ctypes.POINTER(_OptimizeResult))
+
+
+def _load_problem(problem):
+    ptr, err = _P(), _Error()
+    if isinstance(problem, (str, os.PathLike)):
+        st = _problem_load_file(os.fsencode(problem), ctypes.byref(ptr), ctypes.byref(err))
+    elif isinstance(problem, dict):
+        text = json.dumps(problem, indent=1).encode()
+        st = _problem_load_string(text, len(text), b"<problem>", ctypes.byref(ptr),
+                                  ctypes.byref(err))
+    else:
+        raise TypeError("problem must be a dict (a mapping file's content) or a path")
+    if st != 0:
+        _raise(st, err)
+    return ptr
+
+
+def _choice(parse, value, what, names):
+    out = _c_int()
+    if parse(value.encode(), ctypes.byref(out)) != 0:
+        raise Error("EINVAL", f"{what} must be one of {', '.join(names)}, not {value!r}")
+    return out.value
+
+
+def _fix_specs(fix):
+    """{"T2": ["P1", "P3"]} or ["T2=P1,P3", ...] -> the library's strings."""
+    if fix is None:
+        return []
+    if isinstance(fix, dict):
+        return [f"{stage}={','.join(procs)}" for stage, procs in fix.items()]
+    return list(fix)
+
+
+def _optimize_dict(res, opts):
+    mp = _Mapping.__new__(_Mapping)  # borrowed: the result owns the mapping
+    mp.ptr = res.mapping
+    ev = _result_dict(mp, res.eval.contents)
+    names = lambda i: [_s(_proc_name(mp.ptr, _team_member(mp.ptr, i, k)))
+                       for k in range(_team_size(mp.ptr, i))]
+    d = {k: ev[k] for k in ("file", "name", "model")}
+    d.update({"mapping": [names(i) for i in range(_stage_count(mp.ptr))],
+              "objective": "exp" if res.objective == 1 else "det",
+              "value": _num(res.value), "optimal": bool(res.optimal),
+              "upper_bound": _num(res.upper_bound), "gap": _num(res.gap),
+              "evaluated": res.evaluated, "nodes": res.nodes, "skipped": res.skipped,
+              "method": _s(res.method), "seconds": _num(res.seconds),
+              "start": _num(res.start), "constructive": _num(res.constructive),
+              "interrupted": bool(res.interrupted), "timed_out": bool(res.timed_out),
+              "note": _s(res.note)})
+    for k in ("replication", "paths", "deterministic", "exponential", "bounds", "components"):
+        if k in ev:
+            d[k] = ev[k]
+    return _stamp(d, opts.eval, opts.seed)
+
+
+def optimize(problem, objective="det", method="auto", *, model=None, max_team=None, use=None,
+             fix=None, time_limit=None, max_evaluations=None, seed=1, exp_method="auto",
+             max_transitions=None, max_states=None, max_memory=None):
+    """The mapping of best throughput for a problem: a mapping file's dict
+    (its "mapping" optional: the starting point when given) or a path.
+    objective: "det" or "exp" (the throughput guaranteed for every
+    N.B.U.E. law); method: "auto", "exact", "heuristic" or "random";
+    model: "overlap" or "strict" (default: the problem's); max_team: the
+    largest team; use: the processors allowed ("P1,P2" or a list); fix:
+    teams kept as given ({"T2": ["P1", "P3"]}); time_limit (seconds) and
+    max_evaluations stop the search with the best so far; seed: the
+    heuristic's.  Returns the dict `streamtp optimize --json` prints."""
+    o = _OptimizeOptions()
+    _optimize_options_init(ctypes.byref(o))
+    o.eval = _options(max_transitions, max_states, exp_method, max_memory)
+    o.objective = _choice(_objective_parse, objective, "objective", ("det", "exp"))
+    o.method = _choice(_method_parse, method, "method",
+                       ("auto", "exact", "heuristic", "random"))
+    o.max_team = max_team or 0
+    if use is not None:
+        use = ",".join(use) if not isinstance(use, str) else use
+        o.use = use.encode()
+    specs = [f.encode() for f in _fix_specs(fix)]
+    fixes = (_c_str * max(len(specs), 1))(*specs)
+    o.fix, o.nfix = ctypes.cast(fixes, ctypes.POINTER(_c_str)), len(specs)
+    o.time_limit = time_limit or 0.0
+    o.max_evaluations = max_evaluations or 0
+    o.seed = seed
+    ptr = _load_problem(problem)
+    try:
+        if model is None:
+            o.model = _problem_model(ptr)
+        else:
+            o.model = _choice(_model_parse, model, "model", ("overlap", "strict"))
+        res, err = ctypes.POINTER(_OptimizeResult)(), _Error()
+        st = _optimize(ptr, ctypes.byref(o), ctypes.byref(res), ctypes.byref(err))
+        if st != 0:
+            _raise(st, err)
+        try:
+            return _optimize_dict(res.contents, o)
+        finally:
+            _optimize_result_free(res)
+    finally:
+        _problem_free(ptr)
 
 
 # The generic event graph and the seed families (streamtp.graph): imported

@@ -33,4 +33,24 @@ assert len(lines) <= 1, lines
 for l in lines:  # a whole record, as batch writes the rows the interrupt cut short
     r = json.loads(l)
     assert r["status"] == "EINTERRUPTED" and r["error"], r' "$tmp/out"
+# optimize: the heuristic on 20 stages x 100 processors runs until its
+# 600 s budget; its progress line comes after 5 s (not a terminal), then
+# Ctrl-C prints the best mapping so far, whole, and exits 130.
+"$bin" generate --stages 20 --processors 100 --all-links --seed 3 -o "$tmp/gen" >/dev/null
+"$bin" optimize --json --method heuristic --time-limit 600 "$tmp/gen/map-00001.json" \
+  >"$tmp/opt" 2>"$tmp/opterr" &
+pid=$!
+for _ in $(seq 1 900); do
+  grep -q "streamtp: optimizing: best" "$tmp/opterr" 2>/dev/null && break
+  sleep 0.1
+done
+kill -INT $pid
+wait $pid
+rc=$?
+check "optimize: progress with the best, the bound and the gap" \
+  grep -q "streamtp: optimizing: best [0-9.e-]*, bound [0-9.e-]*, gap [0-9.]* %, candidates: [0-9]* so far" "$tmp/opterr"
+check "optimize: Ctrl-C: exit status 130" test $rc -eq 130
+check "optimize: Ctrl-C: says so" grep -q "streamtp: interrupted: the best mapping found so far is above" "$tmp/opterr"
+check "optimize: Ctrl-C: the best so far, one whole JSON line" \
+  python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()); assert d["interrupted"] and d["value"] >= d["start"]' "$tmp/opt"
 exit $fail

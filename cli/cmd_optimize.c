@@ -1,0 +1,414 @@
+/* cmd_optimize.c: `streamtp optimize FILE...`: the mapping of best
+ * throughput for each problem file (a mapping file whose "mapping" is
+ * optional), under the deterministic or the exponential objective
+ * (stp_optimize); a report or a JSON line per file, and with -o the
+ * problem written back with its "mapping" set to the answer. */
+#include "cli/cli.h"
+#include "cli/report.h"
+#include "streamtp_generate.h"
+#include "streamtp_optimize.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const cli_option optimize_options[] = {
+    {"objective", 0, "O", "det (default: deterministic throughput) or exp (the exponential\n"
+                          "                               throughput, guaranteed for every N.B.U.E. law)"},
+    {"method", 0, "M", "auto (default), exact (branch and bound, with a proof), heuristic\n"
+                       "                               (local search), or random (best of random mappings)"},
+    {"model", 0, "M", "overlap or strict (default: the file's \"model\", else overlap)"},
+    {"max-team", 0, "K", "largest team (default: no limit)"},
+    {"use", 0, "P1,P2,...", "only these processors"},
+    {"fix", 0, "T=P1,P2;...", "keep these teams as given, in this order (';' between stages)"},
+    {"time-limit", 0, "S", "stop after S seconds with the best so far (heuristic default 10)"},
+    {"max-evaluations", 0, "N", "stop after N candidates (heuristic and random: reproducible)"},
+    {"seed", 0, "S", "seed of the heuristic and random methods (default 1)"},
+    {"json", 0, NULL, "one JSON object per file, one per line"},
+    {"output", 'o', "FILE.json", "write the problem with its \"mapping\" set to the answer"},
+    {"exp-method", 0, "M", "auto (default), closed-form or ctmc"},
+    {"max-transitions", 0, "N", "largest event graph or pattern built (default 20000000)"},
+    {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},
+    CLI_MEMORY_OPTION,
+    {0}};
+
+/* ---- options ----------------------------------------------------------------------- */
+typedef struct run {
+  stp_optimize_options o;
+  int models;       /* CLI_MODEL_FILE, _OVERLAP, _STRICT */
+  bool json;
+  const char *out;  /* -o */
+  char *fix_text;   /* --fix, split at ';' into fix[] */
+  const char **fix;
+  stp_progress shown;
+} run;
+
+static bool parse_fix(run *r, const char *s) {
+  size_t n = 1;
+  for (const char *p = s; *p; p++)
+    n += *p == ';';
+  r->fix_text = strdup(s);
+  r->fix = calloc(n, sizeof *r->fix);
+  if (!r->fix_text || !r->fix) {
+    cli_error("out of memory");
+    return false;
+  }
+  r->o.nfix = 0;
+  for (char *part = r->fix_text, *next; part; part = next) {
+    next = strchr(part, ';');
+    if (next)
+      *next++ = '\0';
+    if (*part)
+      r->fix[r->o.nfix++] = part;
+  }
+  r->o.fix = r->fix;
+  return true;
+}
+
+/* The search's progress as a line of cli_progress: best, bound, gap. */
+static void on_progress(const stp_optimize_progress_info *p, void *data) {
+  const run *r = data;
+  char what[96];
+  snprintf(what, sizeof what, "optimizing: best %.6g, bound %.6g, gap %.2f %%, candidates",
+           p->best, p->upper_bound, 100 * p->gap);
+  r->shown.fn(&(stp_progress_info){.what = what, .done = p->evaluated, .seconds = p->seconds},
+              r->shown.data);
+}
+
+static bool parse_options(const cli_command *cmd, const cli_args *a, run *r) {
+  stp_optimize_options_init(&r->o);
+  if (!cli_parse_eval_options(cmd, a, &r->o.eval, &r->models, false))
+    return false;
+  r->shown = r->o.eval.progress;
+  r->o.progress = on_progress;
+  r->o.progress_data = r;
+  const char *s;
+  if ((s = cli_get(cmd, a, "objective")) && stp_objective_parse(s, &r->o.objective) != STP_OK) {
+    cli_usage_error(cmd, "--objective: '%s' is not one of det, exp", s);
+    return false;
+  }
+  if ((s = cli_get(cmd, a, "method")) && stp_optimize_method_parse(s, &r->o.method) != STP_OK) {
+    cli_usage_error(cmd, "--method: '%s' is not one of auto, exact, heuristic, random", s);
+    return false;
+  }
+  uint64_t k;
+  if ((s = cli_get(cmd, a, "max-team"))) {
+    if (!cli_parse_u64(cmd, "max-team", s, 1, UINT64_C(1000000), &k))
+      return false;
+    r->o.max_team = (size_t)k;
+  }
+  r->o.use = cli_get(cmd, a, "use");
+  if ((s = cli_get(cmd, a, "fix")) && !parse_fix(r, s))
+    return false;
+  if ((s = cli_get(cmd, a, "time-limit")) &&
+      !cli_parse_double(cmd, "time-limit", s, 0, 1e9, &r->o.time_limit))
+    return false;
+  if ((s = cli_get(cmd, a, "max-evaluations")) &&
+      !cli_parse_u64(cmd, "max-evaluations", s, 1, UINT64_MAX, &r->o.max_evaluations))
+    return false;
+  if ((s = cli_get(cmd, a, "seed")) && !cli_parse_u64(cmd, "seed", s, 0, UINT64_MAX, &r->o.seed))
+    return false;
+  cli_run_limits.has_seed = true;
+  cli_run_limits.seed = r->o.seed;
+  r->json = cli_flag(cmd, a, "json");
+  r->out = cli_get(cmd, a, "output");
+  return true;
+}
+
+/* ---- output --------------------------------------------------------------------------- */
+static void put_teams(FILE *f, const stp_mapping *m) {
+  for (size_t i = 0; i < stp_mapping_stage_count(m); i++) {
+    fprintf(f, "%s%s:", i ? " | " : "", stp_mapping_stage_name(m, i));
+    for (size_t k = 0; k < stp_mapping_team_size(m, i); k++)
+      fprintf(f, " %s", stp_mapping_processor_name(m, stp_mapping_team_member(m, i, k)));
+  }
+  fputc('\n', f);
+}
+
+/* "+12.3 %" of value over a reference. */
+static void put_gain(FILE *f, double ref, double value) {
+  fprintf(f, "%.8g", ref);
+  if (ref > 0)
+    fprintf(f, " (the answer is %+.3g %%)", 100 * (value / ref - 1));
+  fputc('\n', f);
+}
+
+static void put_summary(FILE *f, const stp_optimize_result *res) {
+  const char *what = res->objective == STP_OBJECTIVE_EXP
+                         ? "exponential throughput, guaranteed for every N.B.U.E. law"
+                         : "deterministic throughput";
+  fprintf(f, "%s: %s, %s model, objective %s (%s)\n", stp_mapping_file(res->mapping),
+          stp_mapping_name(res->mapping), stp_model_name(res->model),
+          stp_objective_name(res->objective), what);
+  fputs("  mapping         ", f);
+  put_teams(f, res->mapping);
+  fprintf(f, "  value           %.10g (period %.8g)\n", res->value, 1 / res->value);
+  fprintf(f, "  method          %s, %s\n", res->method,
+          res->optimal        ? "proved optimal"
+          : res->interrupted  ? "interrupted: the best so far"
+          : res->timed_out    ? "stopped by its limit: the best so far"
+                              : "not proved optimal");
+  fprintf(f, "  upper bound     %.10g, gap %.3g %%\n", res->upper_bound, 100 * res->gap);
+  fprintf(f, "  evaluated       %llu candidates", (unsigned long long)res->evaluated);
+  if (res->nodes)
+    fprintf(f, ", %llu search nodes", (unsigned long long)res->nodes);
+  fprintf(f, " in %.3g s", res->seconds);
+  if (res->seconds > 0)
+    fprintf(f, " (%.0f/s)", (double)res->evaluated / res->seconds);
+  fputc('\n', f);
+  if (!isnan(res->start)) {
+    fputs("  start           ", f);
+    put_gain(f, res->start, res->value);
+  }
+  if (!isnan(res->constructive)) {
+    fputs("  constructive    ", f);
+    put_gain(f, res->constructive, res->value);
+  }
+  if (res->skipped)
+    fprintf(f, "  beyond limits   %llu candidates not compared\n",
+            (unsigned long long)res->skipped);
+  if (res->note)
+    fprintf(f, "  note            %s\n", res->note);
+  fputc('\n', f);
+  report_text(f, res->mapping, res->eval);
+}
+
+static int print_text(const stp_optimize_result *res) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  if (!mem) {
+    cli_error("out of memory");
+    return CLI_FAILURE;
+  }
+  put_summary(mem, res);
+  if (fclose(mem) != 0) {
+    free(buf);
+    cli_error("out of memory");
+    return CLI_FAILURE;
+  }
+  bool ok = cli_write_record(stdout, buf, len);
+  free(buf);
+  return ok ? CLI_OK : CLI_FAILURE;
+}
+
+static json_t *teams_json(const stp_mapping *m) {
+  json_t *a = json_array();
+  for (size_t i = 0; a && i < stp_mapping_stage_count(m); i++) {
+    json_t *t = json_array();
+    for (size_t k = 0; t && k < stp_mapping_team_size(m, i); k++)
+      json_array_append_new(
+          t, json_string(stp_mapping_processor_name(m, stp_mapping_team_member(m, i, k))));
+    json_array_append_new(a, t);
+  }
+  return a;
+}
+
+/* The keys of docs/format.md ("optimize"), then eval's object of the answer. */
+static int print_json(const stp_optimize_result *res) {
+  json_t *ev = report_json(res->mapping, res->eval);
+  json_t *o = json_object();
+  if (!ev || !o) {
+    json_decref(ev);
+    json_decref(o);
+    cli_error("out of memory");
+    return CLI_FAILURE;
+  }
+  const char *head[] = {"file", "name", "model", NULL};
+  for (const char **k = head; *k; k++)
+    json_object_set(o, *k, json_object_get(ev, *k));
+  json_object_set_new(o, "mapping", teams_json(res->mapping));
+  json_object_set_new(o, "objective", json_string(stp_objective_name(res->objective)));
+  json_object_set_new(o, "value", report_number(res->value));
+  json_object_set_new(o, "optimal", json_boolean(res->optimal));
+  json_object_set_new(o, "upper_bound", report_number(res->upper_bound));
+  json_object_set_new(o, "gap", report_number(res->gap));
+  json_object_set_new(o, "evaluated", json_integer((json_int_t)res->evaluated));
+  json_object_set_new(o, "nodes", json_integer((json_int_t)res->nodes));
+  json_object_set_new(o, "skipped", json_integer((json_int_t)res->skipped));
+  json_object_set_new(o, "method", json_string(res->method));
+  json_object_set_new(o, "seconds", report_number(res->seconds));
+  json_object_set_new(o, "start", report_number(res->start));
+  json_object_set_new(o, "constructive", report_number(res->constructive));
+  json_object_set_new(o, "interrupted", json_boolean(res->interrupted));
+  json_object_set_new(o, "timed_out", json_boolean(res->timed_out));
+  json_object_set_new(o, "note", res->note ? json_string(res->note) : json_null());
+  const char *tail[] = {"replication", "paths", "deterministic", "exponential", "bounds",
+                        "components", NULL};
+  for (const char **k = tail; *k; k++)
+    if (json_object_get(ev, *k))
+      json_object_set(o, *k, json_object_get(ev, *k));
+  json_decref(ev);
+  int rc = report_json_line(stdout, o);
+  json_decref(o);
+  return rc == 0 ? CLI_OK : CLI_FAILURE;
+}
+
+/* -o: the answer as a mapping file (every stage, processor and link of
+ * the problem, the shortest digits that read back to the same numbers,
+ * "model" the one optimised), with the problem's "laws" kept. */
+static int write_answer(const char *path, const stp_optimize_result *res, const char *input) {
+  char *text = NULL;
+  size_t len = 0;
+  stp_error err = {0};
+  if (stp_mapping_to_json(res->mapping, &text, &len, &err) != STP_OK)
+    return cli_report_error(&err);
+  json_t *root = json_loads(input, 0, NULL), *laws = root ? json_object_get(root, "laws") : NULL;
+  char *extra = laws ? json_dumps(laws, JSON_PRESERVE_ORDER | JSON_COMPACT) : NULL;
+  json_decref(root);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    cli_error("%s: cannot create: %s", path, strerror(errno));
+    free(text);
+    free(extra);
+    return CLI_USAGE;
+  }
+  /* the writer's text ends with the mapping and "}\n": "laws" goes before */
+  if (extra && len >= 2 && strcmp(text + len - 2, "}\n") == 0) {
+    len -= 2;
+    while (len && text[len - 1] == '\n')
+      len--;
+    fwrite(text, 1, len, f);
+    fprintf(f, ",\n  \"laws\": %s\n}\n", extra);
+  } else {
+    fwrite(text, 1, len, f);
+  }
+  bool bad = ferror(f) != 0;
+  if (fclose(f) != 0 || bad) {
+    cli_error("%s: cannot write: %s", path, strerror(errno));
+    free(text);
+    free(extra);
+    return CLI_FAILURE;
+  }
+  free(text);
+  free(extra);
+  return CLI_OK;
+}
+
+/* ---- the command -------------------------------------------------------------------------- */
+/* Read no more than this: the library refuses larger files with its message. */
+#define READ_MAX ((size_t)64 << 20)
+
+static int read_text(const char *path, char **text, size_t *len) {
+  FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+  if (!f) {
+    cli_error("%s: cannot open: %s", path, strerror(errno));
+    return CLI_USAGE;
+  }
+  char *buf = NULL;
+  size_t n = 0, cap = 0;
+  for (;;) {
+    if (n + 65536 + 1 > cap) {
+      cap = 2 * (n + 65536 + 1);
+      char *b = realloc(buf, cap);
+      if (!b) {
+        free(buf);
+        if (f != stdin)
+          fclose(f);
+        cli_error("out of memory");
+        return CLI_FAILURE;
+      }
+      buf = b;
+    }
+    size_t got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0 || n > READ_MAX)
+      break;
+  }
+  bool bad = ferror(f);
+  if (f != stdin)
+    fclose(f);
+  if (bad) {
+    free(buf);
+    cli_error("%s: cannot read: %s", path, strerror(errno));
+    return CLI_USAGE;
+  }
+  buf[n] = '\0';
+  *text = buf;
+  *len = n;
+  return CLI_OK;
+}
+
+static int optimize_one(run *r, const char *path) {
+  char *text;
+  size_t len;
+  int rc = read_text(path, &text, &len);
+  if (rc != CLI_OK)
+    return rc;
+  stp_error err = {0};
+  stp_problem *p = NULL;
+  stp_optimize_result *res = NULL;
+  if (stp_problem_load_string(text, len, strcmp(path, "-") ? path : "<stdin>", &p, &err) !=
+      STP_OK) {
+    free(text);
+    return cli_report_error(&err);
+  }
+  r->o.model = r->models == CLI_MODEL_FILE     ? stp_problem_model(p)
+               : r->models == CLI_MODEL_STRICT ? STP_MODEL_STRICT
+                                               : STP_MODEL_OVERLAP;
+  if (stp_optimize(p, &r->o, &res, &err) != STP_OK) {
+    rc = cli_report_error(&err);
+  } else {
+    rc = r->json ? print_json(res) : print_text(res);
+    if (rc == CLI_OK && r->out)
+      rc = write_answer(r->out, res, text);
+    if (rc == CLI_OK && res->interrupted) {
+      cli_progress_off();
+      fputs("streamtp: interrupted: the best mapping found so far is above\n", stderr);
+      rc = CLI_INTERRUPTED;
+    }
+  }
+  stp_optimize_result_free(res);
+  stp_problem_free(p);
+  free(text);
+  return rc;
+}
+
+static int run_optimize(int argc, char **argv) {
+  const cli_command *cmd = &cli_optimize_command;
+  cli_args a;
+  int rc = cli_parse(cmd, argc, argv, &a);
+  if (rc != CLI_OK)
+    return rc == CLI_HELP ? CLI_OK : rc;
+  run r = {0};
+  int status = CLI_OK;
+  if (!parse_options(cmd, &a, &r)) {
+    status = CLI_USAGE;
+  } else if (a.npos == 0) {
+    cli_usage_error(cmd, "no problem file given");
+    status = CLI_USAGE;
+  } else if (r.out && a.npos > 1) {
+    cli_usage_error(cmd, "-o writes one answer: give one problem file");
+    status = CLI_USAGE;
+  }
+  for (int k = 0; status != CLI_USAGE && k < a.npos && cli_output_ok() && !cli_interrupted();
+       k++) {
+    int one = optimize_one(&r, a.pos[k]);
+    status = one > status ? one : status;
+  }
+  free(r.fix_text);
+  free(r.fix);
+  cli_args_free(&a);
+  return status;
+}
+
+const cli_command cli_optimize_command = {
+    .name = "optimize",
+    .synopsis = "optimize FILE... [--objective det|exp] [--method auto|exact|heuristic|random] "
+                "[--json] [-o FILE.json]",
+    .summary = "Choose the mapping: the teams of best throughput for each problem file (a\n"
+               "mapping file whose \"mapping\" is optional), with an upper bound and the gap.",
+    .details = "Candidates give every stage a non-empty ordered team; a processor serves at most\n"
+               "one stage; a link without bandwidth forbids the pairs that would use it. A given\n"
+               "\"mapping\" is the starting point: the answer is never worse. exact proves the\n"
+               "optimum (branch and bound; without --time-limit it runs to the proof), heuristic\n"
+               "searches large problems (local search and restarts; the same --seed and\n"
+               "--max-evaluations give the same answer), auto picks exact for small problems.\n"
+               "Progress on standard error after a second; Ctrl-C prints the best mapping so\n"
+               "far and exits 130. FILE '-' reads standard input.\n"
+               "Exit status: 0 success, 1 internal failure, 2 bad input or usage, 130\n"
+               "interrupted.",
+    .options = optimize_options,
+    .run = run_optimize,
+};

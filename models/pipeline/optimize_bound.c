@@ -1,0 +1,262 @@
+/* optimize_bound.c: per-processor busy times and the counting bound on the
+ * throughput of every mapping (optimize_bound.h). */
+#include "models/pipeline/optimize_bound.h"
+
+#include "base/core.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double counting_bound(const stp_opt *x, const stp_opt_bound *b);
+
+void stp__opt_bound_free(stp_opt_bound *b) {
+  free(b->in);
+  free(b->out);
+  free(b->t);
+  free(b->order);
+  free(b->norder);
+  memset(b, 0, sizeof *b);
+}
+
+/* The fastest transfer of stage i's output from p (to a processor allowed
+ * at stage i + 1) or into p (from one allowed at stage i - 1); INFINITY
+ * when there is none.  Without a dense bandwidth table (very large
+ * platforms) 0, a weaker bound. */
+static double fastest(const stp_opt *x, size_t i, size_t p, bool into) {
+  if (!x->bw)
+    return 0;
+  size_t other = into ? i - 1 : i + 1, stage = into ? i - 1 : i;
+  double best = INFINITY;
+  for (size_t q = 0; q < x->M; q++) {
+    if (q == p || !x->allowed[other * x->M + q])
+      continue;
+    double bw = into ? x->bw[q * x->M + p] : x->bw[p * x->M + q];
+    if (bw > 0 && x->base->stages[stage].output / bw < best &&
+        stp__opt_link_ok(x, stage, into ? q : p, into ? p : q))
+      best = x->base->stages[stage].output / bw;
+  }
+  return best;
+}
+
+typedef struct keyed {
+  double t;
+  size_t p;
+} keyed;
+
+static int by_time(const void *a, const void *b) {
+  const keyed *x = a, *y = b;
+  if (x->t != y->t)
+    return x->t < y->t ? -1 : 1;
+  return (x->p > y->p) - (x->p < y->p);
+}
+
+/* The fixed teams: their computations and members' cycle-times. */
+static double fixed_bound(const stp_opt *x, const stp_opt_bound *b) {
+  double bound = INFINITY;
+  for (size_t i = 0; i < x->N; i++) {
+    size_t r = stp__opt_fixed_size(x, i);
+    for (size_t k = x->fixed_off[i]; k < x->fixed_off[i + 1]; k++) {
+      double v = (double)r / b->t[i * x->M + x->fixed[k]];
+      if (v < bound)
+        bound = v;
+    }
+  }
+  return bound;
+}
+
+stp_status stp__opt_bound_init(const stp_opt *x, stp_opt_bound *b, stp_error *err) {
+  size_t N = x->N, M = x->M;
+  memset(b, 0, sizeof *b);
+  b->in = stp__calloc(N * M, sizeof *b->in);
+  b->out = stp__calloc(N * M, sizeof *b->out);
+  b->t = stp__calloc(N * M, sizeof *b->t);
+  b->order = stp__calloc(N * M, sizeof *b->order);
+  b->norder = stp__calloc(N, sizeof *b->norder);
+  if (!b->in || !b->out || !b->t || !b->order || !b->norder) {
+    stp__opt_bound_free(b);
+    return stp__oom(err, "bounding the throughput");
+  }
+  keyed *ks = stp__malloc_array(M, sizeof *ks);
+  if (!ks) {
+    stp__opt_bound_free(b);
+    return stp__oom(err, "bounding the throughput");
+  }
+  bool strict = x->model == STP_MODEL_STRICT;
+  for (size_t i = 0; i < N; i++) {
+    for (size_t p = 0; p < M; p++) {
+      size_t at = i * M + p;
+      if (!x->allowed[at]) {
+        b->t[at] = INFINITY;
+        continue;
+      }
+      double c = x->comp[at];
+      b->in[at] = i > 0 ? fastest(x, i, p, true) : 0;
+      b->out[at] = i + 1 < N ? fastest(x, i, p, false) : 0;
+      b->t[at] = strict ? c + b->in[at] + b->out[at] : fmax(c, fmax(b->in[at], b->out[at]));
+      if (isfinite(b->t[at]))
+        ks[b->norder[i]++] = (keyed){b->t[at], p};
+    }
+    qsort(ks, b->norder[i], sizeof *ks, by_time);
+    for (size_t k = 0; k < b->norder[i]; k++)
+      b->order[i * M + k] = ks[k].p;
+  }
+  free(ks);
+  for (size_t p = 0; p < M; p++) {
+    if (x->reserved[p] != STP_OPT_NONE)
+      continue;
+    for (size_t i = 0; i < N; i++)
+      if (isfinite(b->t[i * M + p]) && !stp__opt_fixed_size(x, i)) {
+        b->nfree++;
+        break;
+      }
+  }
+  b->fixed = fixed_bound(x, b);
+  return STP_OK;
+}
+
+size_t stp__opt_bound_need(const stp_opt *x, const stp_opt_bound *b, size_t i, double theta,
+                           bool strict, const size_t *owner, size_t room) {
+  const size_t *ord = b->order + i * x->M;
+  size_t r = 0, cap = room < x->kmax ? room : x->kmax;
+  for (size_t k = 0; k < b->norder[i] && r < cap; k++) {
+    size_t p = ord[k];
+    if (owner && owner[p] != STP_OPT_NONE)
+      continue;
+    r++; /* the r-th fastest free member: a team of r reaches r / t at most */
+    double t = b->t[i * x->M + p] * theta;
+    if (strict ? t < (double)r : t <= (double)r)
+      return r;
+  }
+  return 0;
+}
+
+/* Whether the free stages can all reach theta with distinct processors. */
+static bool enough(const stp_opt *x, const stp_opt_bound *b, double theta) {
+  size_t total = 0;
+  for (size_t i = 0; i < x->N; i++) {
+    if (stp__opt_fixed_size(x, i))
+      continue;
+    size_t n = stp__opt_bound_need(x, b, i, theta, false, NULL, b->nfree);
+    if (n == 0 || (total += n) > b->nfree)
+      return false;
+  }
+  return true;
+}
+
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The capacity bound.  R_i / max t <= sum over the team of 1 / t_i(p), so
+ * the throughput theta of the free stages satisfies, for any weights
+ * lambda >= 0 summing to 1 over them,
+ *   theta = sum_i lambda_i theta <= sum_i lambda_i sum_{p in team i} e_ip
+ *         <= sum_p max_i lambda_i e_ip,   e_ip = 1 / t_i(p)
+ * (each processor in one team at most).  Every lambda gives a bound; the
+ * smallest over lambda is the linear relaxation's (its dual): it is
+ * approached by multiplicative weights, keeping the smallest value met. */
+#define CAPACITY_ROUNDS 400
+
+static double capacity_value(const stp_opt *x, const stp_opt_bound *b, const double *lambda,
+                             double *grad) {
+  double total = 0;
+  for (size_t i = 0; i < x->N; i++)
+    grad[i] = 0;
+  for (size_t p = 0; p < x->M; p++) {
+    if (x->reserved[p] != STP_OPT_NONE)
+      continue;
+    double best = 0;
+    size_t arg = SIZE_MAX;
+    for (size_t i = 0; i < x->N; i++) {
+      double t = b->t[i * x->M + p];
+      if (stp__opt_fixed_size(x, i) || !isfinite(t))
+        continue;
+      if (lambda[i] / t > best) {
+        best = lambda[i] / t;
+        arg = i;
+      }
+    }
+    if (arg != SIZE_MAX) {
+      total += best;
+      grad[arg] += 1 / b->t[arg * x->M + p];
+    }
+  }
+  return total;
+}
+
+static double capacity_bound(const stp_opt *x, const stp_opt_bound *b) {
+  size_t nfree = 0;
+  for (size_t i = 0; i < x->N; i++)
+    nfree += !stp__opt_fixed_size(x, i);
+  double *lambda = stp__malloc_array(x->N, sizeof *lambda);
+  double *grad = stp__malloc_array(x->N, sizeof *grad);
+  double bound = INFINITY;
+  if (!lambda || !grad || nfree == 0) {
+    free(lambda);
+    free(grad);
+    return bound;
+  }
+  for (size_t i = 0; i < x->N; i++)
+    lambda[i] = stp__opt_fixed_size(x, i) ? 0 : 1.0 / (double)nfree;
+  for (int round = 0; round < CAPACITY_ROUNDS; round++) {
+    double v = capacity_value(x, b, lambda, grad);
+    if (v < bound)
+      bound = v;
+    /* a stage that collects much capacity weighs less next time */
+    double top = 0, sum = 0, step = 1.0 / sqrt(1.0 + round);
+    for (size_t i = 0; i < x->N; i++)
+      top = fmax(top, grad[i]);
+    for (size_t i = 0; i < x->N && top > 0; i++) {
+      lambda[i] *= exp(-step * (grad[i] / top - 0.5));
+      sum += lambda[i];
+    }
+    for (size_t i = 0; i < x->N && sum > 0; i++)
+      lambda[i] /= sum;
+  }
+  free(lambda);
+  free(grad);
+  return bound;
+}
+
+double stp__opt_bound_root(const stp_opt *x, const stp_opt_bound *b) {
+  return fmin(counting_bound(x, b), capacity_bound(x, b));
+}
+
+static double counting_bound(const stp_opt *x, const stp_opt_bound *b) {
+  /* the bound is one of the values r / t_(r) of some stage: try them in
+   * order (feasibility only falls as theta grows) */
+  size_t n = 0;
+  for (size_t i = 0; i < x->N; i++)
+    if (!stp__opt_fixed_size(x, i))
+      n += b->norder[i] < x->kmax ? b->norder[i] : x->kmax;
+  if (n == 0)
+    return b->fixed;
+  double *cand = stp__malloc_array(n, sizeof *cand);
+  if (!cand)
+    return b->fixed; /* still an upper bound when finite; INFINITY otherwise */
+  size_t k = 0;
+  for (size_t i = 0; i < x->N; i++) {
+    if (stp__opt_fixed_size(x, i))
+      continue;
+    for (size_t r = 1; r <= b->norder[i] && r <= x->kmax; r++)
+      cand[k++] = (double)r / b->t[i * x->M + b->order[i * x->M + r - 1]];
+  }
+  qsort(cand, n, sizeof *cand, by_value);
+  size_t lo = 0, hi = n; /* largest index with enough(cand[index]) */
+  if (!enough(x, b, cand[0])) {
+    free(cand);
+    return 0; /* no mapping at all */
+  }
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (enough(x, b, cand[mid]))
+      lo = mid;
+    else
+      hi = mid;
+  }
+  double bound = cand[lo];
+  free(cand);
+  return bound < b->fixed ? bound : b->fixed;
+}

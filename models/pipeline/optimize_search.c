@@ -1,0 +1,756 @@
+/* optimize_search.c: the heuristic of stp_optimize and the random baseline
+ * (optimize_search.h).
+ *
+ * Constructive start: every free stage gets its fastest free processor
+ * (stages of most work first), then the stages that limit the throughput
+ * (the items at the minimum) grow, one processor at a time, taking the
+ * best of the fastest free processors, while that helps; when no single
+ * growth helps, a limiting stage and a neighbour grow together (under exp,
+ * teams of 2 and 2 may beat 2 and 3 and lose to 3 and 3: the transfer
+ * patterns between them change).
+ *
+ * Local search: a random move on the current mapping, biased towards the
+ * limiting stages (only they can raise the minimum), kept when it is
+ * better: a larger value, or the same value reached by fewer items, or a
+ * larger second smallest item (so that plateaus where two items tie can be
+ * crossed); equal moves are kept now and then.  Moves: grow a team with a
+ * free processor (or two neighbouring teams at once), shrink it, move a
+ * member to another team, swap members of two teams, exchange two whole
+ * teams, replace a member by a free processor, move a member within its
+ * team (the round-robin order matters).  Only the items of the changed
+ * teams are evaluated again (optimize_eval.h).  After many moves without
+ * progress, restart: the constructive start seeded at random among each
+ * stage's three fastest processors, teams whose consecutive sizes divide
+ * one another (transfers of u x 1 or 1 x v patterns, which lose nothing to
+ * synchronisation under exp), the best mapping kicked by a few random
+ * moves, or a random mapping.  One random stream, seeded: the same
+ * seed gives the same sequence of candidates. */
+#include "models/pipeline/optimize_search.h"
+
+#include "base/core.h"
+#include "base/xoshiro.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct search {
+  stp_opt *x;
+  const stp_opt_bound *b;
+  stp_xoshiro rng;
+  stp_opt_cand cur;
+  stp_opt_vals cv, nv, bv; /* current, neighbour, best neighbour */
+  unsigned char *changed; /* N */
+  size_t nsaved, saved[2], saved_size[2];
+  size_t *saved_team;     /* 2 * kmax */
+  size_t *pool;           /* processors allowed at some free stage */
+  size_t npool;
+  size_t *stages;         /* the free stages */
+  size_t nstages;
+  size_t *crit;           /* the free stages of the limiting items */
+  size_t ncrit;
+  uint64_t end;           /* stop at this many evaluations */
+} search;
+
+static size_t below(search *s, size_t n) { return (size_t)stp__xoshiro_below(&s->rng, n); }
+static double unit(search *s) { return stp__xoshiro_unit(&s->rng); }
+
+static void search_free(search *s) {
+  stp__opt_cand_free(&s->cur);
+  stp__opt_vals_free(&s->cv);
+  stp__opt_vals_free(&s->nv);
+  stp__opt_vals_free(&s->bv);
+  free(s->changed);
+  free(s->saved_team);
+  free(s->pool);
+  free(s->stages);
+  free(s->crit);
+}
+
+static stp_status search_init(search *s, stp_opt *x, const stp_opt_bound *b, uint64_t budget,
+                              stp_error *err) {
+  memset(s, 0, sizeof *s);
+  s->x = x;
+  s->b = b;
+  s->end = budget ? x->evaluated + budget : UINT64_MAX;
+  stp__xoshiro_seed(&s->rng, x->opts->seed, 0x6f7074696d697a65ull); /* "optimize" */
+  s->changed = stp__calloc(x->N, 1);
+  s->saved_team = stp__calloc(2 * x->kmax, sizeof *s->saved_team);
+  s->pool = stp__calloc(x->M, sizeof *s->pool);
+  s->stages = stp__calloc(x->N, sizeof *s->stages);
+  s->crit = stp__calloc(x->N, sizeof *s->crit);
+  stp_status st = s->changed && s->saved_team && s->pool && s->stages && s->crit
+                      ? stp__opt_cand_alloc(x, &s->cur, err)
+                      : stp__oom(err, "searching mappings");
+  if (st == STP_OK)
+    st = stp__opt_vals_alloc(x, &s->cv, err);
+  if (st == STP_OK)
+    st = stp__opt_vals_alloc(x, &s->nv, err);
+  if (st == STP_OK)
+    st = stp__opt_vals_alloc(x, &s->bv, err);
+  if (st != STP_OK) {
+    search_free(s);
+    return st;
+  }
+  for (size_t i = 0; i < x->N; i++)
+    if (!stp__opt_fixed_size(x, i))
+      s->stages[s->nstages++] = i;
+  for (size_t p = 0; p < x->M; p++)
+    for (size_t k = 0; k < s->nstages; k++)
+      if (x->allowed[s->stages[k] * x->M + p]) {
+        s->pool[s->npool++] = p;
+        break;
+      }
+  return STP_OK;
+}
+
+static bool stopping(search *s) {
+  return stp__opt_stopping(s->x) || s->x->evaluated >= s->end;
+}
+
+static bool allowed(const search *s, size_t i, size_t p) {
+  return s->x->allowed[i * s->x->M + p];
+}
+
+/* ---- moves with undo -------------------------------------------------------------- */
+static void save(search *s, size_t i) {
+  for (size_t k = 0; k < s->nsaved; k++)
+    if (s->saved[k] == i)
+      return;
+  stp_opt *x = s->x;
+  s->saved[s->nsaved] = i;
+  s->saved_size[s->nsaved] = s->cur.size[i];
+  memcpy(s->saved_team + s->nsaved * x->kmax, stp__opt_team(x, &s->cur, i),
+         s->cur.size[i] * sizeof *s->saved_team);
+  s->nsaved++;
+  s->changed[i] = 1;
+}
+
+static void set_owners(search *s, size_t i, size_t owner) {
+  const size_t *t = stp__opt_team(s->x, &s->cur, i);
+  for (size_t k = 0; k < s->cur.size[i]; k++)
+    s->cur.owner[t[k]] = owner == STP_OPT_NONE ? STP_OPT_NONE : i;
+}
+
+static void undo(search *s) {
+  stp_opt *x = s->x;
+  for (size_t k = 0; k < s->nsaved; k++)
+    set_owners(s, s->saved[k], STP_OPT_NONE);
+  for (size_t k = 0; k < s->nsaved; k++) {
+    size_t i = s->saved[k];
+    s->cur.size[i] = s->saved_size[k];
+    memcpy(stp__opt_team(x, &s->cur, i), s->saved_team + k * x->kmax,
+           s->saved_size[k] * sizeof *s->saved_team);
+    set_owners(s, i, i);
+  }
+}
+
+static void commit(search *s) {
+  for (size_t k = 0; k < s->nsaved; k++)
+    s->changed[s->saved[k]] = 0;
+  s->nsaved = 0;
+}
+
+static void forget(search *s) {
+  undo(s);
+  commit(s);
+}
+
+/* A free processor allowed at stage i, the fastest of three drawn most of
+ * the time; STP_OPT_NONE when none was found. */
+static size_t free_processor(search *s, size_t i) {
+  size_t best = STP_OPT_NONE, draws = unit(s) < 0.3 ? 1 : 3;
+  for (size_t tries = 0, got = 0; tries < 24 && got < draws; tries++) {
+    size_t p = s->pool[below(s, s->npool)];
+    if (s->cur.owner[p] != STP_OPT_NONE || !allowed(s, i, p))
+      continue;
+    got++;
+    if (best == STP_OPT_NONE || s->b->t[i * s->x->M + p] < s->b->t[i * s->x->M + best])
+      best = p;
+  }
+  return best;
+}
+
+/* A free stage, one of the limiting ones most of the time. */
+static size_t pick_stage(search *s) {
+  if (s->ncrit && unit(s) < 0.7)
+    return s->crit[below(s, s->ncrit)];
+  return s->stages[below(s, s->nstages)];
+}
+
+static size_t other_stage(search *s, size_t a) {
+  if (s->nstages < 2)
+    return STP_OPT_NONE;
+  size_t b;
+  do
+    b = s->stages[below(s, s->nstages)];
+  while (b == a);
+  return b;
+}
+
+static bool grow(search *s, size_t a) {
+  if (s->cur.size[a] >= s->x->kmax)
+    return false;
+  size_t p = free_processor(s, a);
+  if (p == STP_OPT_NONE)
+    return false;
+  save(s, a);
+  stp__opt_cand_insert(s->x, &s->cur, a, below(s, s->cur.size[a] + 1), p);
+  return true;
+}
+
+/* Grow a team and a neighbour's at once: under exp, teams of 2 and 2 may
+ * beat 2 and 3 and lose to 3 and 3 (the patterns between them change), so
+ * single growths can all lose where the pair wins. */
+static bool grow_pair(search *s, size_t a) {
+  stp_opt *x = s->x;
+  size_t b = a + 1 < x->N && (a == 0 || unit(s) < 0.5) ? a + 1 : a - 1;
+  if (b >= x->N || stp__opt_fixed_size(x, b) || s->cur.size[b] >= x->kmax || !grow(s, a))
+    return false;
+  if (grow(s, b))
+    return true;
+  forget(s); /* the first growth alone is another move */
+  return false;
+}
+
+static bool shrink(search *s, size_t a) {
+  if (s->cur.size[a] < 2)
+    return false;
+  save(s, a);
+  stp__opt_cand_remove(s->x, &s->cur, a, below(s, s->cur.size[a]));
+  return true;
+}
+
+static bool replace(search *s, size_t a) {
+  size_t p = free_processor(s, a);
+  if (p == STP_OPT_NONE)
+    return false;
+  size_t y = below(s, s->cur.size[a]);
+  save(s, a);
+  stp__opt_cand_remove(s->x, &s->cur, a, y);
+  stp__opt_cand_insert(s->x, &s->cur, a, y, p);
+  return true;
+}
+
+static bool move(search *s, size_t a) {
+  size_t b = other_stage(s, a);
+  if (b == STP_OPT_NONE || s->cur.size[a] < 2 || s->cur.size[b] >= s->x->kmax)
+    return false;
+  size_t y = below(s, s->cur.size[a]), p = stp__opt_team(s->x, &s->cur, a)[y];
+  if (!allowed(s, b, p))
+    return false;
+  save(s, a);
+  save(s, b);
+  stp__opt_cand_remove(s->x, &s->cur, a, y);
+  stp__opt_cand_insert(s->x, &s->cur, b, below(s, s->cur.size[b] + 1), p);
+  return true;
+}
+
+static bool swap(search *s, size_t a) {
+  size_t b = other_stage(s, a);
+  if (b == STP_OPT_NONE)
+    return false;
+  size_t ya = below(s, s->cur.size[a]), yb = below(s, s->cur.size[b]);
+  size_t *ta = stp__opt_team(s->x, &s->cur, a), *tb = stp__opt_team(s->x, &s->cur, b);
+  size_t p = ta[ya], q = tb[yb];
+  if (!allowed(s, b, p) || !allowed(s, a, q))
+    return false;
+  save(s, a);
+  save(s, b);
+  ta[ya] = q;
+  tb[yb] = p;
+  s->cur.owner[q] = a;
+  s->cur.owner[p] = b;
+  return true;
+}
+
+/* Exchange the whole teams of two stages (a pipeline of similar stages may
+ * want its large team elsewhere: one move instead of many worse ones). */
+static bool exchange(search *s, size_t a) {
+  stp_opt *x = s->x;
+  size_t b = other_stage(s, a);
+  if (b == STP_OPT_NONE)
+    return false;
+  size_t *ta = stp__opt_team(x, &s->cur, a), *tb = stp__opt_team(x, &s->cur, b);
+  for (size_t k = 0; k < s->cur.size[a]; k++)
+    if (!allowed(s, b, ta[k]))
+      return false;
+  for (size_t k = 0; k < s->cur.size[b]; k++)
+    if (!allowed(s, a, tb[k]))
+      return false;
+  save(s, a);
+  save(s, b);
+  for (size_t k = 0; k < x->kmax; k++) {
+    size_t t = ta[k];
+    ta[k] = tb[k];
+    tb[k] = t;
+  }
+  size_t r = s->cur.size[a];
+  s->cur.size[a] = s->cur.size[b];
+  s->cur.size[b] = r;
+  set_owners(s, a, a);
+  set_owners(s, b, b);
+  return true;
+}
+
+static bool reorder(search *s, size_t a) {
+  size_t r = s->cur.size[a];
+  if (r < 2)
+    return false;
+  size_t from = below(s, r), to = below(s, r - 1);
+  if (to >= from)
+    to++;
+  save(s, a);
+  size_t p = stp__opt_cand_remove(s->x, &s->cur, a, from);
+  stp__opt_cand_insert(s->x, &s->cur, a, to, p);
+  return true;
+}
+
+/* Apply one random move (false: none found in a few tries). */
+static bool random_move(search *s) {
+  if (!s->nstages)
+    return false;
+  for (int tries = 0; tries < 16; tries++) {
+    size_t a = pick_stage(s);
+    double u = unit(s);
+    bool done = u < 0.15   ? grow(s, a)
+                : u < 0.25 ? grow_pair(s, a)
+                : u < 0.35 ? shrink(s, a)
+                : u < 0.5  ? move(s, a)
+                : u < 0.65 ? swap(s, a)
+                : u < 0.8  ? replace(s, a)
+                : u < 0.85 ? exchange(s, a)
+                           : reorder(s, a);
+    if (done)
+      return true;
+  }
+  return false;
+}
+
+/* ---- evaluation ------------------------------------------------------------------------ */
+/* The stages of the items at the minimum of cv. */
+static void find_critical(search *s) {
+  stp_opt *x = s->x;
+  s->ncrit = 0;
+  if (x->model == STP_MODEL_STRICT)
+    return;
+  unsigned char *mark = s->changed; /* all zero between moves */
+  for (size_t col = 0; col < x->nitems; col++) {
+    if (!stp__close(s->cv.item[col], s->cv.value, STP_OPT_RTOL, 0))
+      continue;
+    mark[col / 2] = 1;
+    if (col % 2)
+      mark[col / 2 + 1] = 1;
+  }
+  for (size_t i = 0; i < x->N; i++) {
+    if (mark[i] && !stp__opt_fixed_size(x, i))
+      s->crit[s->ncrit++] = i;
+    mark[i] = 0;
+  }
+}
+
+/* +1 when a is better than b, 0 when equal, -1 when worse. */
+static int compare(const stp_opt_vals *a, const stp_opt_vals *b) {
+  if (!a->exact || a->value < b->value - fabs(b->value) * STP_OPT_RTOL)
+    return -1;
+  if (a->value > b->value + fabs(b->value) * STP_OPT_RTOL)
+    return 1;
+  if (a->at_min != b->at_min)
+    return a->at_min < b->at_min ? 1 : -1;
+  if (a->second > b->second + fabs(b->second) * STP_OPT_RTOL)
+    return 1;
+  if (a->second < b->second - fabs(b->second) * STP_OPT_RTOL)
+    return -1;
+  return 0;
+}
+
+/* Evaluate cur into out, incrementally from cv when incremental; limits
+ * make a candidate worthless, not an error. */
+static stp_status evaluate(search *s, bool incremental, double threshold, stp_opt_vals *out,
+                           stp_error *err) {
+  stp_status st = stp__opt_evaluate(s->x, &s->cur, incremental ? &s->cv : NULL, s->changed,
+                                    threshold, out, err);
+  if (st == STP_ELIMIT) {
+    s->x->skipped++;
+    out->exact = false;
+    out->value = -INFINITY;
+    return STP_OK;
+  }
+  return st;
+}
+
+/* cur was replaced: evaluate it fully as the current mapping. */
+static stp_status reset_current(search *s, stp_error *err) {
+  STP_CHECK(evaluate(s, false, -INFINITY, &s->cv, err));
+  if (s->cv.exact)
+    stp__opt_offer(s->x, &s->cur, s->cv.value);
+  find_critical(s);
+  return STP_OK;
+}
+
+static double threshold_of(const stp_opt_vals *v) {
+  return v->exact ? v->value - fabs(v->value) * STP_OPT_RTOL : -INFINITY;
+}
+
+/* ---- starts -------------------------------------------------------------------------- */
+/* A random mapping in cur: the fixed teams, then a random number of free
+ * processors in random order, split at random among the free stages.
+ * False when the draw broke a constraint (draw again). */
+static bool random_mapping(search *s) {
+  stp_opt *x = s->x;
+  stp__opt_cand_fixed(x, &s->cur);
+  size_t n = s->nstages;
+  if (n == 0)
+    return true;
+  if (s->npool < n)
+    return false;
+  size_t most = n * x->kmax < s->npool ? n * x->kmax : s->npool;
+  size_t k = n + below(s, most - n + 1);
+  for (size_t j = 0; j < k; j++) { /* the first k of a random permutation */
+    size_t at = j + below(s, s->npool - j), t = s->pool[j];
+    s->pool[j] = s->pool[at];
+    s->pool[at] = t;
+  }
+  /* sizes: n - 1 distinct cuts among the k - 1 gaps */
+  size_t *cut = s->crit; /* n entries of scratch; find_critical rebuilds it */
+  for (size_t tries = 0; tries < 64; tries++) {
+    size_t m = 0;
+    while (m + 1 < n) {
+      size_t c = 1 + below(s, k - 1), dup = 0;
+      for (size_t q = 0; q < m; q++)
+        dup |= cut[q] == c;
+      if (!dup)
+        cut[m++] = c;
+    }
+    for (size_t a = 1; a < m; a++) /* insertion sort: n is small */
+      for (size_t b = a; b > 0 && cut[b - 1] > cut[b]; b--) {
+        size_t t = cut[b];
+        cut[b] = cut[b - 1];
+        cut[b - 1] = t;
+      }
+    size_t prev = 0, ok = 1;
+    for (size_t st = 0; st < n && ok; st++) {
+      size_t end = st + 1 < n ? cut[st] : k;
+      ok = end - prev <= x->kmax;
+      prev = end;
+    }
+    if (!ok)
+      continue;
+    prev = 0;
+    for (size_t st = 0; st < n; st++) {
+      size_t end = st + 1 < n ? cut[st] : k, i = s->stages[st];
+      for (size_t j = prev; j < end; j++) {
+        if (!allowed(s, i, s->pool[j]))
+          return false;
+        stp__opt_cand_insert(x, &s->cur, i, s->cur.size[i], s->pool[j]);
+      }
+      prev = end;
+    }
+    return true;
+  }
+  return false;
+}
+
+static size_t kth_free(const search *s, size_t i, size_t k, size_t not);
+
+/* A random mapping that evaluates (false: none in many draws). */
+static stp_status random_start(search *s, bool *found, stp_error *err) {
+  *found = false;
+  for (int tries = 0; tries < 100 && !stopping(s); tries++) {
+    if (!random_mapping(s))
+      continue;
+    STP_CHECK(reset_current(s, err));
+    if (s->cv.exact && s->cv.value > -INFINITY) {
+      *found = true;
+      return STP_OK;
+    }
+  }
+  return STP_OK;
+}
+
+/* A size for the free stage after one of size r: a divisor or a multiple
+ * of r, at most `room`. */
+static size_t divisible_size(search *s, size_t r, size_t room) {
+  size_t cand[64], n = 0;
+  for (size_t d = 1; d <= r && d <= room && n < 64; d++)
+    if (r % d == 0)
+      cand[n++] = d;
+  for (size_t k = 2; k * r <= room && n < 64; k++)
+    cand[n++] = k * r;
+  return n ? cand[below(s, n)] : 1;
+}
+
+/* Teams whose consecutive sizes divide one another (the transfer patterns
+ * are then u x 1 or 1 x v: no loss to synchronisation under exp, a shape
+ * single moves rarely reach from others), filled with the fastest free
+ * processors, stages of most work first, members in random order; false
+ * when that breaks a constraint. */
+static bool divisible_mapping(search *s) {
+  stp_opt *x = s->x;
+  stp__opt_cand_fixed(x, &s->cur);
+  size_t n = s->nstages, left = s->npool, r = 0;
+  if (n == 0 || left < n)
+    return n == 0;
+  size_t *size = s->crit; /* scratch: find_critical rebuilds it */
+  for (size_t k = 0; k < n; k++) {
+    size_t room = left - (n - 1 - k);
+    room = room < x->kmax ? room : x->kmax;
+    r = k == 0 ? 1 + below(s, room) : divisible_size(s, r, room);
+    size[k] = r;
+    left -= r;
+  }
+  for (size_t k = 0; k < n; k++) {
+    size_t i = s->stages[k];
+    for (size_t j = 0; j < size[k]; j++) {
+      size_t p = kth_free(s, i, 0, STP_OPT_NONE);
+      if (p == STP_OPT_NONE)
+        return false;
+      stp__opt_cand_insert(x, &s->cur, i, below(s, s->cur.size[i] + 1), p);
+    }
+  }
+  return true;
+}
+
+/* The fastest free processor of stage i whose links to the teams already
+ * placed around it exist, put at its end; false when none. */
+static bool seed_stage(search *s, size_t i, size_t skip) {
+  stp_opt *x = s->x;
+  const size_t *order = s->b->order + i * x->M;
+  for (size_t k = 0; k < s->b->norder[i]; k++) {
+    size_t p = order[k];
+    if (s->cur.owner[p] != STP_OPT_NONE || (skip && skip--))
+      continue;
+    stp__opt_cand_insert(x, &s->cur, i, s->cur.size[i], p);
+    bool ok = (i == 0 || !s->cur.size[i - 1] || stp__opt_transfer_ok(x, &s->cur, i - 1)) &&
+              (i + 1 == x->N || !s->cur.size[i + 1] || stp__opt_transfer_ok(x, &s->cur, i));
+    if (ok)
+      return true;
+    stp__opt_cand_remove(x, &s->cur, i, s->cur.size[i] - 1);
+  }
+  return false;
+}
+
+/* Grow a limiting stage by the best of its fastest free processors, while
+ * that improves the mapping; when no single growth does, grow it together
+ * with a neighbour (see grow_pair). */
+#define GROW_CANDIDATES 16
+#define PAIR_CANDIDATES 4
+
+/* The k-th fastest free processor allowed at stage i other than `not`. */
+static size_t kth_free(const search *s, size_t i, size_t k, size_t not) {
+  const size_t *order = s->b->order + i * s->x->M;
+  for (size_t j = 0; j < s->b->norder[i]; j++)
+    if (s->cur.owner[order[j]] == STP_OPT_NONE && order[j] != not && k-- == 0)
+      return order[j];
+  return STP_OPT_NONE;
+}
+
+typedef struct growth {
+  size_t stage[2], p[2], n; /* n = 0: none */
+} growth;
+
+/* Try cur plus g; keep it in *best (values in bv) when it beats the best so
+ * far (or cv). */
+static stp_status try_growth(search *s, const growth *g, growth *best, stp_error *err) {
+  stp_opt *x = s->x;
+  const stp_opt_vals *ref = best->n ? &s->bv : &s->cv;
+  for (size_t k = 0; k < g->n; k++) {
+    save(s, g->stage[k]);
+    stp__opt_cand_insert(x, &s->cur, g->stage[k], s->cur.size[g->stage[k]], g->p[k]);
+  }
+  STP_CHECK(evaluate(s, true, threshold_of(ref), &s->nv, err));
+  forget(s);
+  if (compare(&s->nv, ref) > 0) {
+    *best = *g;
+    stp__opt_vals_copy(x, &s->bv, &s->nv);
+  }
+  return STP_OK;
+}
+
+static stp_status best_growth(search *s, bool pairs, growth *best, stp_error *err) {
+  stp_opt *x = s->x;
+  best->n = 0;
+  for (size_t c = 0; c < s->ncrit && !stopping(s); c++) {
+    size_t i = s->crit[c];
+    if (s->cur.size[i] >= x->kmax)
+      continue;
+    for (size_t k = 0; !pairs && k < GROW_CANDIDATES; k++) {
+      growth g = {{i}, {kth_free(s, i, k, STP_OPT_NONE)}, 1};
+      if (g.p[0] == STP_OPT_NONE)
+        break;
+      STP_CHECK(try_growth(s, &g, best, err));
+    }
+    for (size_t side = 0; pairs && side < 2; side++) {
+      size_t j = side ? i + 1 : i - 1; /* i - 1 wraps for i = 0: out of range */
+      if (j >= x->N || stp__opt_fixed_size(x, j) || s->cur.size[j] >= x->kmax)
+        continue;
+      for (size_t a = 0; a < PAIR_CANDIDATES; a++)
+        for (size_t b = 0; b < PAIR_CANDIDATES; b++) {
+          growth g = {{i, j}, {kth_free(s, i, a, STP_OPT_NONE), 0}, 2};
+          if (g.p[0] == STP_OPT_NONE || (g.p[1] = kth_free(s, j, b, g.p[0])) == STP_OPT_NONE)
+            continue;
+          STP_CHECK(try_growth(s, &g, best, err));
+        }
+    }
+  }
+  return STP_OK;
+}
+
+static stp_status grow_limiting(search *s, stp_error *err) {
+  stp_opt *x = s->x;
+  while (!stopping(s)) {
+    growth best;
+    STP_CHECK(best_growth(s, false, &best, err));
+    if (!best.n)
+      STP_CHECK(best_growth(s, true, &best, err));
+    if (!best.n)
+      return STP_OK;
+    for (size_t k = 0; k < best.n; k++)
+      stp__opt_cand_insert(x, &s->cur, best.stage[k], s->cur.size[best.stage[k]], best.p[k]);
+    stp__opt_vals_copy(x, &s->cv, &s->bv);
+    stp__opt_offer(x, &s->cur, s->cv.value);
+    find_critical(s);
+  }
+  return STP_OK;
+}
+
+/* The constructive start; randomized, each stage is seeded with one of its
+ * three fastest free processors at random (restarts: other good starts). */
+static stp_status constructive(search *s, bool randomized, bool *found, stp_error *err) {
+  stp_opt *x = s->x;
+  *found = false;
+  stp__opt_cand_fixed(x, &s->cur);
+  size_t *order = s->crit; /* the free stages, most work first */
+  memcpy(order, s->stages, s->nstages * sizeof *order);
+  for (size_t a = 1; a < s->nstages; a++)
+    for (size_t b = a; b > 0 && x->base->stages[order[b - 1]].work <
+                                    x->base->stages[order[b]].work; b--) {
+      size_t t = order[b];
+      order[b] = order[b - 1];
+      order[b - 1] = t;
+    }
+  for (size_t k = 0; k < s->nstages; k++)
+    if (!seed_stage(s, order[k], randomized ? below(s, 3) : 0) &&
+        !(randomized && seed_stage(s, order[k], 0)))
+      return STP_OK;
+  STP_CHECK(reset_current(s, err));
+  if (!(s->cv.exact && s->cv.value > -INFINITY))
+    return STP_OK;
+  *found = true;
+  return grow_limiting(s, err);
+}
+
+/* ---- local search ----------------------------------------------------------------------- */
+/* Climb from cur until `patience` moves in a row bring nothing better than
+ * the best of this climb.  With tolerance tau > 0 (record-to-record
+ * travel) a worse move is kept too when it stays within tau of that best:
+ * the climb can cross the valleys between two good mappings that no single
+ * move joins (swapping two members changes which senders pair with which
+ * receivers). */
+static stp_status climb(search *s, uint64_t patience, double tau, stp_error *err) {
+  stp_opt *x = s->x;
+  double record = s->cv.value;
+  uint64_t fails = 0;
+  while (fails < patience && !stopping(s) &&
+         !(x->best_value >= x->upper_bound - fabs(x->upper_bound) * STP_OPT_RTOL)) {
+    if (!random_move(s)) {
+      fails++;
+      continue;
+    }
+    double floor = tau > 0 ? fmin(record * (1 - tau), threshold_of(&s->cv)) : threshold_of(&s->cv);
+    STP_CHECK(evaluate(s, true, floor, &s->nv, err));
+    int c = compare(&s->nv, &s->cv);
+    bool travel = tau > 0 && c < 0 && s->nv.exact;
+    if (c > 0 || (c == 0 && unit(s) < 0.3) || travel) {
+      commit(s);
+      stp__opt_vals_copy(x, &s->cv, &s->nv);
+      if (s->cv.value > record + fabs(record) * STP_OPT_RTOL) {
+        record = s->cv.value;
+        stp__opt_offer(x, &s->cur, s->cv.value);
+        fails = 0;
+      } else {
+        fails++;
+      }
+      find_critical(s);
+    } else {
+      forget(s);
+      fails++;
+    }
+  }
+  return STP_OK;
+}
+
+/* Restart: a randomized constructive start, teams of divisible sizes, the
+ * best mapping kicked by a few random moves, or a random mapping. */
+static stp_status restart(search *s, bool *found, stp_error *err) {
+  stp_opt *x = s->x;
+  double u = unit(s);
+  if (u < 0.25) {
+    STP_CHECK(constructive(s, true, found, err));
+    if (*found)
+      return STP_OK;
+  } else if (u < 0.5) {
+    if (divisible_mapping(s)) {
+      STP_CHECK(reset_current(s, err));
+      if ((*found = s->cv.exact && s->cv.value > -INFINITY))
+        return STP_OK;
+    }
+  } else if (u < 0.8 && x->best_value > -INFINITY) {
+    stp__opt_cand_copy(x, &s->cur, &x->best);
+    for (size_t k = 2 + below(s, 4); k > 0; k--) {
+      random_move(s);
+      commit(s);
+    }
+    STP_CHECK(reset_current(s, err));
+    if (s->cv.exact && s->cv.value > -INFINITY) {
+      *found = true;
+      return STP_OK;
+    }
+  }
+  return random_start(s, found, err);
+}
+
+stp_status stp__opt_heuristic(stp_opt *x, const stp_opt_bound *b, uint64_t budget,
+                              double *constructive_value, stp_error *err) {
+  search s;
+  STP_CHECK(search_init(&s, x, b, budget, err));
+  *constructive_value = NAN;
+  bool found;
+  stp_status st = constructive(&s, false, &found, err);
+  if (st == STP_OK && found)
+    *constructive_value = s.cv.value;
+  if (st == STP_OK && !found)
+    st = random_start(&s, &found, err);
+  uint64_t patience = 100 + 10 * (uint64_t)x->M;
+  while (st == STP_OK && found && !stopping(&s) &&
+         !(x->best_value >= x->upper_bound - fabs(x->upper_bound) * STP_OPT_RTOL)) {
+    /* half the climbs are plain, half travel within 0.2 to 2 % of their record */
+    static const double taus[] = {0, 0, 0, 0, 0.002, 0.005, 0.01, 0.02};
+    st = climb(&s, patience, taus[below(&s, 8)], err);
+    if (st == STP_OK && !stopping(&s))
+      st = restart(&s, &found, err);
+  }
+  search_free(&s);
+  return st;
+}
+
+/* Draws that break a constraint in a row before the random method gives up. */
+#define RANDOM_MAX_FAILS 10000
+
+stp_status stp__opt_random(stp_opt *x, stp_error *err) {
+  search s;
+  STP_CHECK(search_init(&s, x, NULL, 0, err));
+  stp_status st = STP_OK;
+  for (size_t fails = 0; st == STP_OK && fails < RANDOM_MAX_FAILS && !stopping(&s);) {
+    if (!random_mapping(&s)) {
+      fails++;
+      continue;
+    }
+    fails = 0;
+    st = evaluate(&s, false, x->best_value, &s.cv, err);
+    if (st == STP_OK && s.cv.exact)
+      stp__opt_offer(x, &s.cur, s.cv.value);
+  }
+  search_free(&s);
+  return st;
+}

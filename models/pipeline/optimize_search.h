@@ -1,0 +1,20 @@
+/* optimize_search.h: the heuristic and random methods of stp_optimize
+ * (optimize_search.c): random mappings, a greedy constructive start, and a
+ * local search over ordered teams with restarts. */
+#ifndef STP_OPTIMIZE_SEARCH_H
+#define STP_OPTIMIZE_SEARCH_H
+
+#include "models/pipeline/optimize_bound.h"
+#include "models/pipeline/optimize_eval.h"
+
+/* The best of random mappings until x stops (x->best updated). */
+stp_status stp__opt_random(stp_opt *x, stp_error *err);
+
+/* The heuristic: a constructive start (its value into *constructive, NaN
+ * when there is none), then local search and restarts until x stops, the
+ * best reaches the bound x->upper_bound, or `budget` evaluations (0: no
+ * limit) have been made. */
+stp_status stp__opt_heuristic(stp_opt *x, const stp_opt_bound *b, uint64_t budget,
+                              double *constructive, stp_error *err);
+
+#endif /* STP_OPTIMIZE_SEARCH_H */

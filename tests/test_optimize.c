@@ -1,0 +1,661 @@
+/* test_optimize.c: stp_optimize (include/streamtp_optimize.h) against plain
+ * enumeration.  The oracle lists every ordered one-to-many mapping of a
+ * small random problem, builds each through the public builder
+ * (stp_mapping_build: a mapping it refuses, for a missing link, is not a
+ * candidate) and evaluates it with stp_evaluate; the exact method must find
+ * the same optimum to 1e-9, under both models and both objectives, and the
+ * upper bound must never fall below it.  The oracle shares no code with the
+ * search but the evaluator that `eval` uses. */
+#include "models/pipeline/optimize_bound.h"
+#include "models/pipeline/optimize_exact.h"
+#include "streamtp_build.h"
+#include "streamtp_optimize.h"
+#include "testutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAXP 8
+#define MAXS 4
+
+/* A random problem: its arrays stay in the struct. */
+typedef struct problem {
+  size_t n, m;
+  stp_build_stage st[MAXS];
+  stp_build_processor pr[MAXP];
+  stp_build_link ln[MAXP * MAXP];
+  size_t nl;
+  double bandwidth;
+  char names[MAXP][8];
+} problem;
+
+/* Stages 1..max_s, processors n..max_p, times in [1, 10]; links: one
+ * default bandwidth with a few faster or slower links, or (one problem in
+ * four) no default and a random two thirds of the links, so that some
+ * pairs are forbidden. */
+static void sized_problem(trng *r, size_t n, size_t m, problem *p) {
+  memset(p, 0, sizeof *p);
+  p->n = n;
+  p->m = m;
+  for (size_t i = 0; i < p->n; i++)
+    p->st[i] = (stp_build_stage){NULL, trng_uniform(r, 1, 10), trng_uniform(r, 1, 10)};
+  for (size_t q = 0; q < p->m; q++) {
+    snprintf(p->names[q], sizeof p->names[q], "P%zu", q);
+    p->pr[q] = (stp_build_processor){p->names[q], trng_uniform(r, 1, 10)};
+  }
+  bool sparse = trng_int(r, 0, 3) == 0;
+  p->bandwidth = sparse ? 0 : trng_uniform(r, 1, 10);
+  for (size_t a = 0; a < p->m; a++)
+    for (size_t b = 0; b < p->m; b++) {
+      if (a == b)
+        continue;
+      bool keep = sparse ? trng_int(r, 0, 2) != 0 : trng_int(r, 0, 3) == 0;
+      if (keep)
+        p->ln[p->nl++] = (stp_build_link){a, b, trng_uniform(r, 1, 10)};
+    }
+}
+
+static void random_problem(trng *r, size_t max_s, size_t max_p, problem *p) {
+  size_t n = trng_int(r, 1, max_s);
+  sized_problem(r, n, trng_int(r, n, max_p), p);
+}
+
+static stp_build_spec spec_of(const problem *p, const size_t *sizes, const size_t *teams) {
+  stp_build_spec s;
+  stp_build_spec_init(&s);
+  s.name = "random";
+  s.nstages = p->n;
+  s.stages = p->st;
+  s.nprocessors = p->m;
+  s.processors = p->pr;
+  s.bandwidth = p->bandwidth;
+  s.nlinks = p->nl;
+  s.links = p->ln;
+  s.team_sizes = sizes;
+  s.teams = teams;
+  return s;
+}
+
+/* ---- the oracle -------------------------------------------------------------- */
+typedef struct cand {
+  double det;
+  size_t sizes[MAXS], teams[MAXP];
+} cand;
+
+typedef struct oracle {
+  const problem *p;
+  stp_model model;
+  size_t max_team;           /* 0: none */
+  const unsigned char *use;  /* NULL: all */
+  size_t fix_stage, fix_size; /* fix_size 0: nothing fixed */
+  size_t fix_team[MAXP];
+  size_t sizes[MAXS], teams[MAXP], nteam;
+  bool used[MAXP];
+  double best_det, best_exp;
+  size_t count, feasible, exp_missing;
+  cand *list;                /* the feasible mappings */
+  size_t cap;
+} oracle;
+
+static stp_mapping *build(const problem *p, const size_t *sizes, const size_t *teams) {
+  stp_build_spec s = spec_of(p, sizes, teams);
+  stp_mapping *m;
+  stp_error err = {0};
+  stp_status st = stp_mapping_build(&s, &m, &err);
+  if (st == STP_EINVAL)
+    return NULL; /* a link that carries data has no bandwidth */
+  cr_assert_eq(st, STP_OK, "%s", err.message);
+  return m;
+}
+
+/* Whether the leaf keeps the fixed team. */
+static bool keeps_fix(const oracle *o) {
+  if (!o->fix_size)
+    return true;
+  size_t at = 0;
+  for (size_t i = 0; i < o->fix_stage; i++)
+    at += o->sizes[i];
+  return o->sizes[o->fix_stage] == o->fix_size &&
+         !memcmp(o->teams + at, o->fix_team, o->fix_size * sizeof *o->teams);
+}
+
+/* Every mapping's deterministic value; the list of the feasible ones. */
+static void evaluate_leaf(oracle *o) {
+  o->count++;
+  if (!keeps_fix(o))
+    return;
+  stp_mapping *m = build(o->p, o->sizes, o->teams);
+  if (!m)
+    return;
+  stp_options det_only;
+  stp_options_init(&det_only);
+  det_only.exp_method = STP_EXP_NONE;
+  stp_result *r;
+  stp_error err = {0};
+  cr_assert_eq(stp_evaluate(m, o->model, &det_only, &r, &err), STP_OK, "%s", err.message);
+  if (o->feasible == o->cap) {
+    o->cap = o->cap ? 2 * o->cap : 256;
+    o->list = realloc(o->list, o->cap * sizeof *o->list);
+    cr_assert(o->list);
+  }
+  cand *c = &o->list[o->feasible++];
+  c->det = r->det_throughput;
+  memcpy(c->sizes, o->sizes, sizeof c->sizes);
+  memcpy(c->teams, o->teams, sizeof c->teams);
+  if (c->det > o->best_det)
+    o->best_det = c->det;
+  stp_result_free(r);
+  stp_mapping_free(m);
+}
+
+/* Every ordered team for stage i from the unused processors, then on. */
+static void enumerate(oracle *o, size_t i, size_t len) {
+  if (i == o->p->n) {
+    evaluate_leaf(o);
+    return;
+  }
+  if (len > 0) { /* team i complete at this length; go on */
+    o->sizes[i] = len;
+    enumerate(o, i + 1, 0);
+  }
+  if (o->max_team && len == o->max_team)
+    return;
+  for (size_t q = 0; q < o->p->m; q++) {
+    if (o->used[q] || (o->use && !o->use[q]))
+      continue;
+    o->used[q] = true;
+    o->teams[o->nteam++] = q;
+    enumerate(o, i, len + 1);
+    o->nteam--;
+    o->used[q] = false;
+  }
+}
+
+static int by_det_desc(const void *a, const void *b) {
+  double x = ((const cand *)a)->det, y = ((const cand *)b)->det;
+  return (x < y) - (x > y);
+}
+
+/* The best exponential value: the mappings by decreasing det, until det
+ * no longer exceeds the best exp found (exp <= det: none after can beat
+ * it, so their chains need not be solved). */
+static void best_exponential(oracle *o) {
+  qsort(o->list, o->feasible, sizeof *o->list, by_det_desc);
+  for (size_t k = 0; k < o->feasible && o->list[k].det > o->best_exp; k++) {
+    stp_mapping *m = build(o->p, o->list[k].sizes, o->list[k].teams);
+    stp_result *r;
+    stp_error err = {0};
+    cr_assert_eq(stp_evaluate(m, o->model, NULL, &r, &err), STP_OK, "%s", err.message);
+    cr_assert_eq(r->det_throughput, o->list[k].det);
+    if (!r->exp_available)
+      o->exp_missing++;
+    else if (r->exp_throughput > o->best_exp)
+      o->best_exp = r->exp_throughput;
+    stp_result_free(r);
+    stp_mapping_free(m);
+  }
+}
+
+static void run(oracle *o) {
+  enumerate(o, 0, 0);
+  best_exponential(o);
+  free(o->list);
+  o->list = NULL;
+}
+
+static oracle run_oracle(const problem *p, stp_model model, size_t max_team,
+                         const unsigned char *use) {
+  oracle o = {.p = p, .model = model, .max_team = max_team, .use = use};
+  run(&o);
+  return o;
+}
+
+/* Ordered one-to-many mappings of m processors on n stages, by formula:
+ * sum over k used of m!/(m-k)! * C(k-1, n-1). */
+static size_t mapping_count(size_t n, size_t m) {
+  size_t total = 0;
+  for (size_t k = n; k <= m; k++) {
+    size_t arr = 1, c = 1;
+    for (size_t j = 0; j < k; j++)
+      arr *= m - j;
+    for (size_t j = 1; j < n; j++)
+      c = c * (k - j) / j;
+    total += arr * c;
+  }
+  return total;
+}
+
+/* ---- running the optimiser ------------------------------------------------------ */
+static stp_optimize_result *optimize(const problem *p, stp_model model, stp_objective obj,
+                                     stp_optimize_method method, const stp_optimize_options *base) {
+  stp_build_spec s = spec_of(p, NULL, NULL);
+  stp_problem *pb;
+  stp_error err = {0};
+  cr_assert_eq(stp_problem_build(&s, &pb, &err), STP_OK, "%s", err.message);
+  stp_optimize_options o;
+  if (base)
+    o = *base;
+  else
+    stp_optimize_options_init(&o);
+  o.model = model;
+  o.objective = obj;
+  o.method = method;
+  stp_optimize_result *res = NULL;
+  stp_status st = stp_optimize(pb, &o, &res, &err);
+  cr_assert_eq(st, STP_OK, "%s", err.message);
+  stp_problem_free(pb);
+  return res;
+}
+
+Test(optimize, mapping_count_of_the_oracle) {
+  /* the oracle enumerates exactly the ordered one-to-many mappings */
+  problem p = {0};
+  trng r = {.s = 7};
+  for (int k = 0; k < 6; k++) {
+    random_problem(&r, 3, 5, &p);
+    p.bandwidth = 1; /* every link exists: all candidates feasible */
+    oracle o = run_oracle(&p, STP_MODEL_OVERLAP, 0, NULL);
+    cr_assert_eq(o.count, mapping_count(p.n, p.m), "%zu stages, %zu processors: %zu vs %zu", p.n,
+                 p.m, o.count, mapping_count(p.n, p.m));
+    cr_assert_eq(o.feasible, o.count);
+  }
+  cr_assert_eq(mapping_count(3, 6), 12720);
+}
+
+/* The branch and bound alone, from no incumbent (stp_optimize starts it
+ * from the heuristic's best, which could hide a wrong pruning): its
+ * optimum, and the root bound. */
+static double cold_exact(const problem *p, stp_model model, stp_objective obj, double *root) {
+  stp_build_spec s = spec_of(p, NULL, NULL);
+  stp_problem *pb;
+  stp_error err = {0};
+  cr_assert_eq(stp_problem_build(&s, &pb, &err), STP_OK, "%s", err.message);
+  stp_optimize_options o;
+  stp_optimize_options_init(&o);
+  o.model = model;
+  o.objective = obj;
+  stp_opt x;
+  stp_opt_bound b;
+  cr_assert_eq(stp__opt_init(&x, pb, &o, &err), STP_OK, "%s", err.message);
+  cr_assert_eq(stp__opt_bound_init(&x, &b, &err), STP_OK, "%s", err.message);
+  *root = stp__opt_bound_root(&x, &b);
+  bool proved;
+  double upper;
+  cr_assert_eq(stp__opt_exact(&x, &b, *root, &proved, &upper, &err), STP_OK, "%s", err.message);
+  cr_assert(proved);
+  cr_assert(upper == x.best_value);
+  double best = x.best_value;
+  stp__opt_bound_free(&b);
+  stp__opt_free(&x);
+  stp_problem_free(pb);
+  return best;
+}
+
+/* exact == enumeration on `count` random problems for one model. */
+static void exact_matches_enumeration(uint64_t seed, stp_model model, int count) {
+  trng r = {.s = seed};
+  int compared = 0;
+  for (int k = 0; k < count; k++) {
+    problem p;
+    random_problem(&r, 3, 6, &p);
+    oracle o = run_oracle(&p, model, 0, NULL);
+    if (o.feasible == 0)
+      continue; /* no mapping: checked by the error test */
+    cr_assert_eq(o.exp_missing, 0, "problem %d: an exponential value beyond the limits", k);
+    for (int obj = 0; obj < 2; obj++) {
+      double want = obj ? o.best_exp : o.best_det, root;
+      assert_close(cold_exact(&p, model, (stp_objective)obj, &root), want, TOL_SOLVE);
+      cr_assert(root >= want * (1 - TOL_SOLVE), "root bound %.17g below the optimum %.17g", root,
+                want);
+      stp_optimize_result *res = optimize(&p, model, (stp_objective)obj, STP_OPTIMIZE_EXACT, NULL);
+      cr_assert(res->optimal, "problem %d (%zu stages, %zu processors): not proved", k, p.n, p.m);
+      assert_close(res->value, want, TOL_SOLVE);
+      cr_assert_eq(strcmp(res->method, "exact"), 0);
+      cr_assert(res->upper_bound >= want * (1 - TOL_SOLVE));
+      stp_optimize_result_free(res);
+      /* the heuristic and random methods never claim more than the optimum */
+      stp_optimize_options ho;
+      stp_optimize_options_init(&ho);
+      ho.max_evaluations = 300;
+      res = optimize(&p, model, (stp_objective)obj, STP_OPTIMIZE_HEURISTIC, &ho);
+      cr_assert(res->value <= want * (1 + TOL_SOLVE), "heuristic %.17g above the optimum %.17g",
+                res->value, want);
+      cr_assert(res->upper_bound >= want * (1 - TOL_SOLVE), "bound %.17g below the optimum %.17g",
+                res->upper_bound, want);
+      stp_optimize_result_free(res);
+      compared++;
+    }
+  }
+  cr_assert_geq(compared, count); /* most problems have mappings, both objectives count */
+}
+
+Test(optimize, exact_equals_enumeration_overlap, .timeout = 600) {
+  exact_matches_enumeration(2026, STP_MODEL_OVERLAP, 110);
+}
+
+Test(optimize, exact_equals_enumeration_strict, .timeout = 600) {
+  exact_matches_enumeration(4052, STP_MODEL_STRICT, 110);
+}
+
+/* --use, --max-team and --fix against the oracle restricted the same way. */
+Test(optimize, constraints_equal_enumeration, .timeout = 600) {
+  trng r = {.s = 99};
+  int compared = 0;
+  for (int k = 0; k < 40; k++) {
+    problem p;
+    random_problem(&r, 3, 6, &p);
+    stp_model model = k % 2 ? STP_MODEL_STRICT : STP_MODEL_OVERLAP;
+    oracle o = {.p = &p, .model = model, .max_team = trng_int(&r, 1, 3)};
+    unsigned char use[MAXP] = {0};
+    char use_text[64] = "", fix_text[64] = "";
+    size_t nuse = 0;
+    for (size_t q = 0; q < p.m; q++)
+      if (trng_int(&r, 0, 3) || p.m - q <= p.n - nuse) { /* at least n processors */
+        use[q] = 1;
+        snprintf(use_text + strlen(use_text), sizeof use_text - strlen(use_text), "%s%s",
+                 nuse++ ? "," : "", p.names[q]);
+      }
+    o.use = use;
+    if (trng_int(&r, 0, 1)) { /* fix one stage's team, in a random order */
+      o.fix_stage = trng_int(&r, 0, p.n - 1);
+      snprintf(fix_text, sizeof fix_text, "T%zu=", o.fix_stage + 1);
+      for (size_t q = p.m; q-- > 0 && o.fix_size < o.max_team && o.fix_size + p.n - 1 < nuse;)
+        if (use[q] && trng_int(&r, 0, 1)) {
+          snprintf(fix_text + strlen(fix_text), sizeof fix_text - strlen(fix_text), "%s%s",
+                   o.fix_size ? "," : "", p.names[q]);
+          o.fix_team[o.fix_size++] = q;
+        }
+    }
+    run(&o);
+    if (o.feasible == 0)
+      continue;
+    stp_optimize_options opts;
+    stp_optimize_options_init(&opts);
+    opts.max_team = o.max_team;
+    opts.use = use_text;
+    const char *fix[] = {fix_text};
+    opts.fix = fix;
+    opts.nfix = o.fix_size ? 1 : 0;
+    for (int obj = 0; obj < 2; obj++) {
+      stp_optimize_result *res = optimize(&p, model, (stp_objective)obj, STP_OPTIMIZE_EXACT, &opts);
+      cr_assert(res->optimal);
+      assert_close(res->value, obj ? o.best_exp : o.best_det, TOL_SOLVE);
+      /* and the answer keeps them */
+      const stp_mapping *m = res->mapping;
+      for (size_t i = 0; i < p.n; i++) {
+        cr_assert_leq(stp_mapping_team_size(m, i), o.max_team);
+        for (size_t j = 0; j < stp_mapping_team_size(m, i); j++)
+          cr_assert(use[stp_mapping_team_member(m, i, j)]);
+      }
+      if (o.fix_size) {
+        cr_assert_eq(stp_mapping_team_size(m, o.fix_stage), o.fix_size);
+        for (size_t j = 0; j < o.fix_size; j++)
+          cr_assert_eq(stp_mapping_team_member(m, o.fix_stage, j), o.fix_team[j]);
+      }
+      stp_optimize_result_free(res);
+      compared++;
+    }
+  }
+  cr_assert_geq(compared, 40);
+}
+
+/* Numbering the data sets from s turns every team by s places: the same
+ * throughput, the symmetry the exact search relies on. */
+Test(optimize, turning_every_team_keeps_the_throughput) {
+  trng r = {.s = 5};
+  for (int k = 0; k < 60; k++) {
+    problem p;
+    random_problem(&r, 3, 7, &p);
+    p.bandwidth = 2; /* every link exists */
+    size_t sizes[MAXS], teams[MAXP], turned[MAXP], at = 0, lcm = 1;
+    for (size_t i = 0; i < p.n; i++) {
+      size_t left = p.m - at - (p.n - 1 - i);
+      sizes[i] = trng_int(&r, 1, left < 3 ? left : 3);
+      for (size_t j = 0; j < sizes[i]; j++, at++)
+        teams[at] = at;
+      size_t a = lcm, b = sizes[i];
+      while (b) {
+        size_t t = a % b;
+        a = b;
+        b = t;
+      }
+      lcm = lcm / a * sizes[i];
+    }
+    size_t shift = trng_int(&r, 1, lcm), base = 0;
+    for (size_t i = 0; i < p.n; base += sizes[i++])
+      for (size_t j = 0; j < sizes[i]; j++)
+        turned[base + j] = teams[base + (j + shift) % sizes[i]];
+    for (int model = 0; model < 2; model++) {
+      stp_mapping *a = build(&p, sizes, teams), *b = build(&p, sizes, turned);
+      stp_result *ra, *rb;
+      stp_error err = {0};
+      cr_assert_eq(stp_evaluate(a, (stp_model)model, NULL, &ra, &err), STP_OK, "%s", err.message);
+      cr_assert_eq(stp_evaluate(b, (stp_model)model, NULL, &rb, &err), STP_OK, "%s", err.message);
+      assert_close(ra->det_throughput, rb->det_throughput, TOL_EXACT);
+      cr_assert(ra->exp_available && rb->exp_available);
+      assert_close(ra->exp_throughput, rb->exp_throughput, TOL_SOLVE);
+      stp_result_free(ra);
+      stp_result_free(rb);
+      stp_mapping_free(a);
+      stp_mapping_free(b);
+    }
+  }
+}
+
+static stp_problem *problem_of(const problem *p, const size_t *sizes, const size_t *teams) {
+  stp_build_spec s = spec_of(p, sizes, teams);
+  stp_problem *pb;
+  stp_error err = {0};
+  cr_assert_eq(stp_problem_build(&s, &pb, &err), STP_OK, "%s", err.message);
+  return pb;
+}
+
+/* Same seed and budget, same candidates: the same answer; and never below
+ * the problem's own mapping. */
+Test(optimize, heuristic_is_reproducible_and_keeps_the_start) {
+  trng r = {.s = 11};
+  for (int k = 0; k < 20; k++) {
+    problem p;
+    random_problem(&r, 4, 8, &p);
+    p.bandwidth = trng_uniform(&r, 1, 10);
+    size_t sizes[MAXS], teams[MAXP];
+    for (size_t i = 0; i < p.n; i++) {
+      sizes[i] = 1;
+      teams[i] = i;
+    }
+    stp_problem *pb = problem_of(&p, sizes, teams);
+    cr_assert(stp_problem_start(pb) != NULL);
+    stp_optimize_options o;
+    stp_optimize_options_init(&o);
+    o.method = STP_OPTIMIZE_HEURISTIC;
+    o.max_evaluations = 200;
+    o.seed = 42;
+    o.objective = (stp_objective)(k % 2);
+    stp_optimize_result *a, *b;
+    stp_error err = {0};
+    cr_assert_eq(stp_optimize(pb, &o, &a, &err), STP_OK, "%s", err.message);
+    cr_assert_eq(stp_optimize(pb, &o, &b, &err), STP_OK, "%s", err.message);
+    cr_assert(a->value == b->value && a->evaluated == b->evaluated);
+    for (size_t i = 0; i < p.n; i++) {
+      cr_assert_eq(stp_mapping_team_size(a->mapping, i), stp_mapping_team_size(b->mapping, i));
+      for (size_t j = 0; j < stp_mapping_team_size(a->mapping, i); j++)
+        cr_assert_eq(stp_mapping_team_member(a->mapping, i, j),
+                     stp_mapping_team_member(b->mapping, i, j));
+    }
+    cr_assert(a->value >= a->start);
+    cr_assert((a->timed_out || a->optimal) && !a->interrupted);
+    cr_assert_eq(strcmp(a->method, "heuristic"), 0);
+    /* the constructive start and the answer never exceed the bound */
+    cr_assert(a->constructive <= a->value && a->value <= a->upper_bound);
+    assert_close(a->gap, (a->upper_bound - a->value) / a->upper_bound, TOL_EXACT);
+    stp_optimize_result_free(a);
+    stp_optimize_result_free(b);
+    stp_problem_free(pb);
+  }
+}
+
+/* A cancellation that comes after `left` checks. */
+static int cancel_after(void *data) {
+  atomic_int *left = data;
+  return atomic_fetch_sub(left, 1) <= 0;
+}
+
+/* Cancelled during the search: the best mapping so far comes back, marked;
+ * cancelled before any mapping was evaluated, there is nothing to return. */
+Test(optimize, cancel_returns_the_best_so_far) {
+  trng r = {.s = 3};
+  problem p;
+  sized_problem(&r, 3, 6, &p);
+  p.bandwidth = 1;
+  size_t sizes[] = {1, 2, 1}, teams[] = {0, 1, 2, 3};
+  stp_problem *pb = problem_of(&p, sizes, teams);
+  atomic_int left = 200;
+  stp_optimize_options o;
+  stp_optimize_options_init(&o);
+  o.method = STP_OPTIMIZE_EXACT;
+  o.eval.cancel = (stp_cancel){.fn = cancel_after, .data = &left};
+  stp_error err = {0};
+  stp_optimize_result *res = NULL;
+  cr_assert_eq(stp_optimize(pb, &o, &res, &err), STP_OK, "%s", err.message);
+  cr_assert(res->interrupted && !res->optimal && !res->timed_out);
+  cr_assert(res->value >= res->start && res->upper_bound >= res->value);
+  oracle full = run_oracle(&p, STP_MODEL_OVERLAP, 0, NULL);
+  cr_assert(res->upper_bound >= full.best_det * (1 - TOL_SOLVE));
+  stp_optimize_result_free(res);
+  stp_problem_free(pb);
+  atomic_store(&left, 0);
+  pb = problem_of(&p, NULL, NULL);
+  cr_assert_eq(stp_optimize(pb, &o, &res, &err), STP_EINTERRUPTED);
+  cr_assert_null(res);
+  stp_problem_free(pb);
+}
+
+/* Stopped early (here after a few complete mappings, from no incumbent),
+ * the branch and bound still bounds every mapping: the bound from the
+ * nodes it left open is at least the optimum. */
+Test(optimize, exact_stopped_early_gives_a_bound) {
+  trng r = {.s = 8};
+  for (int k = 0; k < 12; k++) {
+    problem p;
+    sized_problem(&r, 3, 6, &p);
+    p.bandwidth = trng_uniform(&r, 1, 10);
+    stp_model model = k % 2 ? STP_MODEL_STRICT : STP_MODEL_OVERLAP;
+    oracle full = run_oracle(&p, model, 0, NULL);
+    stp_problem *pb = problem_of(&p, NULL, NULL);
+    stp_optimize_options o;
+    stp_optimize_options_init(&o);
+    o.model = model;
+    o.max_evaluations = 1 + k % 4;
+    stp_opt x;
+    stp_opt_bound b;
+    stp_error err = {0};
+    cr_assert_eq(stp__opt_init(&x, pb, &o, &err), STP_OK, "%s", err.message);
+    cr_assert_eq(stp__opt_bound_init(&x, &b, &err), STP_OK, "%s", err.message);
+    double root = stp__opt_bound_root(&x, &b), upper;
+    bool proved;
+    cr_assert_eq(stp__opt_exact(&x, &b, root, &proved, &upper, &err), STP_OK, "%s", err.message);
+    cr_assert(!proved && x.stop == STP_OPT_EVALS);
+    cr_assert(x.best_value <= full.best_det * (1 + TOL_SOLVE));
+    cr_assert(upper >= full.best_det * (1 - TOL_SOLVE), "bound %.17g below the optimum %.17g",
+              upper, full.best_det);
+    cr_assert(upper <= root && upper >= x.best_value);
+    stp__opt_bound_free(&b);
+    stp__opt_free(&x);
+    stp_problem_free(pb);
+  }
+}
+
+static const char *optimize_error(const problem *p, const stp_optimize_options *o,
+                                  stp_status want) {
+  static stp_error err;
+  stp_problem *pb = problem_of(p, NULL, NULL);
+  stp_optimize_result *res = NULL;
+  memset(&err, 0, sizeof err);
+  stp_status st = stp_optimize(pb, o, &res, &err);
+  cr_assert_eq(st, want, "status %s: %s", stp_status_name(st), err.message);
+  cr_assert_null(res);
+  stp_problem_free(pb);
+  return err.message;
+}
+
+Test(optimize, constraint_errors_say_what) {
+  problem p;
+  trng r = {.s = 1};
+  sized_problem(&r, 3, 4, &p);
+  p.n = 2; /* three stages declared, two used, until the third is needed below */
+  p.bandwidth = 1;
+  stp_optimize_options o;
+  stp_optimize_options_init(&o);
+  o.use = "P0,P9";
+  cr_assert_str_eq(optimize_error(&p, &o, STP_EINVAL), "use: processor \"P9\" is not declared");
+  o.use = " , ";
+  cr_assert_str_eq(optimize_error(&p, &o, STP_EINVAL), "use: an empty or overlong processor name");
+  o.use = NULL;
+  const char *fix[] = {"T1P0"};
+  o.fix = fix;
+  o.nfix = 1;
+  cr_assert_str_eq(optimize_error(&p, &o, STP_EINVAL), "fix: \"T1P0\" is not STAGE=P1,P2,...");
+  fix[0] = "T7=P0";
+  cr_assert_str_eq(optimize_error(&p, &o, STP_EINVAL), "fix: stage \"T7\" is not declared");
+  fix[0] = "T1=P0,P0";
+  cr_assert_str_eq(optimize_error(&p, &o, STP_EINVAL), "fix T1: processor \"P0\" appears twice");
+  const char *two[] = {"T1=P0", "T2=P1,P0"};
+  o.fix = two;
+  o.nfix = 2;
+  cr_assert_str_eq(optimize_error(&p, &o, STP_EINVAL),
+                   "fix: processor \"P0\" is in the fixed teams of \"T1\" and \"T2\"");
+  two[1] = "T1=P1";
+  cr_assert_str_eq(optimize_error(&p, &o, STP_EINVAL), "fix T1: the stage is fixed twice");
+  o.nfix = 1;
+  two[0] = "T1=P0,P1,P2";
+  o.max_team = 2;
+  cr_assert_str_eq(optimize_error(&p, &o, STP_EINVAL), "fix T1: a team of 3, above max-team 2");
+  o.max_team = 0;
+  o.use = "P1,P2";
+  cr_assert_str_eq(optimize_error(&p, &o, STP_EINVAL), "fix T1: processor \"P0\" is not in use");
+  /* nothing to map: three stages on two usable processors */
+  stp_optimize_options_init(&o);
+  p.n = 3;
+  o.use = "P0,P1";
+  cr_assert(strstr(optimize_error(&p, &o, STP_EINVAL), "no mapping keeps the constraints"));
+  /* no link at all between different processors */
+  p.n = 2;
+  p.nl = 0;
+  p.bandwidth = 0;
+  o.use = NULL;
+  cr_assert(strstr(optimize_error(&p, &o, STP_EINVAL), "no mapping keeps the constraints"));
+  o.objective = STP_OBJECTIVE_EXP;
+  o.eval.exp_method = STP_EXP_NONE;
+  cr_assert(strstr(optimize_error(&p, &o, STP_EINVAL), "exp_method cannot be none"));
+}
+
+/* A mapping file without "mapping" is a problem; with one, its start. */
+Test(optimize, problem_files) {
+  const char *text = "{\"stages\": [{\"work\": 4, \"output\": 2}, {\"work\": 2}],\n"
+                     " \"processors\": [{\"name\": \"a\", \"speed\": 1}, {\"name\": \"b\", "
+                     "\"speed\": 2},\n  {\"name\": \"c\", \"speed\": 1}], \"bandwidth\": 1}";
+  stp_problem *pb;
+  stp_error err = {0};
+  cr_assert_eq(stp_problem_load_string(text, strlen(text), "p.json", &pb, &err), STP_OK, "%s",
+               err.message);
+  cr_assert_null(stp_problem_start(pb));
+  cr_assert_eq(stp_problem_stage_count(pb), 2);
+  cr_assert_eq(stp_problem_processor_count(pb), 3);
+  cr_assert_str_eq(stp_problem_name(pb), "p");
+  stp_optimize_result *res;
+  cr_assert_eq(stp_optimize(pb, NULL, &res, &err), STP_OK, "%s", err.message);
+  /* by hand: T1 (work 4) on a+c (R=2, time 4 each) gives 0.5 and T2 on b
+   * (time 1) gives 1, transfers of time 2 give 0.5 per sender (two senders
+   * into b: its reception needs 2 per data set, so 0.5): the optimum is 0.5,
+   * and b alone on T1 gives 0.5 too; no mapping beats 0.5 (b is needed on
+   * one side, and the other side has at most a and c). */
+  assert_close(res->value, 0.5, TOL_EXACT);
+  cr_assert(res->optimal);
+  stp_optimize_result_free(res);
+  stp_problem_free(pb);
+  const char *bad = "{\"stages\": [{\"work\": 1}], \"processors\": [{\"name\": \"a\", "
+                    "\"speed\": 1}], \"mapping\": [[\"z\"]]}";
+  cr_assert_eq(stp_problem_load_string(bad, strlen(bad), "q.json", &pb, &err), STP_EINVAL);
+  cr_assert(strstr(err.message, "q.json:1:"), "%s", err.message);
+  cr_assert(strstr(err.message, "processor \"z\" in mapping[0][0] is not declared"));
+}
