@@ -239,6 +239,7 @@ static int print_json(const stp_optimize_result *res) {
   for (const char **k = tail; *k; k++)
     if (json_object_get(ev, *k))
       json_object_set(o, *k, json_object_get(ev, *k));
+  report_status(o, STP_OK, NULL);
   json_decref(ev);
   int rc = report_json_line(stdout, o);
   json_decref(o);
@@ -290,65 +291,76 @@ static int write_answer(const char *path, const stp_optimize_result *res, const 
 /* Read no more than this: the library refuses larger files with its message. */
 #define READ_MAX ((size_t)64 << 20)
 
-static int read_text(const char *path, char **text, size_t *len) {
+/* The whole input (the answer written by -o keeps its "laws"); false with
+ * err set (EIO, ENOMEM). */
+static bool read_text(const char *path, char **text, size_t *len, stp_error *err) {
   FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+  *err = (stp_error){.status = STP_EIO};
   if (!f) {
-    cli_error("%s: cannot open: %s", path, strerror(errno));
-    return CLI_USAGE;
+    snprintf(err->message, sizeof err->message, "%s: cannot open: %s", path, strerror(errno));
+    return false;
   }
   char *buf = NULL;
   size_t n = 0, cap = 0;
-  for (;;) {
+  bool ok = true;
+  for (size_t got = 1; ok && got > 0 && n <= READ_MAX; n += got) {
     if (n + 65536 + 1 > cap) {
-      cap = 2 * (n + 65536 + 1);
-      char *b = realloc(buf, cap);
-      if (!b) {
-        free(buf);
-        if (f != stdin)
-          fclose(f);
-        cli_error("out of memory");
-        return CLI_FAILURE;
-      }
+      char *b = realloc(buf, cap = 2 * (n + 65536 + 1));
+      if (!(ok = b != NULL))
+        break;
       buf = b;
     }
-    size_t got = fread(buf + n, 1, cap - n - 1, f);
-    n += got;
-    if (got == 0 || n > READ_MAX)
-      break;
+    got = fread(buf + n, 1, cap - n - 1, f);
   }
-  bool bad = ferror(f);
+  if (!ok)
+    *err = (stp_error){.status = STP_ENOMEM, .message = "out of memory"};
+  else if (ferror(f))
+    snprintf(err->message, sizeof err->message, "%s: cannot read: %s", path, strerror(errno));
+  ok = ok && !ferror(f);
   if (f != stdin)
     fclose(f);
-  if (bad) {
+  if (!ok) {
     free(buf);
-    cli_error("%s: cannot read: %s", path, strerror(errno));
-    return CLI_USAGE;
+    return false;
   }
   buf[n] = '\0';
   *text = buf;
   *len = n;
-  return CLI_OK;
+  return true;
+}
+
+/* An input that failed: its message on standard error, and under --json
+ * its record (file, model, status, error) so that each input has one. */
+static int failed(const run *r, const char *file, const char *model, const stp_error *err) {
+  int rc = cli_report_error(err);
+  if (r->json && err->status != STP_EINTERRUPTED) {
+    json_t *o = report_error_record(file, model, err);
+    if (!o || report_json_line(stdout, o) != 0)
+      rc = CLI_FAILURE;
+    json_decref(o);
+  }
+  return rc;
 }
 
 static int optimize_one(run *r, const char *path) {
   char *text;
   size_t len;
-  int rc = read_text(path, &text, &len);
-  if (rc != CLI_OK)
-    return rc;
   stp_error err = {0};
+  const char *label = strcmp(path, "-") ? path : "<stdin>";
+  if (!read_text(path, &text, &len, &err))
+    return failed(r, label, NULL, &err);
   stp_problem *p = NULL;
   stp_optimize_result *res = NULL;
-  if (stp_problem_load_string(text, len, strcmp(path, "-") ? path : "<stdin>", &p, &err) !=
-      STP_OK) {
+  int rc;
+  if (stp_problem_load_string(text, len, label, &p, &err) != STP_OK) {
     free(text);
-    return cli_report_error(&err);
+    return failed(r, label, NULL, &err);
   }
   r->o.model = r->models == CLI_MODEL_FILE     ? stp_problem_model(p)
                : r->models == CLI_MODEL_STRICT ? STP_MODEL_STRICT
                                                : STP_MODEL_OVERLAP;
   if (stp_optimize(p, &r->o, &res, &err) != STP_OK) {
-    rc = cli_report_error(&err);
+    rc = failed(r, label, stp_model_name(r->o.model), &err);
   } else {
     rc = r->json ? print_json(res) : print_text(res);
     if (rc == CLI_OK && r->out)
@@ -373,17 +385,18 @@ static int run_optimize(int argc, char **argv) {
     return rc == CLI_HELP ? CLI_OK : rc;
   run r = {0};
   int status = CLI_OK;
-  if (!parse_options(cmd, &a, &r)) {
-    status = CLI_USAGE;
-  } else if (a.npos == 0) {
+  bool usable = false;
+  if (!parse_options(cmd, &a, &r))
+    ;
+  else if (a.npos == 0)
     cli_usage_error(cmd, "no problem file given");
-    status = CLI_USAGE;
-  } else if (r.out && a.npos > 1) {
+  else if (r.out && a.npos > 1)
     cli_usage_error(cmd, "-o writes one answer: give one problem file");
+  else
+    usable = true;
+  if (!usable)
     status = CLI_USAGE;
-  }
-  for (int k = 0; status != CLI_USAGE && k < a.npos && cli_output_ok() && !cli_interrupted();
-       k++) {
+  for (int k = 0; usable && k < a.npos && cli_output_ok() && !cli_interrupted(); k++) {
     int one = optimize_one(&r, a.pos[k]);
     status = one > status ? one : status;
   }

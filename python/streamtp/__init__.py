@@ -514,7 +514,8 @@ def _optimize_dict(res, opts):
               "start": _num(res.start), "constructive": _num(res.constructive),
               "interrupted": bool(res.interrupted), "timed_out": bool(res.timed_out),
               "note": _s(res.note)})
-    for k in ("replication", "paths", "deterministic", "exponential", "bounds", "components"):
+    for k in ("replication", "paths", "deterministic", "exponential", "bounds", "components",
+              "status", "error"):
         if k in ev:
             d[k] = ev[k]
     return _stamp(d, opts.eval, opts.seed)
