@@ -30,7 +30,6 @@ static const cli_option optimize_options[] = {
     {"exp-method", 0, "M", "auto (default), closed-form or ctmc"},
     {"max-transitions", 0, "N", "largest event graph or pattern built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},
-    CLI_MEMORY_OPTION,
     {0}};
 
 /* ---- options ----------------------------------------------------------------------- */
@@ -41,7 +40,6 @@ typedef struct run {
   const char *out;  /* -o */
   char *fix_text;   /* --fix, split at ';' into fix[] */
   const char **fix;
-  stp_progress shown;
 } run;
 
 static bool parse_fix(run *r, const char *s) {
@@ -66,23 +64,10 @@ static bool parse_fix(run *r, const char *s) {
   return true;
 }
 
-/* The search's progress as a line of cli_progress: best, bound, gap. */
-static void on_progress(const stp_optimize_progress_info *p, void *data) {
-  const run *r = data;
-  char what[96];
-  snprintf(what, sizeof what, "optimizing: best %.6g, bound %.6g, gap %.2f %%, candidates",
-           p->best, p->upper_bound, 100 * p->gap);
-  r->shown.fn(&(stp_progress_info){.what = what, .done = p->evaluated, .seconds = p->seconds},
-              r->shown.data);
-}
-
 static bool parse_options(const cli_command *cmd, const cli_args *a, run *r) {
   stp_optimize_options_init(&r->o);
   if (!cli_parse_eval_options(cmd, a, &r->o.eval, &r->models, false))
     return false;
-  r->shown = r->o.eval.progress;
-  r->o.progress = on_progress;
-  r->o.progress_data = r;
   const char *s;
   if ((s = cli_get(cmd, a, "objective")) && stp_objective_parse(s, &r->o.objective) != STP_OK) {
     cli_usage_error(cmd, "--objective: '%s' is not one of det, exp", s);

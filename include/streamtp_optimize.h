@@ -82,6 +82,7 @@ typedef struct stp_optimize_progress_info {
   double upper_bound; /* proved so far */
   double gap;         /* (upper_bound - best) / upper_bound */
   uint64_t evaluated; /* candidates evaluated */
+  uint64_t nodes;     /* exact: partial mappings visited */
   double seconds;
 } stp_optimize_progress_info;
 
@@ -96,9 +97,11 @@ typedef struct stp_optimize_options {
   double time_limit;       /* seconds; <= 0: none (exact runs to its proof) */
   uint64_t max_evaluations; /* candidates; 0: no limit */
   uint64_t seed;           /* heuristic and random: same seed, same sequence of candidates */
-  stp_options eval;        /* limits of each evaluation, and cancellation (eval.cancel);
-                              eval.progress is not used: see progress below */
-  void (*progress)(const stp_optimize_progress_info *info, void *data);
+  stp_options eval;        /* limits of each evaluation, and the run's control: the search
+                              stops on eval.control.cancel, and reports to
+                              eval.control.progress ten times a second a line "optimizing:
+                              best B, bound U, gap G %, candidates" (done: the count) */
+  void (*progress)(const stp_optimize_progress_info *info, void *data); /* the same, as numbers */
   void *progress_data;
 } stp_optimize_options;
 

@@ -513,7 +513,7 @@ Test(optimize, cancel_returns_the_best_so_far) {
   stp_optimize_options o;
   stp_optimize_options_init(&o);
   o.method = STP_OPTIMIZE_EXACT;
-  o.eval.cancel = (stp_cancel){.fn = cancel_after, .data = &left};
+  o.eval.control.cancel = (stp_cancel){.fn = cancel_after, .data = &left};
   stp_error err = {0};
   stp_optimize_result *res = NULL;
   cr_assert_eq(stp_optimize(pb, &o, &res, &err), STP_OK, "%s", err.message);

@@ -133,8 +133,9 @@ stp_status stp__pattern_det_rate(size_t u, size_t v, const double *times, const 
   stp_status s = stp__pattern_graph(&(stp_component){.u = u, .v = v}, times, &g, err);
   stp_mcr_result r = {0};
   if (s == STP_OK)
-    s = stp__mcr_howard(g, &(stp_mcr_options){.cancel = o->control.cancel, .progress = o->control.progress}, &r,
-                        err);
+    s = stp__mcr_howard(
+        g, &(stp_mcr_options){.cancel = o->control.cancel, .progress = o->control.progress}, &r,
+        err);
   if (s == STP_OK)
     *rate = (double)(u * v) / r.ratio;
   stp__mcr_result_clear(&r);

@@ -233,7 +233,7 @@ static stp_status finish(stp_opt *x, stp_optimize_result *res, stp_error *err) {
   /* not cancellable: the search has evaluated it already, and a Ctrl-C
    * that stopped the search must not lose its answer */
   stp_options once = x->eval;
-  once.cancel = (stp_cancel){0};
+  once.control.cancel = (stp_cancel){0};
   STP_CHECK(stp_evaluate(res->mapping, x->model, &once, &res->eval, err));
   res->value = objective_of(res->eval, x->objective);
   if (!stp__close(res->value, x->best_value, 1e-9, 0))

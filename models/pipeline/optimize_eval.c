@@ -364,8 +364,9 @@ stp_status stp__opt_init(stp_opt *x, const stp_problem *pb, const stp_optimize_o
   x->kmax = o->max_team && o->max_team < x->M ? o->max_team : x->M;
   x->nitems = x->model == STP_MODEL_STRICT ? 1 : 2 * x->N - 1;
   x->eval = o->eval;
-  x->eval.progress = (stp_progress){0};
-  x->eval.max_memory = stp_options_memory_budget(&o->eval);
+  x->shown = o->eval.control.progress; /* the search's progress; each evaluation's is off */
+  x->eval.control.progress = (stp_progress){0};
+  x->eval.control.max_memory = stp_options_memory_budget(&o->eval);
   x->best_value = -INFINITY;
   x->upper_bound = INFINITY;
   x->t0 = x->last_progress = stp__now();
@@ -787,10 +788,31 @@ void stp__opt_offer(stp_opt *x, const stp_opt_cand *c, double v) {
 /* Progress about ten times a second. */
 #define PROGRESS_EVERY 0.1
 
+/* To the options' callback with numbers, and through the run contract's
+ * control.progress as a line ("optimizing: best 0.21, bound 0.3, gap 30 %,
+ * candidates: 1234 so far, ..." on the command line). */
+static void report_progress(const stp_opt *x, double t) {
+  double best = x->best_value > -INFINITY ? x->best_value : NAN;
+  stp_optimize_progress_info info = {.best = best, .upper_bound = x->upper_bound,
+                                     .gap = (x->upper_bound - best) / x->upper_bound,
+                                     .evaluated = x->evaluated, .nodes = x->nodes,
+                                     .seconds = t - x->t0};
+  if (x->opts->progress)
+    x->opts->progress(&info, x->opts->progress_data);
+  if (!x->shown.fn)
+    return;
+  char what[96];
+  snprintf(what, sizeof what, "optimizing: best %.6g, bound %.6g, gap %.2f %%, %s", best,
+           info.upper_bound, 100 * info.gap, x->nodes ? "search nodes" : "candidates");
+  x->shown.fn(&(stp_progress_info){.what = what, .done = x->nodes ? x->nodes : x->evaluated,
+                                   .seconds = info.seconds},
+              x->shown.data);
+}
+
 bool stp__opt_stopping(stp_opt *x) {
   if (x->stop != STP_OPT_RUNNING)
     return true;
-  if (stp__cancelled(&x->eval.cancel)) {
+  if (stp__cancelled(&x->eval.control.cancel)) {
     x->stop = STP_OPT_CANCEL;
     return true;
   }
@@ -803,14 +825,9 @@ bool stp__opt_stopping(stp_opt *x) {
     x->stop = STP_OPT_TIME;
     return true;
   }
-  if (x->opts->progress && t - x->last_progress >= PROGRESS_EVERY) {
+  if ((x->opts->progress || x->shown.fn) && t - x->last_progress >= PROGRESS_EVERY) {
     x->last_progress = t;
-    double best = x->best_value > -INFINITY ? x->best_value : NAN;
-    x->opts->progress(&(stp_optimize_progress_info){
-                          .best = best, .upper_bound = x->upper_bound,
-                          .gap = (x->upper_bound - best) / x->upper_bound,
-                          .evaluated = x->evaluated, .seconds = t - x->t0},
-                      x->opts->progress_data);
+    report_progress(x, t);
   }
   return false;
 }

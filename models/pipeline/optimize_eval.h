@@ -70,6 +70,7 @@ typedef struct stp_opt {
   double *comp;           /* N * M: work_i / speed_p */
   double *bw;             /* M * M bandwidths (0: none), or NULL above DENSE_BW_MAX processors */
   stp_options eval;       /* each evaluation's limits and cancellation */
+  stp_progress shown;     /* the caller's control.progress: the search reports there */
   stp_opt_cache *cache;
   /* Strict: the platform seen with a candidate's teams */
   stp_mapping view;
