@@ -58,6 +58,8 @@ static const law_desc laws[] = {
     {"hyperexp", STP_LAW_HYPEREXP, 1, {{"cv", 1, 100, true, false}}, "hyperexp:cv=2",
      "a hyperexponential law has cv > 1; use exp for cv = 1 and gamma for cv < 1"},
     {"empirical", STP_LAW_EMPIRICAL, 0, {{0}}, "empirical:times.txt", NULL},
+    {"coxian", STP_LAW_PH, 0, {{0}}, "coxian:rate=3/1,next=0.4", NULL},
+    {"ph", STP_LAW_PH, 0, {{0}}, "ph:fit=times.txt", NULL},
 };
 #define NLAWS (sizeof laws / sizeof laws[0])
 
@@ -80,6 +82,8 @@ void stp__law_free(stp_law *law) {
     return;
   free(law->spec);
   free(law->samples);
+  stp__coxian_free(&law->ph);
+  free(law->fit);
   free(law);
 }
 
@@ -524,6 +528,46 @@ static stp_status load_samples(stp_law *law, const char *file, const char *base_
   return s;
 }
 
+/* ---- phase-type laws (laws_ph.c) ----------------------------------------------------- */
+
+/* The specs that list phases: coxian and ph always, hyperexp unless cv=. */
+static bool lists_law(const law_desc *d, const char *params) {
+  if (d->kind == STP_LAW_PH)
+    return true;
+  return d->kind == STP_LAW_HYPEREXP && params && strncmp(params, "cv=", 3) != 0;
+}
+
+/* ph:fit=FILE: the samples of FILE fitted (phasetype.h); the samples are
+ * not kept. */
+static stp_status fit_samples(stp_law *law, const char *file, const char *base_dir,
+                              stp_error *err) {
+  if (!file[0])
+    return stp__fail(err, STP_EINVAL, "law \"%s\": missing file name (e.g. ph:fit=times.txt)",
+                     law->spec);
+  STP_CHECK(load_samples(law, file, base_dir, err));
+  if (!(law->fit = calloc(1, sizeof *law->fit)))
+    return stp__oom(err, "fitting samples");
+  stp_status s = stp__ph_fit(law->samples, law->nsamples, &law->ph, law->fit, err);
+  if (s != STP_OK)
+    stp_error_prefix(err, "law \"%s\"", law->spec);
+  free(law->samples);
+  law->samples = NULL;
+  law->nsamples = 0;
+  return s;
+}
+
+/* One draw of a Coxian law: its phases in turn, each going on with its
+ * probability (no uniform draw where that is 0 or 1). */
+static double coxian_draw(const stp_coxian *c, stp_rng *rng) {
+  double t = 0;
+  for (uint32_t i = 0;; i++) {
+    t += zig_exp(rng) / c->rate[i];
+    double q = c->next[i];
+    if (q <= 0 || (q < 1 && stp__rng_uniform(rng) >= q))
+      return t;
+  }
+}
+
 /* ---- parsing ------------------------------------------------------------------------ */
 static stp_status unknown_law(const char *spec, size_t len, stp_error *err) {
   const law_desc *hint = closest_law(spec, len);
@@ -552,18 +596,29 @@ stp_status stp__law_parse(const char *spec, const char *base_dir, stp_law **out,
     return stp__oom(err, "parsing a law");
   }
   law->kind = d->kind;
+  const char *params = colon ? colon + 1 : NULL;
   stp_status s;
   if (d->kind == STP_LAW_EMPIRICAL)
     s = colon && colon[1] ? load_samples(law, colon + 1, base_dir, err)
                           : stp__fail(err, STP_EINVAL, "law \"%s\": missing file name (e.g. %s)",
                                       spec, d->example);
+  else if (d->kind == STP_LAW_PH && params && strncmp(params, "fit=", 4) == 0 &&
+           strcmp(d->name, "ph") == 0)
+    s = fit_samples(law, params + 4, base_dir, err);
+  else if (lists_law(d, params)) {
+    law->kind = STP_LAW_PH; /* hyperexp with lists too: drawn in Coxian form */
+    s = stp__law_parse_lists(law, d->name, params, err);
+  }
   else
-    s = parse_params(d, spec, colon ? colon + 1 : NULL, law->param, err);
+    s = parse_params(d, spec, params, law->param, err);
+  if (s == STP_OK) {
+    set_constants(law);
+    s = stp__law_set_coxian(law, err);
+  }
   if (s != STP_OK) {
     stp__law_free(law);
     return s;
   }
-  set_constants(law);
   *out = law;
   return STP_OK;
 }
@@ -634,6 +689,10 @@ void stp__law_fill(const stp_law *law, stp_rng *rng, double *buf, size_t n) {
     for (size_t k = 0; k < n; k++)
       buf[k] = law->samples[(size_t)(stp__rng_uniform(rng) * (double)law->nsamples)];
     break;
+  case STP_LAW_PH:
+    for (size_t k = 0; k < n; k++)
+      buf[k] = coxian_draw(&law->ph, rng);
+    break;
   }
 }
 
@@ -664,6 +723,8 @@ int stp__law_nbue(const stp_law *law) {
   case STP_LAW_LOGNORMAL: /* the mean residual life grows without bound */
   case STP_LAW_HYPEREXP:  /* decreasing failure rate, cv > 1 */
     return 0;
+  case STP_LAW_PH: /* an N.B.U.E. law has cv <= 1; below, it depends */
+    return stp__coxian_cv2(&law->ph) > 1 + 1e-12 ? 0 : -1;
   default:
     return -1;
   }

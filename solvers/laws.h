@@ -8,6 +8,7 @@
 #define STP_LAWS_H
 
 #include "base/rng.h"
+#include "solvers/phasetype.h"
 #include "streamtp_law.h"
 
 #include <stdbool.h>
@@ -24,7 +25,8 @@ typedef enum {
   STP_LAW_BETA,      /* Beta(a, b) scaled by (a + b) / a */
   STP_LAW_ERLANG,    /* k exponential phases */
   STP_LAW_HYPEREXP,  /* two phases with balanced means, cv > 1 */
-  STP_LAW_EMPIRICAL  /* samples drawn uniformly, rescaled to mean 1 */
+  STP_LAW_EMPIRICAL, /* samples drawn uniformly, rescaled to mean 1 */
+  STP_LAW_PH         /* hyperexp/coxian/ph lists and fits: drawn in Coxian form */
 } stp_law_kind;
 
 struct stp_law {
@@ -34,6 +36,8 @@ struct stp_law {
   double c[3];      /* constants of the unit-mean sampler (laws.c) */
   size_t nsamples;  /* empirical: samples, normalised to mean 1 */
   double *samples;
+  stp_coxian ph;    /* phase-type laws: the Coxian form of mean 1 (ph.n = 0: none) */
+  stp_law_fit *fit; /* ph:fit=FILE: the quality of the fit, else NULL */
 };
 
 /* Parse a law spec.  A relative empirical:FILE path is taken relative to
@@ -55,5 +59,19 @@ static inline bool stp__law_is_det(const stp_law *law) { return law->kind == STP
 /* 1 when the law is N.B.U.E. (so the bounds of docs/design.md 5 hold), 0 when it
  * is not, -1 when unknown (empirical samples, beta with a or b < 1). */
 int stp__law_nbue(const stp_law *law);
+
+/* The Coxian form of mean 1 of a phase-type law into *out (owned by the
+ * law); STP_EINVAL saying why when the law has none (`what` names where
+ * the law is used: "the law of stage \"T2\""). */
+/* laws_ph.c, for the parser of laws.c: the specs that list phases
+ * (hyperexp:p=..., coxian:..., ph:alpha=...), into law->ph scaled to mean
+ * 1; and law->ph for exp, erlang and hyperexp:cv once their constants are
+ * set (nothing for the other laws). */
+stp_status stp__law_parse_lists(stp_law *law, const char *name, const char *params,
+                                stp_error *err);
+stp_status stp__law_set_coxian(stp_law *law, stp_error *err);
+
+stp_status stp__law_coxian(const stp_law *law, const char *what, const stp_coxian **out,
+                           stp_error *err);
 
 #endif /* STP_LAWS_H */
