@@ -9,9 +9,11 @@
 #include "engine/reach.h"
 
 #include "base/core.h"
+#include "solvers/laws.h"
 #include "solvers/mcr_howard.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,13 +68,18 @@ done:
   return s;
 }
 
+/* reason into buf[0..size), cut when longer. */
+static void copy_reason(char *buf, size_t size, const char *reason) {
+  size_t n = strlen(reason);
+  if (n >= size) n = size - 1;
+  memcpy(buf, reason, n);
+  buf[n] = '\0';
+}
+
 /* A missing exponential value: the reason goes to the result, not to err. */
 static void exp_missing(stp_graph_result *r, const char *reason) {
   r->exp_computed = 0;
-  size_t n = strlen(reason);
-  if (n >= sizeof r->exp_reason) n = sizeof r->exp_reason - 1;
-  memcpy(r->exp_reason, reason, n);
-  r->exp_reason[n] = '\0';
+  copy_reason(r->exp_reason, sizeof r->exp_reason, reason);
 }
 
 /* The exponential chain's outcome s: a value, or over max_states the
@@ -174,6 +181,88 @@ static stp_status teg_analyze(const stp_graph *g, const stp_graph_options *o, st
   return STP_OK;
 }
 
+/* ---- phase-type laws ---- */
+
+static void law_missing(stp_graph_result *r, const char *reason) {
+  r->law_computed = 0;
+  copy_reason(r->law_reason, sizeof r->law_reason, reason);
+}
+
+/* Asked by o->law, or by the transitions' own laws when they are all
+ * phase-type (laws meant for simulation only give no "not phase-type"
+ * reason). */
+static bool law_asked(const stp_graph *g, const stp_graph_options *o) {
+  if (o->law) return true;
+  bool any = false;
+  for (size_t t = 0; t < g->nt; t++)
+    if (g->law[t]) {
+      if (!stp_law_phases(g->law[t])) return false;
+      any = true;
+    }
+  return any;
+}
+
+/* ph[t]: the Coxian form of the law of each transition (its own, else
+ * o->law, else NULL: exponential); STP_EINVAL naming the transition whose
+ * law is not phase-type. */
+static stp_status coxian_laws(const stp_graph *g, const stp_graph_options *o,
+                              const stp_coxian ***out, stp_error *err) {
+  const stp_coxian **ph = stp__calloc(g->nt ? g->nt : 1, sizeof *ph);
+  if (!ph) return stp__oom(err, "phase-type laws");
+  for (size_t t = 0; t < g->nt; t++) {
+    const stp_law *law = g->law[t] ? g->law[t] : o->law;
+    if (!law) continue;
+    char what[300];
+    snprintf(what, sizeof what, "transition \"%s\"", g->tname[t]);
+    stp_status s = stp__law_coxian(law, what, &ph[t], err);
+    if (s != STP_OK) {
+      free(ph);
+      return s;
+    }
+  }
+  *out = ph;
+  return STP_OK;
+}
+
+/* The exact value under phase-type laws, into r->law_*: a law that is not
+ * phase-type or a chain beyond the limits gives a reason, not an error. */
+static stp_status law_analyze(const stp_graph *g, const stp_graph_options *o, stp_graph_result *r,
+                              stp_error *err) {
+  r->law_asked = 1;
+  r->law_method = r->is_dag ? "dag-ctmc" : "ctmc";
+  const stp_coxian **ph = NULL;
+  stp_error e2 = {0};
+  stp_status s = coxian_laws(g, o, &ph, &e2);
+  if (s == STP_OK && r->is_dag) {
+    stp_ideals_stats st;
+    s = stp__ideals_makespan_ph(g, o->max_states, &o->control, ph, &r->law_value, &st, &e2);
+    r->law_states = st.states;
+  } else if (s == STP_OK) {
+    stp_options so;
+    stp_options_init(&so);
+    so.max_states = o->max_states;
+    so.control = o->control;
+    stp_reach_stats st = {0};
+    s = stp__reach_throughput_ph(g, &so, ph, &r->law_value, &st, &e2);
+    r->law_states = st.states;
+    r->law_solver = st.solver;
+    r->law_sweeps = st.sweeps;
+    r->law_residual = st.residual;
+  }
+  free(ph);
+  if (s == STP_EINVAL || s == STP_ELIMIT) {
+    r->law_value = NAN;
+    law_missing(r, e2.message);
+    return STP_OK;
+  }
+  if (s != STP_OK) {
+    if (err) *err = e2;
+    return s;
+  }
+  r->law_computed = 1;
+  return STP_OK;
+}
+
 stp_status stp_graph_analyze(const stp_graph *g, const stp_graph_options *o, stp_graph_result *r,
                              stp_error *err) {
   stp_graph_options defaults;
@@ -189,6 +278,8 @@ stp_status stp_graph_analyze(const stp_graph *g, const stp_graph_options *o, stp
   /* a DAG is checked whole; a timed event graph's cycles are Howard's */
   STP_CHECK(r->is_dag ? stp_graph_check(g, err) : stp__graph_check_basic(g, err));
   stp_status s = r->is_dag ? dag_analyze(g, &opt, r, err) : teg_analyze(g, &opt, r, err);
+  r->law_value = NAN;
+  if (s == STP_OK && law_asked(g, &opt)) s = law_analyze(g, &opt, r, err);
   if (s != STP_OK) stp_graph_result_free(r);
   return s;
 }

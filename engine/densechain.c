@@ -134,13 +134,13 @@ void stp__dense_chain_free(stp_dense_chain *dc) {
 
 /* ---- solving ------------------------------------------------------------------------ */
 
-stp_status stp__store_to_chain(const stp_movestore *ms, const uint8_t *counted,
-                               double seconds_build, stp_chain **out, stp_error *err) {
+stp_status stp__store_events_to_chain(const stp_movestore *ms, const stp_dense_events *ev,
+                                      double seconds_build, stp_chain **out, stp_error *err) {
   *out = NULL;
   stp_chain *c = calloc(1, sizeof *c);
   if (!c)
     return stp__oom(err, "building a Markov chain");
-  c->nevents = ms->nlabels;
+  c->nevents = ev->n;
   c->scale = 1;
   c->seconds_build = seconds_build;
   c->counted = stp__malloc_array(c->nevents ? c->nevents : 1, sizeof *c->counted);
@@ -150,10 +150,19 @@ stp_status stp__store_to_chain(const stp_movestore *ms, const uint8_t *counted,
     stp__chain_free(c);
     return s;
   }
+  if (ev->of)
+    for (uint64_t e = 0; e < ms->nmoves; e++)
+      c->event[e] = ev->of[c->event[e]];
   if (c->nevents)
-    memcpy(c->counted, counted, c->nevents);
+    memcpy(c->counted, ev->counted, c->nevents);
   *out = c;
   return STP_OK;
+}
+
+stp_status stp__store_to_chain(const stp_movestore *ms, const uint8_t *counted,
+                               double seconds_build, stp_chain **out, stp_error *err) {
+  stp_dense_events ev = {ms->nlabels, NULL, counted};
+  return stp__store_events_to_chain(ms, &ev, seconds_build, out, err);
 }
 
 stp_status stp__dense_to_chain(const stp_dense_chain *dc, const uint8_t *counted,
@@ -161,11 +170,11 @@ stp_status stp__dense_to_chain(const stp_dense_chain *dc, const uint8_t *counted
   return stp__store_to_chain(&dc->ms, counted, dc->seconds, out, err);
 }
 
-static stp_status solve_general(const stp_movestore *ms, const uint8_t *counted,
+static stp_status solve_general(const stp_movestore *ms, const stp_dense_events *ev,
                                 double seconds_build, const stp_options *o, double *rate,
                                 stp_ctmc_info *info, stp_error *err) {
   stp_chain *c;
-  STP_CHECK(stp__store_to_chain(ms, counted, seconds_build, &c, err));
+  STP_CHECK(stp__store_events_to_chain(ms, ev, seconds_build, &c, err));
   double *pi = NULL;
   stp_status s = stp__chain_solve(c, o, STP_STATIONARY_AUTO, &pi, rate, info, err);
   free(pi);
@@ -173,20 +182,28 @@ static stp_status solve_general(const stp_movestore *ms, const uint8_t *counted,
   return s;
 }
 
-static stp_status counted_rate(const stp_movestore *ms, const uint8_t *counted, const double *pi,
-                               double *rate, stp_error *err) {
+/* ncounted x the smallest long-run rate of a counted event. */
+static stp_status counted_rate(const stp_movestore *ms, const stp_dense_events *ev,
+                               const double *pi, double *rate, stp_error *err) {
   double *fire = stp__malloc_array(ms->nlabels ? ms->nlabels : 1, sizeof *fire);
-  if (!fire)
+  double *event = stp__calloc(ev->n ? ev->n : 1, sizeof *event);
+  if (!fire || !event) {
+    free(fire);
+    free(event);
     return stp__oom(err, "computing firing rates");
+  }
   stp__bands_label_rates(ms, pi, fire);
+  for (uint32_t l = 0; l < ms->nlabels; l++)
+    event[ev->of ? ev->of[l] : l] += fire[l];
   double low = INFINITY;
   uint32_t ncounted = 0;
-  for (uint32_t l = 0; l < ms->nlabels; l++)
-    if (counted[l]) {
-      low = fmin(low, fire[l]);
+  for (uint32_t e = 0; e < ev->n; e++)
+    if (ev->counted[e]) {
+      low = fmin(low, event[e]);
       ncounted++;
     }
   free(fire);
+  free(event);
   *rate = (double)ncounted * low;
   return STP_OK;
 }
@@ -199,9 +216,9 @@ static uint64_t off_diagonal(const stp_movestore *ms) {
   return nz;
 }
 
-stp_status stp__store_rate(const stp_movestore *ms, const uint8_t *counted,
-                           double seconds_build, const stp_options *o, double *rate,
-                           stp_ctmc_info *info, stp_error *err) {
+stp_status stp__store_events_rate(const stp_movestore *ms, const stp_dense_events *ev,
+                                  double seconds_build, const stp_options *o, double *rate,
+                                  stp_ctmc_info *info, stp_error *err) {
   stp_stationary_options so;
   stp__stationary_options_init(&so);
   so.tolerance = o->solver_tolerance;
@@ -211,13 +228,13 @@ stp_status stp__store_rate(const stp_movestore *ms, const uint8_t *counted,
   stp_error local = {0};
   stp_status s = stp__bands_solve(ms, &so, &pi, &si, &local);
   if (s == STP_ENUMERIC)
-    return solve_general(ms, counted, seconds_build, o, rate, info, err);
+    return solve_general(ms, ev, seconds_build, o, rate, info, err);
   if (s != STP_OK) {
     if (err)
       *err = local;
     return s;
   }
-  s = counted_rate(ms, counted, pi, rate, err);
+  s = counted_rate(ms, ev, pi, rate, err);
   free(pi);
   *info = (stp_ctmc_info){.states = ms->nstates,
                           .nonzeros = off_diagonal(ms),
@@ -228,6 +245,13 @@ stp_status stp__store_rate(const stp_movestore *ms, const uint8_t *counted,
                           .seconds_build = seconds_build,
                           .seconds_solve = si.seconds};
   return s;
+}
+
+stp_status stp__store_rate(const stp_movestore *ms, const uint8_t *counted,
+                           double seconds_build, const stp_options *o, double *rate,
+                           stp_ctmc_info *info, stp_error *err) {
+  stp_dense_events ev = {ms->nlabels, NULL, counted};
+  return stp__store_events_rate(ms, &ev, seconds_build, o, rate, info, err);
 }
 
 stp_status stp__dense_rate(const stp_dense_chain *dc, const uint8_t *counted,

@@ -93,6 +93,23 @@ stp_status stp__dense_rate(const stp_dense_chain *dc, const uint8_t *counted,
 stp_status stp__dense_to_chain(const stp_dense_chain *dc, const uint8_t *counted,
                                stp_chain **out, stp_error *err);
 
+/* Which firings count, where a transition fires by several labels (one
+ * per phase and outcome when its time is phase-type, engine/reach.c):
+ * labels grouped into events, each event's rate the sum of its labels'. */
+typedef struct stp_dense_events {
+  uint32_t n;             /* events */
+  const uint32_t *of;     /* per label: its event (NULL: label l is event l) */
+  const uint8_t *counted; /* per event: 1 when its firing completes a data set */
+} stp_dense_events;
+
+/* stp__store_rate and stp__store_to_chain with labels grouped into events
+ * (the general chain's events are then ev's). */
+stp_status stp__store_events_rate(const stp_movestore *ms, const stp_dense_events *ev,
+                                  double seconds_build, const stp_options *o, double *rate,
+                                  stp_ctmc_info *info, stp_error *err);
+stp_status stp__store_events_to_chain(const stp_movestore *ms, const stp_dense_events *ev,
+                                      double seconds_build, stp_chain **out, stp_error *err);
+
 /* The same two for moves already in a compact store, built by a builder
  * with its own enumeration (the Strict chain); seconds_build is reported. */
 stp_status stp__store_rate(const stp_movestore *ms, const uint8_t *counted,

@@ -7,6 +7,7 @@
 #include "engine/ideals.h"
 
 #include "base/core.h"
+#include "solvers/phasetype.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +41,8 @@ typedef struct dag {
   uint64_t *first, *last, *valid; /* W words: chain starts, chain ends, bits < n */
   uint64_t *pred, *succ;          /* n * W masks, or NULL (lists) */
   uint32_t *poff, *padj, *soff, *sadj; /* CSR predecessor/successor lists */
+  const stp_coxian **cox;         /* by new number: phase-type law (mean 1), or NULL: exp */
+  uint32_t *nph;                  /* by new number: phases (1: exp or instantaneous) */
 } dag;
 
 static uint64_t key_hash(const uint64_t *k, size_t W) {
@@ -179,6 +182,8 @@ static void dag_free(dag *d) {
   free(d->padj);
   free(d->soff);
   free(d->sadj);
+  free(d->cox);
+  free(d->nph);
 }
 
 /* Adjacency lists (CSR) of one direction: edge p goes from[p] -> to[p]. */
@@ -237,7 +242,7 @@ static bool chain_numbering(const stp_graph *g, uint32_t *pos, uint8_t *is_first
   return ok;
 }
 
-static bool dag_init(dag *d, const stp_graph *g) {
+static bool dag_init(dag *d, const stp_graph *g, const stp_coxian *const *ph) {
   memset(d, 0, sizeof *d);
   size_t n = g->nt, W = (n + 63) / 64;
   d->n = n;
@@ -251,12 +256,16 @@ static bool dag_init(dag *d, const stp_graph *g) {
   d->first = stp__calloc(W, 8);
   d->last = stp__calloc(W, 8);
   d->valid = stp__calloc(W, 8);
+  d->cox = stp__calloc(n, sizeof *d->cox);
+  d->nph = stp__malloc_array(n, sizeof *d->nph);
   bool ok = pos && from && to && first_of && last_at && d->time && d->rate && d->first &&
-            d->last && d->valid && chain_numbering(g, pos, first_of, last_at);
+            d->last && d->valid && d->cox && d->nph && chain_numbering(g, pos, first_of, last_at);
   for (size_t t = 0; ok && t < n; t++) {
     uint32_t q = pos[t];
     d->time[q] = g->time[t];
     d->rate[q] = g->time[t] > 0 ? 1 / g->time[t] : 0;
+    d->cox[q] = ph && g->time[t] > 0 && ph[t] && ph[t]->n > 1 ? ph[t] : NULL;
+    d->nph[q] = d->cox[q] ? d->cox[q]->n : 1;
     if (first_of[t]) d->first[q >> 6] |= UINT64_C(1) << (q & 63);
     d->nchains += first_of[t];
     if (last_at[q]) d->last[q >> 6] |= UINT64_C(1) << (q & 63);
@@ -411,6 +420,13 @@ static stp_status too_many(stp_error *err, uint64_t max_states, const char *how)
                    (unsigned long long)max_states, how);
 }
 
+static stp_status too_many_ph(stp_error *err, uint64_t max_states, const char *how) {
+  return stp__fail(err, STP_ELIMIT,
+                   "the phase-type makespan needs more than %llu states (order ideals and the "
+                   "phases of their running tasks)%s; raise --max-states",
+                   (unsigned long long)max_states, how);
+}
+
 static stp_status over_budget(stp_error *err, const char *what, uint64_t bytes, uint64_t budget) {
   return stp__fail(err, STP_ELIMIT,
                    "the exponential makespan needs %s %.3g GiB for its order ideals, above the "
@@ -487,6 +503,294 @@ static stp_status walk(const dag *d, uint64_t max_states, const stp_control *con
   return s;
 }
 
+/* ---- phase-type times ------------------------------------------------------------------
+ * A state is an ideal S and the phase of each task of its frontier F(S)
+ * (the ready tasks: all running).  The phases of one ideal form a block,
+ * indexed in mixed radix over F(S) in increasing (new) number, the first
+ * task's phase varying fastest.  Going on from phase i to i + 1 raises the
+ * index by that task's stride, so a block solved from its last index down
+ * meets every such target solved; a completion of task a leads to the
+ * ideal S + a of the level above, already solved, where the tasks a made
+ * ready start in phase 0 and the others keep theirs.  Levels are still
+ * made from the level above (each ideal of size k + 1 minus a maximal
+ * element), then each state is solved by looking its moves up. */
+
+typedef struct ph_level {
+  level set;      /* the ideals (set.val and set.rsum unused) */
+  uint64_t *boff; /* set.n + 1: the first state of each ideal's block */
+  double *val;    /* E[T] of each state */
+} ph_level;
+
+static void ph_level_free(ph_level *l) {
+  level_free(&l->set);
+  free(l->boff);
+  free(l->val);
+  memset(l, 0, sizeof *l);
+}
+
+/* Every predecessor of t is in S. */
+static bool ready_in(const dag *d, const uint64_t *S, size_t t) {
+  if (d->pred) {
+    const uint64_t *m = d->pred + t * d->W;
+    for (size_t w = 0; w < d->W; w++)
+      if (m[w] & ~S[w]) return false;
+    return true;
+  }
+  for (uint32_t e = d->poff[t]; e < d->poff[t + 1]; e++)
+    if (!has(S, d->padj[e])) return false;
+  return true;
+}
+
+/* F(S) in increasing order into f; returns its size.  A task is ready only
+ * when its chain predecessor (bit t - 1, where t starts no chain) is in S,
+ * so the candidates are chain starts and bits right after one of S. */
+static size_t frontier(const dag *d, const uint64_t *S, uint32_t *f) {
+  size_t r = 0;
+  for (size_t w = 0; w < d->W; w++) {
+    uint64_t after = (S[w] << 1) | (w ? S[w - 1] >> 63 : 0);
+    for (uint64_t bits = ~S[w] & d->valid[w] & (d->first[w] | after); bits; bits &= bits - 1) {
+      size_t t = w * 64 + (size_t)__builtin_ctzll(bits);
+      if (ready_in(d, S, t)) f[r++] = (uint32_t)t;
+    }
+  }
+  return r;
+}
+
+/* Scratch of one block: frontier, strides, digits, and per task of the
+ * frontier the block of S + f above and the strides of the others there. */
+typedef struct ph_scratch {
+  uint32_t *f, *fh;
+  uint64_t *stride, *hoff, *hs, *digit;
+  uint64_t *key;
+} ph_scratch;
+
+static void scratch_free(ph_scratch *sc) {
+  free(sc->f);
+  free(sc->fh);
+  free(sc->stride);
+  free(sc->hoff);
+  free(sc->hs);
+  free(sc->digit);
+  free(sc->key);
+}
+
+static bool scratch_init(ph_scratch *sc, const dag *d) {
+  size_t n = d->n ? d->n : 1;
+  sc->f = stp__malloc_array(n, sizeof *sc->f);
+  sc->fh = stp__malloc_array(n, sizeof *sc->fh);
+  sc->stride = stp__malloc_array(n, sizeof *sc->stride);
+  sc->hoff = stp__malloc_array(n, sizeof *sc->hoff);
+  sc->digit = stp__malloc_array(n, sizeof *sc->digit);
+  sc->hs = stp__malloc_array(n * n, sizeof *sc->hs);
+  sc->key = stp__malloc_array(d->W, sizeof *sc->key);
+  return sc->f && sc->fh && sc->stride && sc->hoff && sc->digit && sc->hs && sc->key;
+}
+
+/* The states of S's block (r = |F(S)| tasks in sc->f, strides set).  For
+ * each task f_j: H = S + f_j above, its block (hoff[j]) and the stride of
+ * every other f_k there (hs[j r + k]); tasks f made ready have phase 0. */
+static void moves_up(const dag *d, const uint64_t *S, size_t r, const ph_level *hi,
+                     ph_scratch *sc) {
+  for (size_t j = 0; j < r; j++) {
+    key_copy(sc->key, S, d->W);
+    sc->key[sc->f[j] >> 6] |= UINT64_C(1) << (sc->f[j] & 63);
+    size_t h = level_find(&hi->set, sc->key, NULL); /* an ideal of size k + 1: present */
+    sc->hoff[j] = hi->boff[h];
+    size_t rh = frontier(d, sc->key, sc->fh), at = 0;
+    uint64_t stride = 1;
+    for (size_t x = 0, k = 0; x < rh; x++) { /* both lists increasing */
+      while (k < r && sc->f[k] < sc->fh[x]) sc->hs[j * r + k++] = 0;
+      if (k < r && sc->f[k] == sc->fh[x]) sc->hs[j * r + k++] = stride;
+      stride *= d->nph[sc->fh[x]];
+      at = k;
+    }
+    for (size_t k = at; k < r; k++) sc->hs[j * r + k] = 0;
+  }
+}
+
+static inline uint64_t index_above(const ph_scratch *sc, size_t r, size_t j) {
+  uint64_t h = sc->hoff[j];
+  for (size_t k = 0; k < r; k++) h += sc->digit[k] * sc->hs[j * r + k];
+  return h;
+}
+
+/* E[T] of every state of S's block into val (block of the level being
+ * solved), from its last index down. */
+static void solve_block(const dag *d, size_t r, uint64_t size, const ph_level *hi,
+                        const ph_scratch *sc, double *val) {
+  size_t now = r; /* a ready instantaneous task: the state moves on at once */
+  for (size_t j = 0; j < r && now == r; j++)
+    if (d->rate[sc->f[j]] == 0) now = j;
+  for (size_t k = 0; k < r; k++) sc->digit[k] = d->nph[sc->f[k]] - 1;
+  for (uint64_t idx = size; idx-- > 0;) {
+    if (now < r) {
+      val[idx] = hi->val[index_above(sc, r, now)];
+    } else {
+      double num = 1, den = 0;
+      for (size_t j = 0; j < r; j++) {
+        uint32_t f = sc->f[j];
+        const stp_coxian *c = d->cox[f];
+        uint64_t i = sc->digit[j];
+        double rate = (c ? c->rate[i] : 1) * d->rate[f], q = c ? c->next[i] : 0;
+        den += rate;
+        if (q < 1) num += rate * (1 - q) * hi->val[index_above(sc, r, j)];
+        if (q > 0) num += rate * q * val[idx + sc->stride[j]];
+      }
+      val[idx] = num / den;
+    }
+    for (size_t k = 0; k < r && idx; k++) { /* the odometer, down by one */
+      if (sc->digit[k]) {
+        sc->digit[k]--;
+        break;
+      }
+      sc->digit[k] = d->nph[sc->f[k]] - 1;
+    }
+  }
+}
+
+/* The ideals of size k from those of size k + 1 (each minus a maximal
+ * element): EXPANDED, OUT_OF_MEMORY, OVER_BUDGET or CANCELLED. */
+static int gather_level(const dag *d, level *lo, const level *hi, uint64_t *key,
+                        const stp_cancel *cancel) {
+  size_t W = d->W;
+  for (size_t h = 0; h < hi->n; h++) {
+    if (h % 1024 == 0 && stp__cancelled(cancel)) return CANCELLED;
+    const uint64_t *H = hi->keys + h * W;
+    for (size_t w = 0; w < W; w++)
+      for (uint64_t bits = maximal_candidates(d, H, w); bits; bits &= bits - 1) {
+        size_t a = w * 64 + (size_t)__builtin_ctzll(bits);
+        if (!maximal(d, H, a)) continue;
+        key_copy(key, H, W);
+        key[a >> 6] &= ~(UINT64_C(1) << (a & 63));
+        size_t i = level_add(lo, key);
+        if (i == ADD_OOM) return OUT_OF_MEMORY;
+        if (i == ADD_OVER_BUDGET) return OVER_BUDGET;
+      }
+  }
+  return EXPANDED;
+}
+
+/* Block offsets of lo's ideals: TOO_MANY when they hold more than room
+ * states. */
+static int block_offsets(const dag *d, ph_level *lo, ph_scratch *sc, uint64_t room) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < lo->set.n; i++) {
+    lo->boff[i] = total;
+    size_t r = frontier(d, lo->set.keys + i * d->W, sc->f);
+    uint64_t size = 1;
+    for (size_t j = 0; j < r; j++)
+      if (!stp__mul_u64(size, d->nph[sc->f[j]], &size)) return TOO_MANY;
+    if (!stp__add_u64(total, size, &total) || total > room) return TOO_MANY;
+  }
+  lo->boff[lo->set.n] = total;
+  return EXPANDED;
+}
+
+/* Level lo (ideals gathered) solved from hi: EXPANDED, TOO_MANY (more
+ * than room states), OVER_BUDGET (values beyond `bytes`), OUT_OF_MEMORY
+ * or CANCELLED. */
+static int solve_level(const dag *d, ph_level *lo, const ph_level *hi, ph_scratch *sc,
+                       uint64_t room, uint64_t bytes, const stp_cancel *cancel) {
+  if (!(lo->boff = stp__malloc_array(lo->set.n + 1, sizeof *lo->boff))) return OUT_OF_MEMORY;
+  int x = block_offsets(d, lo, sc, room);
+  if (x != EXPANDED) return x;
+  uint64_t total = lo->boff[lo->set.n];
+  if (total > bytes / sizeof *lo->val) return OVER_BUDGET;
+  if (!(lo->val = stp__malloc_array(total ? total : 1, sizeof *lo->val))) return OUT_OF_MEMORY;
+  for (size_t i = 0; i < lo->set.n; i++) {
+    if (i % 1024 == 0 && stp__cancelled(cancel)) return CANCELLED;
+    const uint64_t *S = lo->set.keys + i * d->W;
+    size_t r = frontier(d, S, sc->f);
+    uint64_t size = 1;
+    for (size_t j = 0; j < r; j++) {
+      sc->stride[j] = size;
+      size *= d->nph[sc->f[j]];
+    }
+    moves_up(d, S, r, hi, sc);
+    solve_block(d, r, size, hi, sc, lo->val + lo->boff[i]);
+  }
+  return EXPANDED;
+}
+
+static uint64_t ph_level_bytes(const ph_level *l) {
+  return level_bytes(&l->set) + (l->set.n + 1) * 8 + (l->boff ? l->boff[l->set.n] * 8 : 8);
+}
+
+static stp_status walk_ph(const dag *d, uint64_t max_states, const stp_control *control,
+                          uint64_t budget, uint64_t estimate, double *makespan,
+                          stp_ideals_stats *st, stp_error *err) {
+  ph_level hi = {0}, lo = {0};
+  ph_scratch sc = {0};
+  stp_status s = STP_OK;
+  hi.boff = stp__malloc_array(2, sizeof *hi.boff);
+  hi.val = stp__malloc_array(1, sizeof *hi.val);
+  if (!scratch_init(&sc, d) || !hi.boff || !hi.val || !level_init(&hi.set, d->W, 1, budget)) {
+    s = stp__oom(err, "order ideal chain");
+    goto done;
+  }
+  memset(sc.key, 0, d->W * 8);
+  for (size_t t = 0; t < d->n; t++) sc.key[t >> 6] |= UINT64_C(1) << (t & 63);
+  if (level_add(&hi.set, sc.key) >= ADD_OVER_BUDGET) {
+    s = stp__oom(err, "order ideal chain");
+    goto done;
+  }
+  hi.boff[0] = 0, hi.boff[1] = 1, hi.val[0] = 0;
+  st->states = st->peak_level = 1;
+  double t0 = stp__now();
+  for (size_t k = d->n; k-- > 0;) {
+    stp__progress(control, "order ideals of the DAG and their phases", st->states, estimate, t0);
+    uint64_t used = ph_level_bytes(&hi), room = budget > used ? budget - used : 0;
+    int x = level_init(&lo.set, d->W, hi.set.n, room / 2)
+                ? gather_level(d, &lo.set, &hi.set, sc.key, &control->cancel)
+                : OUT_OF_MEMORY;
+    if (x == EXPANDED) {
+      uint64_t keys = level_bytes(&lo.set), left = room > keys ? room - keys : 0;
+      x = solve_level(d, &lo, &hi, &sc, max_states - st->states, left, &control->cancel);
+    }
+    if (x != EXPANDED) {
+      uint64_t held = used + ph_level_bytes(&lo);
+      s = x == OUT_OF_MEMORY ? stp__oom(err, "order ideal chain")
+          : x == CANCELLED   ? stp__fail(err, STP_EINTERRUPTED,
+                                         "interrupted while walking the order ideals")
+          : x == OVER_BUDGET ? stp__fail(err, STP_ELIMIT,
+                                         "the phase-type makespan needs more than %.3g GiB for "
+                                         "its order ideals and their phases, above the memory "
+                                         "budget of %.3g GiB (--max-memory)",
+                                         (double)held / 1073741824.0,
+                                         (double)budget / 1073741824.0)
+                             : too_many_ph(err, max_states, "");
+      break;
+    }
+    st->states += lo.boff[lo.set.n];
+    if (lo.boff[lo.set.n] > st->peak_level) st->peak_level = lo.boff[lo.set.n];
+    uint64_t bytes = ph_level_bytes(&lo) + ph_level_bytes(&hi);
+    if (bytes > st->peak_bytes) st->peak_bytes = bytes;
+    ph_level_free(&hi);
+    hi = lo;
+    memset(&lo, 0, sizeof lo);
+  }
+  if (s == STP_OK) *makespan = hi.val[0]; /* the empty ideal, its sources in phase 0 */
+done:
+  ph_level_free(&hi);
+  ph_level_free(&lo);
+  scratch_free(&sc);
+  return s;
+}
+
+/* States of the empty ideal alone: the sources' phases. */
+static uint64_t first_block(const dag *d) {
+  uint64_t size = 1;
+  for (size_t t = 0; t < d->n; t++)
+    if (d->poff[t] == d->poff[t + 1] && !stp__mul_u64(size, d->nph[t], &size)) return UINT64_MAX;
+  return size;
+}
+
+static bool any_phases(const dag *d) {
+  for (size_t t = 0; t < d->n; t++)
+    if (d->nph[t] > 1) return true;
+  return false;
+}
+
 /* Refusals known before the walk: too many ideals, or too many of one size
  * for the memory budget. */
 static stp_status refuse_early(const dag *d, const layer_bounds *b, uint64_t max_states,
@@ -513,8 +817,24 @@ static stp_status refuse_early(const dag *d, const layer_bounds *b, uint64_t max
   return STP_OK;
 }
 
+/* "the exponential makespan needs ..." of refuse_early, said of the
+ * phase-type makespan (it has at least the ideals' states). */
+static void reword_for_phases(stp_error *err) {
+  static const char from[] = "the exponential makespan needs";
+  if (!err || strncmp(err->message, from, sizeof from - 1) != 0) return;
+  char rest[STP_ERROR_MAX];
+  snprintf(rest, sizeof rest, "%s", err->message + sizeof from - 1);
+  snprintf(err->message, sizeof err->message, "the phase-type makespan needs%s", rest);
+}
+
 stp_status stp__ideals_makespan(const stp_graph *g, uint64_t max_states, const stp_control *control,
                                 double *makespan, stp_ideals_stats *stats, stp_error *err) {
+  return stp__ideals_makespan_ph(g, max_states, control, NULL, makespan, stats, err);
+}
+
+stp_status stp__ideals_makespan_ph(const stp_graph *g, uint64_t max_states,
+                                   const stp_control *control, const stp_coxian *const *ph,
+                                   double *makespan, stp_ideals_stats *stats, stp_error *err) {
   stp_ideals_stats local;
   stp_ideals_stats *st = stats ? stats : &local;
   memset(st, 0, sizeof *st);
@@ -524,10 +844,22 @@ stp_status stp__ideals_makespan(const stp_graph *g, uint64_t max_states, const s
   dag d;
   stp_status s = STP_OK;
   layer_bounds lb;
-  if (!dag_init(&d, g) || !layers(&d, &lb))
+  if (!dag_init(&d, g, ph) || !layers(&d, &lb))
     s = stp__oom(err, "order ideal chain");
+  bool phases = s == STP_OK && any_phases(&d);
   if (s == STP_OK) s = refuse_early(&d, &lb, max_states, budget, err);
-  if (s == STP_OK) s = walk(&d, max_states, control, budget, lb.ideals, makespan, st, err);
+  if (s == STP_ELIMIT && phases) /* the same bounds hold a fortiori: worded for this chain */
+    reword_for_phases(err);
+  uint64_t first = phases ? first_block(&d) : 1;
+  if (s == STP_OK && first > max_states) {
+    char how[128];
+    snprintf(how, sizeof how, "; the phases of the tasks ready at the start alone make %llu",
+             (unsigned long long)first);
+    s = too_many_ph(err, max_states, how);
+  }
+  if (s == STP_OK)
+    s = phases ? walk_ph(&d, max_states, control, budget, lb.ideals, makespan, st, err)
+               : walk(&d, max_states, control, budget, lb.ideals, makespan, st, err);
   dag_free(&d);
   return s;
 }

@@ -10,6 +10,7 @@
 #define STP_IDEALS_H
 
 #include "engine/graph.h"
+#include "solvers/phasetype.h"
 
 typedef struct stp_ideals_stats {
   uint64_t states;      /* order ideals visited, empty and full set included */
@@ -24,5 +25,14 @@ typedef struct stp_ideals_stats {
  * may be NULL.  Time O(states * n) word operations for n transitions. */
 stp_status stp__ideals_makespan(const stp_graph *g, uint64_t max_states, const stp_control *control,
                                 double *makespan, stp_ideals_stats *stats, stp_error *err);
+
+/* The same when the time of transition t is its mean times a draw of the
+ * law ph[t] (mean 1, Coxian form, solvers/phasetype.h; ph or ph[t] NULL:
+ * exponential): a state is an ideal and the phase of each running task
+ * (docs/design.md, "Phase-type laws").  states counts them all; the limits
+ * and the budget apply to them. */
+stp_status stp__ideals_makespan_ph(const stp_graph *g, uint64_t max_states,
+                                   const stp_control *control, const stp_coxian *const *ph,
+                                   double *makespan, stp_ideals_stats *stats, stp_error *err);
 
 #endif /* STP_IDEALS_H */

@@ -14,12 +14,25 @@
  * addition per word it touches (the sum of +1 on its outputs and -1 on its
  * inputs, each field staying within its range), and a transition is
  * enabled when each input field is nonzero (one mask test per word for
- * one-bit places). */
+ * one-bit places).
+ *
+ * Phase-type times (docs/design.md, "Phase-type laws"): a transition whose
+ * law has n > 1 phases in Coxian form carries its phase in a field of the
+ * key.  While enabled it goes on from phase i to i + 1 (a move of its own)
+ * or completes, firing; its field is 0 whenever it is disabled, and a
+ * firing resets it to 0, so a transition enabled again starts in phase 0
+ * and no state needs a choice.  An event graph has no conflicts (a place
+ * feeds one transition), so an enabled transition stays enabled until it
+ * fires and its phase is never lost.  The labels of the moves are (t,
+ * phase, outcome), grouped into one event per transition for the rates;
+ * with exponential times each transition has one label, its own number,
+ * and the chain is the exponential one. */
 #include "engine/reach.h"
 
 #include "base/core.h"
 #include "engine/densechain.h"
 #include "solvers/mcr_howard.h"
+#include "solvers/phasetype.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,6 +41,13 @@
 /* Above this many steps (transitions x (transitions + places)) the bound of
  * each place is the component's total of tokens, not its fewest on a cycle. */
 #define STP_REACH_BOUND_WORK UINT64_C(100000000)
+
+/* Bytes per state besides its key, for the memory budget: the key set's
+ * slot and fingerprint (11-16), a few moves of 5-6 bytes, the out-degree,
+ * the iterate and the reachability check (bench/graph: 70-80 in all). */
+#define STP_REACH_BYTES_PER_STATE 80
+
+#define NO_LABEL UINT32_MAX
 
 /* An enabling test: (m[word] & mask) == mask when all, != 0 otherwise. */
 typedef struct in_test {
@@ -59,6 +79,16 @@ typedef struct comp {
   in_test *test;
   uint32_t *delta_off;       /* nt + 1, into delta */
   word_delta *delta;
+  /* phases (all 1 with exponential times) */
+  uint32_t *nph;             /* per transition: phases of its law */
+  uint32_t *pword;           /* per transition: the word of its phase field */
+  uint8_t *pshift, *pwidth;  /* its bits (width 0: one phase, no field) */
+  uint32_t *ph_off;          /* nt + 1, into lab_done and lab_next */
+  uint32_t *lab_done;        /* per phase: the label of completing there, or NO_LABEL */
+  uint32_t *lab_next;        /* per phase: the label of going on, or NO_LABEL */
+  uint32_t nlabels;
+  double *lrate;             /* per label */
+  uint32_t *event_of;        /* per label: its transition (nt: going on, not a firing) */
 } comp;
 
 static void comp_free(comp *c) {
@@ -77,6 +107,15 @@ static void comp_free(comp *c) {
   free(c->test);
   free(c->delta_off);
   free(c->delta);
+  free(c->nph);
+  free(c->pword);
+  free(c->pshift);
+  free(c->pwidth);
+  free(c->ph_off);
+  free(c->lab_done);
+  free(c->lab_next);
+  free(c->lrate);
+  free(c->event_of);
 }
 
 /* Gathers component k: its transitions and the places inside it. */
@@ -206,30 +245,94 @@ static bool place_bounds(const comp *c, uint64_t *bound) {
 
 /* ---- the packed marking ---- */
 
-/* Words and bits of each place: fields laid out in place order, a new word
- * whenever the next field would straddle one. */
+/* The next field of `bits` bits: a new word when it would straddle one. */
+static void place_field(uint64_t *w, unsigned *used, unsigned bits, uint32_t *word,
+                        uint8_t *shift) {
+  if (*used + bits > 64) {
+    (*w)++;
+    *used = 0;
+  }
+  *word = (uint32_t)*w;
+  *shift = (uint8_t)*used;
+  *used += bits;
+}
+
+/* Words and bits of each place, then of each phase field: fields laid out
+ * in order, a new word whenever the next field would straddle one. */
 static bool layout(comp *c) {
   uint64_t *bound = stp__malloc_array(c->np ? c->np : 1, sizeof *bound);
   c->word = stp__malloc_array(c->np ? c->np : 1, sizeof *c->word);
   c->shift = stp__malloc_array(c->np ? c->np : 1, 1);
   c->width = stp__malloc_array(c->np ? c->np : 1, 1);
-  bool ok = bound && c->word && c->shift && c->width && place_bounds(c, bound);
+  c->pword = stp__calloc(c->nt, sizeof *c->pword);
+  c->pshift = stp__calloc(c->nt, 1);
+  c->pwidth = stp__calloc(c->nt, 1);
+  bool ok = bound && c->word && c->shift && c->width && c->pword && c->pshift && c->pwidth &&
+            place_bounds(c, bound);
   uint64_t w = 0;
   unsigned used = 0;
   for (uint32_t q = 0; ok && q < c->np; q++) {
     unsigned bits = bound[q] ? stp__floor_log2(bound[q]) + 1 : 1;
-    if (used + bits > 64) {
-      w++;
-      used = 0;
-    }
-    c->word[q] = (uint32_t)w;
-    c->shift[q] = (uint8_t)used;
+    place_field(&w, &used, bits, &c->word[q], &c->shift[q]);
     c->width[q] = (uint8_t)bits;
-    used += bits;
   }
+  for (uint32_t t = 0; ok && t < c->nt; t++)
+    if (c->nph[t] > 1) {
+      unsigned bits = stp__floor_log2(c->nph[t] - 1) + 1;
+      place_field(&w, &used, bits, &c->pword[t], &c->pshift[t]);
+      c->pwidth[t] = (uint8_t)bits;
+    }
   c->words = (size_t)w + 1;
   free(bound);
   return ok && w < UINT32_MAX;
+}
+
+/* ---- the phases and the labels ---- */
+
+/* Phases of every transition of c, and its labels: per transition and
+ * phase, completing (rate rate_i (1 - next_i) / time) then going on (rate
+ * rate_i next_i / time), each where its rate is not 0.  ph: per global
+ * transition, its law of mean 1 in Coxian form (NULL array or entry:
+ * exponential, one label per transition: its number). */
+static bool phases_of(const stp_graph *g, const stp_coxian *const *ph, comp *c) {
+  c->nph = stp__malloc_array(c->nt, sizeof *c->nph);
+  c->ph_off = stp__malloc_array(c->nt + 1, sizeof *c->ph_off);
+  if (!c->nph || !c->ph_off) return false;
+  c->ph_off[0] = 0;
+  for (uint32_t t = 0; t < c->nt; t++) {
+    const stp_coxian *law = ph ? ph[c->trans[t]] : NULL;
+    c->nph[t] = law ? law->n : 1;
+    if ((uint64_t)c->ph_off[t] + c->nph[t] > UINT32_MAX / 2) return false;
+    c->ph_off[t + 1] = c->ph_off[t] + c->nph[t];
+  }
+  uint32_t nphases = c->ph_off[c->nt];
+  c->lab_done = stp__malloc_array(nphases, sizeof *c->lab_done);
+  c->lab_next = stp__malloc_array(nphases, sizeof *c->lab_next);
+  c->lrate = stp__malloc_array(2 * (size_t)nphases, sizeof *c->lrate);
+  c->event_of = stp__malloc_array(2 * (size_t)nphases, sizeof *c->event_of);
+  if (!c->lab_done || !c->lab_next || !c->lrate || !c->event_of) return false;
+  uint32_t l = 0;
+  for (uint32_t t = 0; t < c->nt; t++) {
+    const stp_coxian *law = ph ? ph[c->trans[t]] : NULL;
+    double time = g->time[c->trans[t]];
+    for (uint32_t i = 0; i < c->nph[t]; i++) {
+      uint32_t at = c->ph_off[t] + i;
+      double rate = law ? law->rate[i] : 1, next = law ? law->next[i] : 0;
+      c->lab_done[at] = c->lab_next[at] = NO_LABEL;
+      if (next < 1) {
+        c->lab_done[at] = l;
+        c->lrate[l] = rate * (1 - next) / time;
+        c->event_of[l++] = t;
+      }
+      if (next > 0 && i + 1 < c->nph[t]) { /* not a firing: the event nt, never counted */
+        c->lab_next[at] = l;
+        c->lrate[l] = rate * next / time;
+        c->event_of[l++] = c->nt;
+      }
+    }
+  }
+  c->nlabels = l;
+  return true;
 }
 
 static inline uint64_t field_mask(const comp *c, uint32_t q) {
@@ -296,17 +399,35 @@ static inline bool enabled(const comp *c, const uint64_t *m, uint32_t t) {
   return true;
 }
 
-/* The successors of marking m: every enabled transition in local order. */
+static inline uint32_t phase_of(const comp *c, const uint64_t *m, uint32_t t) {
+  if (!c->pwidth[t]) return 0;
+  return (uint32_t)((m[c->pword[t]] >> c->pshift[t]) & ((UINT64_C(1) << c->pwidth[t]) - 1));
+}
+
+/* The successors of state m: every enabled transition in local order, its
+ * completion (the firing, its phase back to 0), then its going on to the
+ * next phase. */
 static stp_status successors(void *ctx, const uint64_t *m, stp_dense_row *row, stp_error *err) {
   const comp *c = ((const reach_ctx *)ctx)->c;
   for (uint32_t t = 0; t < c->nt; t++) {
     if (!enabled(c, m, t)) continue;
-    uint64_t *next = stp__dense_row_next(row);
-    if (!next) return stp__oom(err, "the reachability chain");
-    memcpy(next, m, c->words * sizeof *next);
-    for (uint32_t k = c->delta_off[t]; k < c->delta_off[t + 1]; k++)
-      next[c->delta[k].word] += c->delta[k].delta;
-    stp__dense_row_add(row, t);
+    uint32_t i = phase_of(c, m, t), at = c->ph_off[t] + i;
+    if (c->lab_done[at] != NO_LABEL) {
+      uint64_t *next = stp__dense_row_next(row);
+      if (!next) return stp__oom(err, "the reachability chain");
+      memcpy(next, m, c->words * sizeof *next);
+      for (uint32_t k = c->delta_off[t]; k < c->delta_off[t + 1]; k++)
+        next[c->delta[k].word] += c->delta[k].delta;
+      if (i) next[c->pword[t]] -= (uint64_t)i << c->pshift[t];
+      stp__dense_row_add(row, c->lab_done[at]);
+    }
+    if (c->lab_next[at] != NO_LABEL) {
+      uint64_t *next = stp__dense_row_next(row);
+      if (!next) return stp__oom(err, "the reachability chain");
+      memcpy(next, m, c->words * sizeof *next);
+      next[c->pword[t]] += UINT64_C(1) << c->pshift[t];
+      stp__dense_row_add(row, c->lab_next[at]);
+    }
   }
   return STP_OK;
 }
@@ -318,64 +439,113 @@ static stp_status initial_marking(const comp *c, uint64_t **m0, stp_error *err) 
   return STP_OK;
 }
 
+static bool has_phases(const comp *c) { return c->nlabels > c->nt; }
+
+/* A lower bound of the states of c's chain: the transitions enabled in the
+ * initial marking go through every phase of their laws while none fires
+ * (the Coxian forms reach every phase), independently of one another. */
+static uint64_t states_lower_bound(const comp *c, const uint64_t *m0) {
+  uint64_t lb = 1;
+  for (uint32_t t = 0; t < c->nt; t++)
+    if (enabled(c, m0, t) && !stp__mul_u64(lb, c->nph[t], &lb)) return UINT64_MAX;
+  return lb;
+}
+
+static const char *chain_name(const comp *c) {
+  return has_phases(c) ? "the phase-type chain" : "the exponential throughput";
+}
+
+/* The largest chain allowed: o->max_states, or fewer where the memory
+ * budget holds fewer states of c's key size; refused at once when the
+ * lower bound already exceeds it. */
+static stp_status state_limit(const comp *c, const uint64_t *m0, const stp_options *o,
+                              uint64_t *limit, uint64_t *estimate, stp_error *err) {
+  uint64_t per_state = c->words * 8 + STP_REACH_BYTES_PER_STATE;
+  uint64_t budget = stp_options_memory_budget(o);
+  *limit = o->max_states;
+  *estimate = states_lower_bound(c, m0);
+  if (*estimate <= *limit && (double)*estimate * (double)per_state <= (double)budget)
+    return STP_OK;
+  if (*estimate > o->max_states)
+    return stp__fail(err, STP_ELIMIT,
+                     "%s needs at least %llu states (the phases of the transitions enabled "
+                     "at the start, a component of %u transitions), above the limit of %llu; "
+                     "raise --max-states", chain_name(c), (unsigned long long)*estimate, c->nt,
+                     (unsigned long long)o->max_states);
+  return stp__fail(err, STP_ELIMIT,
+                   "%s needs at least %llu states of %llu bytes (a component of %u "
+                   "transitions), above the memory budget of %.3g GiB (--max-memory)",
+                   chain_name(c), (unsigned long long)*estimate, (unsigned long long)per_state,
+                   c->nt, (double)budget / 1073741824.0);
+}
+
+static stp_status over_limit(const comp *c, const stp_options *o, const stp_dense_chain *dc,
+                             stp_error *err) {
+  if (dc->full)
+    return stp__fail(err, STP_ELIMIT,
+                     "%s needs more than %llu %s (a component of %u transitions); raise "
+                     "--max-states", chain_name(c), (unsigned long long)o->max_states,
+                     has_phases(c) ? "states (markings with phases)" : "markings", c->nt);
+  return stp__fail(err, STP_ELIMIT,
+                   "%s needs more than %.3g GiB for the %s of a component of %u transitions "
+                   "(%llu so far), above the memory budget of %.3g GiB (--max-memory)",
+                   chain_name(c), (double)dc->bytes / 1073741824.0,
+                   has_phases(c) ? "markings and phases" : "markings", c->nt,
+                   (unsigned long long)dc->ms.nstates,
+                   (double)stp_options_memory_budget(o) / 1073741824.0);
+}
+
+static void note_info(stp_reach_stats *st, const stp_ctmc_info *info) {
+  if (info->states >= st->states) {
+    st->states = info->states;
+    st->solver = info->solver;
+    st->sweeps = info->iterations;
+  }
+  if (info->residual > st->residual) st->residual = info->residual;
+}
+
 /* Firing rate of one component (of local transition 0: all fire equally
  * often) from its chain. */
-static stp_status comp_rate(const stp_graph *g, const comp *c, uint64_t max_states,
-                            const stp_control *control, double *rate, stp_reach_stats *st,
+static stp_status comp_rate(const comp *c, const stp_options *o, double *rate, stp_reach_stats *st,
                             stp_error *err) {
-  uint64_t *m0 = NULL;
-  double *rates = stp__malloc_array(c->nt, sizeof *rates);
-  uint8_t *counted = stp__calloc(c->nt, 1);
-  stp_status s = rates && counted ? initial_marking(c, &m0, err) : stp__oom(err, "the reachability chain");
-  for (uint32_t t = 0; s == STP_OK && t < c->nt; t++) rates[t] = 1 / g->time[c->trans[t]];
+  uint64_t *m0 = NULL, limit = 0, estimate = 0;
+  uint8_t *counted = stp__calloc(c->nt + 1, 1); /* the events: firings, then going on */
+  stp_status s = counted ? initial_marking(c, &m0, err) : stp__oom(err, "the reachability chain");
+  if (s == STP_OK) s = state_limit(c, m0, o, &limit, &estimate, err);
   stp_dense_chain dc = {0};
   if (s == STP_OK) {
     counted[0] = 1;
     reach_ctx ctx = {c};
-    uint64_t budget = stp_control_memory_budget(control);
-    stp_dense_source src = {.words = c->words, .initial = m0, .nlabels = c->nt, .rate = rates,
-                            .expand = successors, .ctx = &ctx, .max_states = max_states,
-                            .control = control, .what = "the markings of a component",
-                            .max_bytes = budget};
+    stp_dense_source src = {.words = c->words, .initial = m0, .nlabels = c->nlabels,
+                            .rate = c->lrate, .expand = successors, .ctx = &ctx,
+                            .max_states = limit, .control = &o->control,
+                            .what = has_phases(c) ? "the markings and phases of a component"
+                                                  : "the markings of a component",
+                            .estimate = estimate, .max_bytes = stp_options_memory_budget(o)};
     s = stp__dense_enumerate(&src, &dc, err);
-    if (s == STP_ELIMIT && dc.full)
-      s = stp__fail(err, STP_ELIMIT,
-                    "the exponential throughput needs more than %llu markings (a component "
-                    "of %u transitions); raise --max-states",
-                    (unsigned long long)max_states, c->nt);
-    else if (s == STP_ELIMIT && dc.over_budget)
-      s = stp__fail(err, STP_ELIMIT,
-                    "the exponential throughput needs more than %.3g GiB for the markings of a "
-                    "component of %u transitions (%llu so far), above the memory budget of "
-                    "%.3g GiB (--max-memory)",
-                    (double)dc.bytes / 1073741824.0, c->nt, (unsigned long long)dc.ms.nstates,
-                    (double)budget / 1073741824.0);
+    if (s == STP_ELIMIT && (dc.full || dc.over_budget)) s = over_limit(c, o, &dc, err);
   }
   if (s == STP_OK) {
-    stp_options o;
-    stp_options_init(&o);
-    o.max_states = max_states;
-    o.control = *control;
     stp_ctmc_info info = {0};
-    s = stp__dense_rate(&dc, counted, &o, rate, &info, err);
-    if (s == STP_OK && info.states >= st->states) {
-      st->states = info.states;
-      st->solver = info.solver;
-    }
-    if (s == STP_OK && info.residual > st->residual) st->residual = info.residual;
+    stp_dense_events ev = {c->nt + 1, c->event_of, counted};
+    s = stp__store_events_rate(&dc.ms, &ev, dc.seconds, o, rate, &info, err);
+    if (s == STP_OK) note_info(st, &info);
   }
   stp__dense_chain_free(&dc);
   free(m0);
-  free(rates);
   free(counted);
   return s;
 }
 
-stp_status stp__reach_throughput(const stp_graph *g, uint64_t max_states, const stp_control *control,
-                                 double *throughput, stp_reach_stats *st, stp_error *err) {
+/* A component without internal places: one transition, its own single
+ * server, firing at 1 / (its mean time) whatever its law (a renewal
+ * process). */
+static double lone_rate(const stp_graph *g, const comp *c) { return 1 / g->time[c->trans[0]]; }
+
+stp_status stp__reach_throughput_ph(const stp_graph *g, const stp_options *o,
+                                    const stp_coxian *const *ph, double *throughput,
+                                    stp_reach_stats *st, stp_error *err) {
   memset(st, 0, sizeof *st);
-  stp_control none = {0};
-  if (!control) control = &none;
   stp_digraph *d;
   STP_CHECK(stp__graph_digraph(g, false, &d, err));
   uint32_t *cid = stp__malloc_array(g->nt, sizeof *cid), count = 0;
@@ -390,12 +560,13 @@ stp_status stp__reach_throughput(const stp_graph *g, uint64_t max_states, const 
   for (uint32_t k = 0; s == STP_OK && k < count; k++) {
     comp c;
     double rate;
-    if (!comp_build(g, cid, k, local, &c) || (c.np && (!layout(&c) || !firing_rules(&c))))
+    if (!comp_build(g, cid, k, local, &c) || !phases_of(g, ph, &c) ||
+        (c.np && (!layout(&c) || !firing_rules(&c))))
       s = stp__oom(err, "components");
-    else if (c.np == 0) /* a lone transition: its own single server */
-      rate = 1 / g->time[c.trans[0]];
+    else if (c.np == 0)
+      rate = lone_rate(g, &c);
     else
-      s = comp_rate(g, &c, max_states, control, &rate, st, err);
+      s = comp_rate(&c, o, &rate, st, err);
     if (s == STP_OK && rate < slowest) slowest = rate;
     if (s == STP_OK && c.np == 0 && st->states == 0) st->states = 1;
     comp_free(&c);
@@ -405,4 +576,13 @@ stp_status stp__reach_throughput(const stp_graph *g, uint64_t max_states, const 
   free(seen);
   if (s == STP_OK) *throughput = (g->noutputs > 1 ? (double)g->noutputs : 1.0) * slowest;
   return s;
+}
+
+stp_status stp__reach_throughput(const stp_graph *g, uint64_t max_states, const stp_control *control,
+                                 double *throughput, stp_reach_stats *st, stp_error *err) {
+  stp_options o;
+  stp_options_init(&o);
+  o.max_states = max_states;
+  if (control) o.control = *control;
+  return stp__reach_throughput_ph(g, &o, NULL, throughput, st, err);
 }

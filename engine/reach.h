@@ -9,17 +9,31 @@
 #define STP_ENGINE_REACH_H
 
 #include "engine/graph.h"
+#include "solvers/phasetype.h"
 
 typedef struct stp_reach_stats {
-  uint64_t states;     /* markings of the largest component's chain */
+  uint64_t states;     /* states of the largest component's chain */
   uint32_t components; /* strongly connected components */
   double residual;     /* worst scaled residual of the stationary solves */
   const char *solver;  /* stationary solver of the largest chain */
+  size_t sweeps;       /* its sweeps (0: direct solver) */
 } stp_reach_stats;
 
 /* Throughput (counted as in stp_graph_result) of the TEG g (checked: every
- * cycle marked, times > 0).  STP_ELIMIT with a reason when a component's
- * chain exceeds max_states markings. */
+ * cycle marked, times > 0) when the time of transition t is its mean times
+ * a draw of the law ph[t] (mean 1, Coxian form, solvers/phasetype.h; ph
+ * NULL or ph[t] NULL: exponential): a state is a marking and the phase of
+ * each enabled transition.  o gives max_states, the memory budget
+ * (o->control: checked on a lower bound of the states before enumerating,
+ * then on the keys and moves held), cancellation, progress and the solver
+ * tolerance.  STP_ELIMIT with a
+ * reason when a component's chain exceeds them. */
+stp_status stp__reach_throughput_ph(const stp_graph *g, const stp_options *o,
+                                    const stp_coxian *const *ph, double *throughput,
+                                    stp_reach_stats *stats, stp_error *err);
+
+/* Every time exponential; control may be NULL (never cancelled, no
+ * progress, the default budget). */
 stp_status stp__reach_throughput(const stp_graph *g, uint64_t max_states, const stp_control *control,
                                  double *throughput, stp_reach_stats *stats, stp_error *err);
 
