@@ -74,7 +74,29 @@ typedef struct stp_component_result {
   uint64_t states;        /* Markov chain states solved (0 for closed forms) */
   double residual;        /* scaled residual of that solve (0 when none) */
   int limits_det, limits_exp; /* 1 when this component attains the minimum */
+  double law_throughput;  /* with the phase-type law of stp_result.exact_law; NaN when not computed */
 } stp_component_result;
+
+/* The exact throughput when the times follow phase-type laws (exp, erlang,
+ * hyperexp, coxian, ph; docs/design.md, "Phase-type laws") with the
+ * mapping's means: the law of each column is the file's "laws" entry for
+ * it, else the options' law, else the file's default, else exp. */
+typedef struct stp_law_result {
+  int asked;              /* 0: no law given (neither options nor file): the rest is empty */
+  int available;          /* 1: throughput holds; 0: see reason */
+  char *law;              /* the default law's spec */
+  size_t ncolumns;        /* 2N - 1 */
+  char **column_law;      /* the law of each column of the event graph */
+  double throughput, period;
+  char *method;           /* "closed-form", "ctmc", "closed-form+ctmc" */
+  uint64_t states;        /* largest chain solved: markings with the phases */
+  double residual;        /* largest scaled residual of the solves */
+  const char *solver;     /* stationary solver of the largest chain, or NULL */
+  size_t sweeps;          /* its sweeps (0: direct solver or no chain) */
+  char *reason;           /* why the value is missing, else NULL */
+  int fitted;             /* 1: the default law is a fit (ph:fit=FILE), of quality fit */
+  stp_law_fit fit;
+} stp_law_result;
 
 typedef struct stp_result {
   stp_model model;
@@ -104,11 +126,15 @@ typedef struct stp_result {
   size_t ncomponents;
   stp_component_result *components;
   double seconds;          /* wall time of the evaluation */
+  stp_law_result exact_law; /* under phase-type laws, when a law is given */
 } stp_result;
 
 /* Evaluate a mapping under model `model`: deterministic throughput, M_ct,
- * critical resource, and (unless exp_method is STP_EXP_NONE) the exponential
- * throughput and N.B.U.E. bounds.  opts may be NULL for the defaults. */
+ * critical resource, (unless exp_method is STP_EXP_NONE) the exponential
+ * throughput and N.B.U.E. bounds, and, when opts->law is set or the file
+ * has "laws", the exact throughput under those laws (exact_law; a law that
+ * is not phase-type or a chain beyond the limits gives a reason, not an
+ * error).  opts may be NULL for the defaults. */
 STP_API stp_status stp_evaluate(const stp_mapping *m, stp_model model, const stp_options *opts,
                         stp_result **out, stp_error *err);
 STP_API void stp_result_free(stp_result *r);

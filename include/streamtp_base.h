@@ -157,6 +157,12 @@ typedef struct stp_options {
    * full Strict event graph (checked on an estimate before building and
    * enforced while enumerating). */
   stp_control control;
+  /* The exact value under a phase-type law (streamtp_law.h; docs/design.md,
+   * "Phase-type laws"): the law of the times that the mapping file's
+   * "laws" do not set; NULL: the file's "laws" default, else exp, and no
+   * such value at all when the file has no "laws" or sets one that is not
+   * phase-type (those are for simulate). */
+  const struct stp_law *law;
 } stp_options;
 
 /* The budget o->control.max_memory stands for (its default resolved). */

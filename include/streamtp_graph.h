@@ -89,6 +89,11 @@ typedef struct stp_graph_options {
    * ideals or markings): beyond it the value is missing with a reason, as
    * beyond max_states. */
   stp_control control;
+  /* The exact value under phase-type laws (docs/design.md, "Phase-type
+   * laws"): the law of transitions without their own (NULL: exp).  It is
+   * computed when law is set, or when some transitions have their own laws
+   * and all of these are phase-type. */
+  const stp_law *law;
 } stp_graph_options;
 STP_API void stp_graph_options_init(stp_graph_options *o);
 
@@ -113,6 +118,17 @@ typedef struct stp_graph_result {
   /* N.B.U.E. interval: DAG [det, exp] on E[makespan]; TEG [exp, det] on
    * the throughput.  upper (DAG) / lower (TEG) is NaN when exp is missing. */
   double bound_lower, bound_upper;
+  /* exact under the phase-type laws of the transitions (their own, else
+   * stp_graph_options.law, else exp); law_asked 0: neither was given */
+  int law_asked;
+  int law_computed;         /* 1: law_value holds; 0: see law_reason */
+  double law_value;         /* DAG: E[makespan]; TEG: throughput */
+  uint64_t law_states;      /* states: ideals or markings with their phases */
+  const char *law_method;   /* "dag-ctmc" or "ctmc" */
+  const char *law_solver;   /* TEG: stationary solver of the largest chain; DAG: NULL */
+  size_t law_sweeps;        /* its sweeps (0: direct, or DAG) */
+  double law_residual;      /* its scaled residual (0: DAG, exact recursion) */
+  char law_reason[256];     /* why law_value is missing ("" when present) */
 } stp_graph_result;
 
 STP_API stp_status stp_graph_analyze(const stp_graph *g, const stp_graph_options *o,

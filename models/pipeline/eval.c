@@ -3,6 +3,7 @@
  * throughput and bounds -> stp_result. */
 #include "base/core.h"
 #include "models/pipeline/deterministic.h"
+#include "models/pipeline/exact_law.h"
 #include "models/pipeline/exponential.h"
 #include "models/pipeline/teg.h"
 
@@ -28,6 +29,7 @@ void stp_result_free(stp_result *r) {
     free(r->components[k].receivers);
   }
   free(r->components);
+  stp__law_result_clear(&r->exact_law);
   free(r);
 }
 
@@ -101,6 +103,7 @@ static stp_status copy_components(const stp_component_set *cs, const double *det
     *o = (stp_component_result){.kind = c->kind, .stage = c->stage, .index = c->index,
                                 .g = c->g, .u = c->u, .v = c->v,
                                 .det_throughput = det_rho[k], .exp_throughput = NAN,
+                                .law_throughput = NAN,
                                 .limits_det = stp__close(det_rho[k], rho, STP_CRITICAL_RTOL, 0)};
     o->senders = stp__malloc_array(c->u, sizeof *o->senders);
     if (!o->senders)
@@ -169,6 +172,7 @@ static stp_status result_alloc(const stp_mapping *m, stp_model model, stp_result
   if (!stp__mapping_lcm(m, &r->paths))
     r->paths = 0;
   r->exp_throughput = r->exp_period = r->lower = NAN;
+  r->exact_law.throughput = r->exact_law.period = NAN;
   *out = r;
   return STP_OK;
 }
@@ -196,6 +200,8 @@ stp_status stp_evaluate(const stp_mapping *m, stp_model model, const stp_options
     r->upper = r->det_throughput;
     s = stp__exp_evaluate(m, model, &cs, opts, r, err);
   }
+  if (s == STP_OK)
+    s = stp__law_evaluate(m, model, &cs, opts, r, err);
   stp__components_free(&cs);
   if (s != STP_OK) {
     stp_result_free(r);

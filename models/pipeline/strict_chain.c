@@ -351,7 +351,7 @@ static uint64_t marking_limit(const stp_options *o, size_t words) {
  * them may fire, 2^R_1 markings.  Each marking stores one bit per place.
  * When the larger bound already exceeds --max-states or the memory budget,
  * refuse at once rather than after minutes and gigabytes. */
-static uint64_t min_markings(const stp_mapping *m) {
+uint64_t stp__strict_min_markings(const stp_mapping *m) {
   uint64_t rows, best = 0;
   if (!stp__mapping_lcm(m, &rows))
     return UINT64_MAX;
@@ -370,7 +370,7 @@ static stp_status strict_estimate(const stp_mapping *m, const stp_options *o, ui
   STP_CHECK(stp__teg_check_size(m, STP_MODEL_STRICT, o->max_transitions, err));
   STP_CHECK(stp__teg_check_memory(m, STP_MODEL_STRICT, stp_options_memory_budget(o), err));
   uint64_t places = stp__teg_place_count(m, STP_MODEL_STRICT);
-  *lower = min_markings(m);
+  *lower = stp__strict_min_markings(m);
   if (*lower > o->max_states)
     return stp__fail(err, STP_ELIMIT,
                      "%s: the Strict Markov chain has at least %llu reachable markings (a "

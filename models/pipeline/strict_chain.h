@@ -26,4 +26,9 @@ stp_status stp__strict_chain_packed(const stp_mapping *m, const stp_options *o, 
 stp_status stp__strict_exp_throughput(const stp_mapping *m, const stp_options *o, double *rho,
                                       stp_ctmc_info *info, stp_error *err);
 
+/* A lower bound of the reachable markings of the Strict event graph: the
+ * places of the longest processor cycle, and 2^R_1 (the first team's
+ * first computations fire independently); UINT64_MAX when R overflows. */
+uint64_t stp__strict_min_markings(const stp_mapping *m);
+
 #endif /* STP_STRICT_CHAIN_H */
