@@ -409,8 +409,26 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
   return true;
 }
 
+bool cli_parse_law(const cli_command *cmd, const cli_args *a, stp_law **law) {
+  *law = NULL;
+  const char *spec = cli_get(cmd, a, "law");
+  if (!spec)
+    return true;
+  stp_error err;
+  if (stp_law_parse(spec, NULL, law, &err) != STP_OK) {
+    cli_usage_error(cmd, "--law: %s", err.message);
+    return false;
+  }
+  return true;
+}
+
+const stp_law *cli_exact_law(const stp_law *law, bool simulate) {
+  return law && (!simulate || stp_law_phases(law) > 0) ? law : NULL;
+}
+
 bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_firings,
-                           bool *enabled, stp_graph_sim_options *o, stp_law **law) {
+                           bool law_alone, bool *enabled, stp_graph_sim_options *o,
+                           stp_law **law) {
   /* Defaults stated in docs/format.md ("graph"); set here rather than by a
    * library call so the CLI's help and its behaviour are read in one place. */
   memset(o, 0, sizeof *o);
@@ -433,19 +451,15 @@ bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_f
       !cli_parse_u64(cmd, "firings", s, 1, UINT64_C(1000000000000), &o->firings))
     return false;
   const char *spec = cli_get(cmd, a, "law");
-  if (!*enabled && (spec || cli_get(cmd, a, "seed") ||
+  if (!*enabled && ((spec && !law_alone) || cli_get(cmd, a, "seed") ||
                     (has_firings && cli_get(cmd, a, "firings")))) {
-    cli_usage_error(cmd, "--law, --seed and --firings need --simulate R");
+    cli_usage_error(cmd, law_alone ? "--seed and --firings need --simulate R"
+                                   : "--law, --seed and --firings need --simulate R");
     return false;
   }
-  if (spec) {
-    stp_error err;
-    if (stp_law_parse(spec, NULL, law, &err) != STP_OK) {
-      cli_usage_error(cmd, "--law: %s", err.message);
-      return false;
-    }
-    o->law = *law;
-  }
+  if (!cli_parse_law(cmd, a, law))
+    return false;
+  o->law = *law;
   return true;
 }
 

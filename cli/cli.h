@@ -80,17 +80,30 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
 #define CLI_MODEL_STRICT 2
 #define CLI_MODEL_BOTH 3
 
+/* --law SPEC of a command computing exact values under a phase-type law:
+ * *law = the parsed law (NULL when absent; the caller frees it).  Returns
+ * false after printing a usage error. */
+bool cli_parse_law(const cli_command *cmd, const cli_args *a, stp_law **law);
+
+/* The law whose exact value a graph command computes: --law alone, or
+ * with --simulate when it is phase-type (a law meant for the simulation
+ * only gives no "not phase-type" line); NULL otherwise. */
+const stp_law *cli_exact_law(const stp_law *law, bool simulate);
+
 /* Monte Carlo options shared by graph, reduce, redistribute and bcast:
  * --simulate R (required for the others to matter), --law SPEC, --seed S,
  * --firings K (TEG only, declared by the command itself; pass has_firings =
  * false where it has no sense).  CLI_SIM_OPTIONS declares the other three.
+ * law_alone: --law may come without --simulate (the command then gives the
+ * exact value under that phase-type law).
  * On success *enabled says whether --simulate was given, o is filled
  * (defaults: seed 1, firings 10000; o->control = cli_control()) and *law
  * holds the parsed --law (NULL
  * when absent; the caller frees it with stp_law_free after the run, and
  * o->law points to it).  Returns false after printing a usage error. */
 bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_firings,
-                           bool *enabled, stp_graph_sim_options *o, stp_law **law);
+                           bool law_alone, bool *enabled, stp_graph_sim_options *o,
+                           stp_law **law);
 #define CLI_SIM_OPTIONS                                                   \
   {"simulate", 0, "R", "Monte Carlo: R independent runs (any law, 95% interval)"},     \
       {"law", 0, "SPEC", "law of times without their own (default exp; see docs/format.md)"}, \

@@ -230,6 +230,8 @@ static int print_json(const platform_run *run, const outcome *x) {
   json_object_set_new(o, "deterministic",
                       json_pack("{s:o}", "makespan", report_number(x->s.makespan)));
   json_object_set_new(o, "exponential", exponential_json(&x->r));
+  if (x->r.law_asked)
+    json_object_set_new(o, "exact_law", report_graph_law(&x->r, report_sim_law(&run->sim)));
   json_object_set_new(o, "bounds", report_bounds(x->r.bound_lower, x->r.bound_upper));
   if (run->simulate)
     json_object_set_new(o, "simulation", report_simulation(&run->sim, &x->sim, true));
@@ -247,6 +249,8 @@ static void print_text(const platform_run *run, const outcome *x) {
            (unsigned long long)x->r.exp_states, x->r.bound_lower, x->r.bound_upper);
   else
     printf(", E[exp] not computed: %s\n", x->r.exp_reason);
+  if (x->r.law_asked)
+    report_graph_law_text(stdout, &x->r, report_sim_law(&run->sim), 16);
   if (run->simulate)
     printf("  simulation (%s, %llu runs, seed %llu): mean %.10g, 95%% [%.10g, %.10g]\n",
            report_sim_law(&run->sim), (unsigned long long)x->sim.runs,
@@ -332,7 +336,7 @@ static int run_platform(const cli_args *a, bool json) {
   }
   platform_run run = {.json = json};
   stp_law *law = NULL;
-  if (!cli_parse_sim_options(CMD, a, false, &run.simulate, &run.sim, &law))
+  if (!cli_parse_sim_options(CMD, a, false, true, &run.simulate, &run.sim, &law))
     return CLI_USAGE;
   stp_error err = {0};
   stp_bcast_platform *p;
@@ -342,6 +346,7 @@ static int run_platform(const cli_args *a, bool json) {
   }
   run.p = p;
   int rc = platform_options(a, p, &run) ? CLI_OK : CLI_USAGE;
+  run.gopts.law = cli_exact_law(law, run.simulate);
   for (int h = run.first; rc == CLI_OK && h <= run.last; h++)
     rc = one_heuristic(&run, (stp_bcast_heuristic)h);
   stp_bcast_platform_free(p);

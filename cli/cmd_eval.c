@@ -13,6 +13,8 @@ static const cli_option eval_options[] = {
     {"format", 0, "F", "text (default), jsonl, csv (the columns of batch) or table"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"exp-method", 0, "M", "auto (default), closed-form, ctmc, or none"},
+    {"law", 0, "SPEC", "also the exact throughput under this phase-type law (erlang:k=4,\n"
+                       "hyperexp:cv=2, coxian:..., ph:..., ph:fit=FILE; docs/format.md)"},
     {"max-transitions", 0, "N", "largest full event graph built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},
     {0}};
@@ -85,13 +87,17 @@ static int run_eval(int argc, char **argv) {
     return rc == CLI_HELP ? CLI_OK : rc;
   stp_options o;
   int models, fmt;
+  stp_law *law = NULL;
   if (!cli_parse_eval_options(cmd, &a, &o, &models, true) ||
-      !cli_parse_format(cmd, &a, eval_formats, CLI_FORMAT_TEXT, &fmt)) {
+      !cli_parse_format(cmd, &a, eval_formats, CLI_FORMAT_TEXT, &fmt) ||
+      !cli_parse_law(cmd, &a, &law)) {
     cli_args_free(&a);
     return CLI_USAGE;
   }
+  o.law = law;
   if (a.npos == 0) {
     cli_usage_error(cmd, "no mapping file given");
+    stp_law_free(law);
     cli_args_free(&a);
     return CLI_USAGE;
   }
@@ -126,19 +132,23 @@ static int run_eval(int argc, char **argv) {
   }
   if (report_sink_close(&sink, stdout) != 0)
     status = worst(status, CLI_FAILURE);
+  stp_law_free(law);
   cli_args_free(&a);
   return status;
 }
 
 const cli_command cli_eval_command = {
     .name = "eval",
-    .synopsis = "eval FILE... [--model overlap|strict|both] [--json] [--format F] [-o FILE]",
+    .synopsis = "eval FILE... [--model overlap|strict|both] [--law SPEC] [--json] [--format F] "
+                "[-o FILE]",
     .summary = "Evaluate mappings: deterministic and exponential throughput, N.B.U.E. bounds,\n"
                "max resource cycle-time and critical resource.",
     .details = "Deterministic times are the means of the mapping (work/speed, output/bandwidth).\n"
                "Overlap is solved per component without building the full event graph; Strict\n"
                "needs the full graph (refused above --max-transitions) and, for exponential\n"
                "times, its Markov chain (reported as unavailable above --max-states).\n"
+               "With --law SPEC (or a file with \"laws\"), a third value: the exact throughput\n"
+               "under that phase-type law, from the chain of the markings and phases.\n"
                "FILE '-' reads standard input.\n"
                "Exit status: 0 success, 1 internal failure (or output not written), 2 bad input\n"
                "or usage, 130 interrupted (Ctrl-C).",

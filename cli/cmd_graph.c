@@ -67,6 +67,8 @@ static json_t *json_result(const char *file, const stp_graph *g, const stp_graph
     json_decref(rest);
   }
   json_object_set_new(o, "exponential", ex);
+  if (r->law_asked)
+    json_object_set_new(o, "exact_law", report_graph_law(r, report_sim_law(&j->sim)));
   json_object_set_new(o, "bounds", report_bounds(r->bound_lower, r->bound_upper));
   if (j->simulate)
     json_object_set_new(o, "simulation", report_simulation(&j->sim, sr, r->is_dag));
@@ -94,15 +96,17 @@ static void text_result(FILE *f, const char *file, const stp_graph *g, const stp
             r->det_throughput, r->det_period);
   print_names(f, g, r->critical, r->critical_len);
   fputc('\n', f);
-  if (r->exp_computed) {
+  if (r->exp_computed)
     fprintf(f, "  exponential     %s %-14.8g (%s, %llu states)\n", what, r->exp_value,
             r->exp_method, (unsigned long long)r->exp_states);
+  else
+    fprintf(f, "  exponential     not computed: %s\n", r->exp_reason);
+  if (r->law_asked)
+    report_graph_law_text(f, r, report_sim_law(&j->sim), 16);
+  if (r->exp_computed)
     fprintf(f, "  N.B.U.E. bounds [%.8g, %.8g] on the %s for independent N.B.U.E. times with "
                "these means\n",
             r->bound_lower, r->bound_upper, r->is_dag ? "expected makespan" : "throughput");
-  } else {
-    fprintf(f, "  exponential     not computed: %s\n", r->exp_reason);
-  }
   if (j->simulate)
     fprintf(f, "  simulation      %s %-14.8g 95%% [%.8g, %.8g] (%s, %llu runs, seed %llu)\n", what,
             sr->mean, sr->ci95_lo, sr->ci95_hi, report_sim_law(&j->sim), (unsigned long long)sr->runs,
@@ -225,7 +229,8 @@ static int run_graph(int argc, char **argv) {
   rc = CLI_USAGE;
   if (!cli_parse_max_states(&cli_graph_command, &a, &j.opt.max_states))
     goto out;
-  if (!cli_parse_sim_options(&cli_graph_command, &a, true, &j.simulate, &j.sim, &law)) goto out;
+  if (!cli_parse_sim_options(&cli_graph_command, &a, true, true, &j.simulate, &j.sim, &law)) goto out;
+  j.opt.law = cli_exact_law(law, j.simulate);
   if (j.dot && (j.json || j.simulate)) {
     cli_usage_error(&cli_graph_command, "--dot excludes --json and --simulate");
     goto out;
@@ -248,7 +253,7 @@ out:
 
 const cli_command cli_graph_command = {
     .name = "graph",
-    .synopsis = "graph FILE... [--json] [--max-states N] [--dot] [--simulate R [--law SPEC] "
+    .synopsis = "graph FILE... [--json] [--max-states N] [--dot] [--law SPEC] [--simulate R "
                 "[--seed S] [--firings K]]",
     .summary = "Analyse any event graph from a graph file: a DAG's makespan (deterministic,\n"
                "exact exponential, bounds) or a timed event graph's throughput; Monte Carlo.",
@@ -256,7 +261,10 @@ const cli_command cli_graph_command = {
                "exact E[makespan] with exponential times (chain over order ideals), bounds\n"
                "[det, exp].  With tokens it is a timed event graph (a stream of runs):\n"
                "throughput, period, critical cycle, exponential throughput (chain of markings),\n"
-               "bounds [exp, det].  Format and keys: docs/format.md, \"graph\".",
+               "bounds [exp, det].  --law SPEC (or transitions with their own laws): also the\n"
+               "exact value under that phase-type law (erlang, hyperexp, coxian, ph), from the\n"
+               "same chains with the phases of the running transitions.  Format and keys:\n"
+               "docs/format.md, \"graph\".",
     .options = graph_options,
     .run = run_graph,
 };

@@ -150,7 +150,7 @@ static bool parse_run(const cli_command *cmd, const cli_args *a, run *r, int *rc
       !cli_parse_double(cmd, "max-work", s, 1, 1e300, &r->opts.max_work))
     return false;
   r->json = cli_flag(cmd, a, "json");
-  if (!cli_parse_sim_options(cmd, a, false, &r->simulate, &r->sim, &r->law))
+  if (!cli_parse_sim_options(cmd, a, false, false, &r->simulate, &r->sim, &r->law))
     return false;
   *rc = CLI_OK;
   return true;

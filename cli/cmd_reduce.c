@@ -182,8 +182,9 @@ static bool parse_run(const cli_args *a, reduce_run *run) {
   if (!cli_parse_max_states(CMD, a, &run->gopts.max_states))
     return false;
   run->gopts.exponential = run->exp;
-  if (!cli_parse_sim_options(CMD, a, false, &run->simulate, &run->sim, &run->law))
+  if (!cli_parse_sim_options(CMD, a, false, true, &run->simulate, &run->sim, &run->law))
     return false;
+  run->gopts.law = cli_exact_law(run->law, run->simulate);
   return parse_outputs(a, run);
 }
 
@@ -200,14 +201,14 @@ static int evaluate(const reduce_run *run, const stp_reduce *r, reduce_values *v
   }
   if (!run->exp)
     v->exp_reason = REASON_NONE;
-  if (s->n == 1 || (!run->exp && !run->simulate))
+  if (s->n == 1 || (!run->exp && !run->simulate && !run->gopts.law))
     return CLI_OK; /* nothing to reduce: every value is 0 (see print) */
   stp_error err = {0};
   if (stp_reduce_graph(r, &v->graph, &err) != STP_OK)
     return cli_report_error(&err);
   const stp_graph *g = v->graph;
   stp_status st = STP_OK;
-  if (run->exp) {
+  if (run->exp || run->gopts.law) {
     st = stp_graph_analyze(g, &run->gopts, &v->g, &err);
     v->analysed = st == STP_OK;
     if (st == STP_OK && !v->g.exp_computed)
@@ -258,6 +259,14 @@ static json_t *exponential_json(const stp_reduce_spec *s, const reduce_values *v
   return report_exponential("makespan", exp_makespan(s, v), exp_states(s, v), "dag-ctmc", NULL);
 }
 
+/* "exact_law": one element takes no time under any law. */
+static json_t *law_json(const reduce_run *run, const stp_reduce_spec *s, const reduce_values *v) {
+  if (s->n == 1)
+    return json_pack("{s:s,s:f,s:s,s:i}", "law", stp_law_spec(run->law), "makespan", 0.0,
+                     "method", "dag-ctmc", "states", 1);
+  return report_graph_law(&v->g, stp_law_spec(run->law));
+}
+
 /* The common simulation block, and where it lies in [det, exp]. */
 static json_t *simulation_json(const reduce_run *run, const stp_reduce_spec *spec, double det,
                                const reduce_values *v) {
@@ -292,6 +301,8 @@ static int print_json(const reduce_run *run, const stp_reduce_spec *s, double de
   }
   json_object_set_new(o, "deterministic", json_pack("{s:o}", "makespan", report_number(det)));
   json_object_set_new(o, "exponential", exponential_json(s, v));
+  if (run->gopts.law)
+    json_object_set_new(o, "exact_law", law_json(run, s, v));
   json_object_set_new(o, "bounds", report_bounds(det, exp_makespan(s, v)));
   json_object_set_new(o, "opt_bounds",
                       json_pack("[o,o]", report_number(stp_reduce_opt_lower(s->n, s->d, s->c)),
@@ -353,6 +364,11 @@ static void print_text(const reduce_run *run, const stp_reduce *r, const reduce_
            (unsigned long long)exp_states(s, v));
   else
     printf("  %-16s none: %s\n", "exponential", v->exp_reason);
+  if (run->gopts.law && s->n > 1 && v->g.law_computed)
+    printf("  law %-12s %.10g (dag-ctmc, %llu states)\n", stp_law_spec(run->law), v->g.law_value,
+           (unsigned long long)v->g.law_states);
+  else if (run->gopts.law && s->n > 1)
+    printf("  law %-12s none: %s\n", stp_law_spec(run->law), v->g.law_reason);
   print_critical(v);
   if (isfinite(e))
     printf("  %-16s %.10g <= E[makespan] <= %.10g for N.B.U.E. times\n", "bounds",

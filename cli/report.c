@@ -29,6 +29,45 @@ json_t *report_exponential(const char *key, double value, uint64_t states, const
   return e;
 }
 
+json_t *report_graph_law(const stp_graph_result *r, const char *law) {
+  json_t *o = json_object();
+  const char *key = r->is_dag ? "makespan" : "throughput";
+  json_object_set_new(o, "law", json_string(law));
+  json_object_set_new(o, key, report_number(r->law_computed ? r->law_value : NAN));
+  if (!r->law_computed) {
+    json_object_set_new(o, "reason", json_string(r->law_reason));
+    return o;
+  }
+  if (!r->is_dag)
+    json_object_set_new(o, "period", report_number(1 / r->law_value));
+  json_object_set_new(o, "method", json_string(r->law_method));
+  json_object_set_new(o, "states", json_integer((json_int_t)r->law_states));
+  if (r->law_solver) {
+    json_object_set_new(o, "solver", json_string(r->law_solver));
+    json_object_set_new(o, "sweeps", json_integer((json_int_t)r->law_sweeps));
+    json_object_set_new(o, "residual", report_number(r->law_residual));
+  }
+  return o;
+}
+
+void report_graph_law_text(FILE *f, const stp_graph_result *r, const char *law, int width) {
+  char label[64];
+  int n = snprintf(label, sizeof label, "law %s", law);
+  if (n > width)
+    fprintf(f, "  %s\n  %-*s", label, width, "");
+  else
+    fprintf(f, "  %-*s", width, label);
+  if (!r->law_computed) {
+    fprintf(f, "not computed: %s\n", r->law_reason);
+    return;
+  }
+  fprintf(f, "%s %-14.8g (%s, %llu states", r->is_dag ? "makespan  " : "throughput", r->law_value,
+          r->law_method, (unsigned long long)r->law_states);
+  if (r->law_solver)
+    fprintf(f, ", residual %.1e, %s, %zu sweeps", r->law_residual, r->law_solver, r->law_sweeps);
+  fputs(")\n", f);
+}
+
 json_t *report_bounds(double lower, double upper) {
   return json_pack("{s:o,s:o}", "lower", report_number(lower), "upper", report_number(upper));
 }
@@ -75,7 +114,7 @@ static json_t *strings(char *const *s, size_t n) {
   return a;
 }
 
-static json_t *component_json(const stp_mapping *m, const stp_component_result *c) {
+static json_t *component_json(const stp_mapping *m, const stp_component_result *c, bool law) {
   bool transfer = c->kind == STP_COMPONENT_TRANSFER;
   json_t *o = json_object();
   json_object_set_new(o, "kind", json_string(transfer ? "transfer" : "computation"));
@@ -99,6 +138,8 @@ static json_t *component_json(const stp_mapping *m, const stp_component_result *
   json_object_set_new(o, "method", c->exp_method ? json_string(c->exp_method) : json_null());
   json_object_set_new(o, "limits", json_pack("{s:b,s:b}", "deterministic", c->limits_det,
                                              "exponential", c->limits_exp));
+  if (law)
+    json_object_set_new(o, "exact_law", report_number(c->law_throughput));
   return o;
 }
 
@@ -120,6 +161,52 @@ json_t *report_head(const char *file, const stp_mapping *m, const char *model) {
                                           paths <= (uint64_t)INT64_MAX
                                       ? json_integer((json_int_t)paths)
                                       : json_null());
+  return o;
+}
+
+json_t *report_fit(const stp_law_fit *fit) {
+  return json_pack("{s:I,s:I,s:I,s:o,s:[o,o],s:[o,o,o],s:[o,o,o],s:o,s:o}", "samples",
+                   (json_int_t)fit->samples, "order", (json_int_t)fit->order, "phases",
+                   (json_int_t)fit->phases, "p", report_number(fit->p), "rates",
+                   report_number(fit->rate[0]), report_number(fit->rate[1]), "sample_moments",
+                   report_number(fit->sample_moments[0]), report_number(fit->sample_moments[1]),
+                   report_number(fit->sample_moments[2]), "law_moments",
+                   report_number(fit->law_moments[0]), report_number(fit->law_moments[1]),
+                   report_number(fit->law_moments[2]), "moment_error",
+                   report_number(fit->moment_error), "ks", report_number(fit->ks));
+}
+
+/* "exact_law" (docs/format.md): the value and its chain as "exponential"'s,
+ * or null and the reason; the columns' laws when the file sets some. */
+static json_t *law_json(const stp_mapping *m, const stp_law_result *lr) {
+  json_t *o = json_object();
+  json_object_set_new(o, "law", json_string(lr->law));
+  json_object_set_new(o, "throughput", report_number(lr->available ? lr->throughput : NAN));
+  if (lr->available) {
+    json_object_set_new(o, "period", report_number(lr->period));
+    json_object_set_new(o, "method", json_string(lr->method));
+    json_object_set_new(o, "states", json_integer((json_int_t)lr->states));
+    json_object_set_new(o, "residual", report_number(lr->residual));
+    if (lr->solver) {
+      json_object_set_new(o, "solver", json_string(lr->solver));
+      json_object_set_new(o, "sweeps", json_integer((json_int_t)lr->sweeps));
+    }
+  } else {
+    json_object_set_new(o, "reason", json_string(lr->reason ? lr->reason : "unknown"));
+  }
+  bool mixed = false;
+  for (size_t c = 0; c < lr->ncolumns; c++)
+    mixed |= strcmp(lr->column_law[c], lr->law) != 0;
+  if (mixed) {
+    json_t *stages = json_object(), *transfers = json_object();
+    for (size_t c = 0; c < lr->ncolumns; c++)
+      json_object_set_new(c % 2 ? transfers : stages, stp_mapping_stage_name(m, c / 2),
+                          json_string(lr->column_law[c]));
+    json_object_set_new(o, "laws", json_pack("{s:o,s:o}", "stages", stages, "transfers",
+                                             transfers));
+  }
+  if (lr->fitted)
+    json_object_set_new(o, "fit", report_fit(&lr->fit));
   return o;
 }
 
@@ -154,10 +241,12 @@ json_t *report_json(const stp_mapping *m, const stp_result *r) {
   json_object_set_new(o, "bounds", json_pack("{s:o,s:o}", "lower",
                                              report_number(r->exp_available ? r->lower : NAN),
                                              "upper", report_number(r->upper)));
+  if (r->exact_law.asked)
+    json_object_set_new(o, "exact_law", law_json(m, &r->exact_law));
   if (r->ncomponents) {
     json_t *cs = json_array();
     for (size_t k = 0; k < r->ncomponents; k++)
-      json_array_append_new(cs, component_json(m, &r->components[k]));
+      json_array_append_new(cs, component_json(m, &r->components[k], r->exact_law.asked));
     json_object_set_new(o, "components", cs);
   }
   json_object_set_new(o, "seconds", report_number(r->seconds));
@@ -570,8 +659,9 @@ static bool shown(const stp_result *r, size_t k, size_t *rows) {
 }
 
 static void component_table(FILE *f, const stp_mapping *m, const stp_result *r) {
-  fprintf(f, "\n  %-4s %-12s %-30s %7s %5s %13s %13s %s\n", "", "component", "processors",
-          "u x v", "g", "det bound", "exp bound", "states");
+  bool law = r->exact_law.asked;
+  fprintf(f, "\n  %-4s %-12s %-30s %7s %5s %13s %13s%s %s\n", "", "component", "processors",
+          "u x v", "g", "det bound", "exp bound", law ? "     law bound" : "", "states");
   size_t rows = 0, hidden = 0;
   for (size_t k = 0; k < r->ncomponents; k++) {
     const stp_component_result *c = &r->components[k];
@@ -601,15 +691,57 @@ static void component_table(FILE *f, const stp_mapping *m, const stp_result *r) 
     } else {
       procs[0] = '\0';
     }
-    char expv[32] = "-";
+    char expv[32] = "-", lawv[32] = "";
     if (isfinite(c->exp_throughput))
       snprintf(expv, sizeof expv, "%.6g", c->exp_throughput);
-    fprintf(f, "  %-4s %-12.12s %-30.30s %7s %5zu %13.6g %13s %llu\n", mark, name, procs, uv,
-            c->g, c->det_throughput, expv, (unsigned long long)c->states);
+    if (law && isfinite(c->law_throughput))
+      snprintf(lawv, sizeof lawv, " %13.6g", c->law_throughput);
+    else if (law)
+      snprintf(lawv, sizeof lawv, " %13s", "-");
+    fprintf(f, "  %-4s %-12.12s %-30.30s %7s %5zu %13.6g %13s%s %llu\n", mark, name, procs, uv,
+            c->g, c->det_throughput, expv, lawv, (unsigned long long)c->states);
   }
   if (hidden)
     fprintf(f, "  ... %zu more components (--json lists them all)\n", hidden);
   fputs("  (*d limits the deterministic throughput, *e the exponential one)\n", f);
+}
+
+/* The exact value under a phase-type law: "law SPEC" in the label column
+ * (on its own line when the spec is longer), the value as the exponential
+ * one's; the columns' laws when the file sets some; a fit's quality. */
+static void law_text(FILE *f, const stp_mapping *m, const stp_law_result *lr) {
+  char label[32];
+  int n = snprintf(label, sizeof label, "law %s", lr->law);
+  if (n >= 16)
+    fprintf(f, "  law %s\n  %-16s", lr->law, "");
+  else
+    fprintf(f, "  %-16s", label);
+  if (!lr->available) {
+    fprintf(f, "not computed: %s\n", lr->reason ? lr->reason : "unknown");
+  } else {
+    fprintf(f, "throughput %-14.8g period %.8g (%s", lr->throughput, lr->period, lr->method);
+    if (lr->states)
+      fprintf(f, ", largest chain %llu states, residual %.1e", (unsigned long long)lr->states,
+              lr->residual);
+    if (lr->solver)
+      fprintf(f, ", %s, %zu sweeps", lr->solver, lr->sweeps);
+    fputs(")\n", f);
+  }
+  bool mixed = false;
+  for (size_t c = 0; c < lr->ncolumns; c++)
+    mixed |= strcmp(lr->column_law[c], lr->law) != 0;
+  if (mixed) {
+    fputs("  laws            ", f);
+    for (size_t c = 0; c < lr->ncolumns; c++)
+      fprintf(f, "%s%s%s %s", c ? ", " : "", stp_mapping_stage_name(m, c / 2),
+              c % 2 ? " out" : "", lr->column_law[c]);
+    fputc('\n', f);
+  }
+  if (lr->fitted)
+    fprintf(f, "  fit             %u phases (Erlang-%u mixture, p %.4g), 3 moments matched to "
+               "%.1e, KS distance %.3g (%zu samples)\n",
+            lr->fit.phases, lr->fit.order, lr->fit.p, lr->fit.moment_error, lr->fit.ks,
+            lr->fit.samples);
 }
 
 void report_text(FILE *f, const stp_mapping *m, const stp_result *r) {
@@ -643,11 +775,14 @@ void report_text(FILE *f, const stp_mapping *m, const stp_result *r) {
     fputs(")\n", f);
     if (r->exp_solver)
       fprintf(f, "  solver          %s, %zu sweeps\n", r->exp_solver, r->exp_sweeps);
-    fprintf(f, "  N.B.U.E. bounds [%.8g, %.8g] for any I.I.D. N.B.U.E. law with these means\n",
-            r->lower, r->upper);
   } else {
     fprintf(f, "  exponential     not computed: %s\n", r->exp_reason);
   }
+  if (r->exact_law.asked)
+    law_text(f, m, &r->exact_law);
+  if (r->exp_available)
+    fprintf(f, "  N.B.U.E. bounds [%.8g, %.8g] for any I.I.D. N.B.U.E. law with these means\n",
+            r->lower, r->upper);
   if (r->ncomponents)
     component_table(f, m, r);
 }

@@ -26,6 +26,15 @@ json_t *report_json(const stp_mapping *m, const stp_result *r);
  * when reason is not NULL (then "method" too when method is not NULL); */
 json_t *report_exponential(const char *key, double value, uint64_t states, const char *method,
                            const char *reason);
+/* "exact_law" of the graph commands (graph, reduce, bcast): {"law",
+ * "makespan" or "throughput", "period" (TEG), "method", "states", and for
+ * a TEG "solver", "sweeps", "residual"}, or {"law", key: null, "reason"}. */
+json_t *report_graph_law(const stp_graph_result *r, const char *law);
+/* The same as one text line, "law SPEC" in a label column of `width`
+ * (the value on the next line when the label is wider). */
+void report_graph_law_text(FILE *f, const stp_graph_result *r, const char *law, int width);
+/* A fit's quality (ph:fit=FILE) as the "fit" object of docs/format.md. */
+json_t *report_fit(const stp_law_fit *fit);
 /* "bounds": {"lower", "upper"} (null where not finite); */
 json_t *report_bounds(double lower, double upper);
 /* "simulation": {"law", "runs", "seed", "makespan" (dag) or "throughput"

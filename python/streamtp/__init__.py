@@ -70,7 +70,22 @@ class _Control(ctypes.Structure):
 
 class _Options(ctypes.Structure):
     _fields_ = [("max_transitions", _c_u64), ("max_states", _c_u64), ("exp_method", _c_int),
-                ("solver_tolerance", _c_double), ("control", _Control)]
+                ("solver_tolerance", _c_double), ("control", _Control),
+                ("law", ctypes.c_void_p)]
+
+
+class _LawFit(ctypes.Structure):
+    _fields_ = [("samples", _c_size), ("order", ctypes.c_uint32), ("phases", ctypes.c_uint32),
+                ("p", _c_double), ("rate", _c_double * 2), ("sample_moments", _c_double * 3),
+                ("law_moments", _c_double * 3), ("moment_error", _c_double), ("ks", _c_double)]
+
+
+class _LawResult(ctypes.Structure):
+    _fields_ = [("asked", _c_int), ("available", _c_int), ("law", _c_str),
+                ("ncolumns", _c_size), ("column_law", ctypes.POINTER(_c_str)),
+                ("throughput", _c_double), ("period", _c_double), ("method", _c_str),
+                ("states", _c_u64), ("residual", _c_double), ("solver", _c_str),
+                ("sweeps", _c_size), ("reason", _c_str), ("fitted", _c_int), ("fit", _LawFit)]
 
 
 class _Component(ctypes.Structure):
@@ -78,7 +93,8 @@ class _Component(ctypes.Structure):
                 ("u", _c_size), ("v", _c_size), ("senders", ctypes.POINTER(_c_size)),
                 ("receivers", ctypes.POINTER(_c_size)), ("det_throughput", _c_double),
                 ("exp_throughput", _c_double), ("exp_method", _c_str), ("states", _c_u64),
-                ("residual", _c_double), ("limits_det", _c_int), ("limits_exp", _c_int)]
+                ("residual", _c_double), ("limits_det", _c_int), ("limits_exp", _c_int),
+                ("law_throughput", _c_double)]
 
 
 class _Result(ctypes.Structure):
@@ -91,7 +107,8 @@ class _Result(ctypes.Structure):
                 ("exp_residual", _c_double), ("exp_solver", _c_str),
                 ("exp_sweeps", _c_size), ("exp_reason", _c_str), ("lower", _c_double),
                 ("upper", _c_double), ("ncomponents", _c_size),
-                ("components", ctypes.POINTER(_Component)), ("seconds", _c_double)]
+                ("components", ctypes.POINTER(_Component)), ("seconds", _c_double),
+                ("exact_law", _LawResult)]
 
 
 class _SimOptions(ctypes.Structure):
@@ -276,7 +293,36 @@ def _stamp(d, opts, seed=None):
     return d
 
 
-def _component(mp, c):
+def _fit_dict(f):
+    return {"samples": f.samples, "order": f.order, "phases": f.phases, "p": _num(f.p),
+            "rates": [_num(f.rate[0]), _num(f.rate[1])],
+            "sample_moments": [_num(x) for x in f.sample_moments],
+            "law_moments": [_num(x) for x in f.law_moments],
+            "moment_error": _num(f.moment_error), "ks": _num(f.ks)}
+
+
+def _law_dict(mp, lr):
+    """The "exact_law" object of `eval --json` (cli/report.c, law_json)."""
+    d = {"law": _s(lr.law), "throughput": _num(lr.throughput) if lr.available else None}
+    if lr.available:
+        d.update({"period": _num(lr.period), "method": _s(lr.method), "states": lr.states,
+                  "residual": _num(lr.residual)})
+        if lr.solver:
+            d["solver"], d["sweeps"] = _s(lr.solver), lr.sweeps
+    else:
+        d["reason"] = _s(lr.reason) or "unknown"
+    laws = [_s(lr.column_law[c]) for c in range(lr.ncolumns)]
+    if any(x != d["law"] for x in laws):
+        stages, transfers = {}, {}
+        for c, x in enumerate(laws):
+            (transfers if c % 2 else stages)[_s(_stage_name(mp.ptr, c // 2))] = x
+        d["laws"] = {"stages": stages, "transfers": transfers}
+    if lr.fitted:
+        d["fit"] = _fit_dict(lr.fit)
+    return d
+
+
+def _component(mp, c, law=False):
     names = lambda arr, n: [_s(_proc_name(mp.ptr, arr[k])) for k in range(n)]
     transfer = c.kind == 1
     d = {"kind": "transfer" if transfer else "computation",
@@ -296,6 +342,8 @@ def _component(mp, c):
               "deterministic": _num(c.det_throughput), "exponential": _num(c.exp_throughput),
               "method": _s(c.exp_method),
               "limits": {"deterministic": bool(c.limits_det), "exponential": bool(c.limits_exp)}})
+    if law:
+        d["exact_law"] = _num(c.law_throughput)
     return d
 
 
@@ -317,26 +365,36 @@ def _result_dict(mp, r):
     else:
         d["exponential"] = {"throughput": None, "reason": _s(r.exp_reason) or "unknown"}
     d["bounds"] = {"lower": _num(r.lower) if r.exp_available else None, "upper": _num(r.upper)}
+    law = bool(r.exact_law.asked)
+    if law:
+        d["exact_law"] = _law_dict(mp, r.exact_law)
     if r.ncomponents:
-        d["components"] = [_component(mp, r.components[k]) for k in range(r.ncomponents)]
+        d["components"] = [_component(mp, r.components[k], law) for k in range(r.ncomponents)]
     d["seconds"] = _num(r.seconds)
     d["status"], d["error"] = "OK", None
     return d
 
 
 def evaluate(mapping, model=None, *, exp_method="auto", max_transitions=None, max_states=None,
-             max_memory=None):
+             max_memory=None, law=None):
     """Evaluate a mapping (a dict in the mapping-file format, or a file path)
     under `model` ("overlap", "strict", or "both"; default: the mapping's
     "model").  Returns the dict `streamtp eval --json` prints (a list of two
     for "both"), "version" and "limits" included.  exp_method: "auto",
     "closed-form", "ctmc" or "none"; max_transitions, max_states, max_memory
-    (bytes): the limits of `eval` (None: defaults)."""
+    (bytes): the limits of `eval` (None: defaults); law: a phase-type law
+    spec ("erlang:k=4", "ph:fit=FILE", ...) whose exact throughput goes to
+    "exact_law", as with `eval --law` (None: the mapping's "laws", if any)."""
     opts = _options(max_transitions, max_states, exp_method, max_memory)
-    with _Mapping(mapping) as mp:
-        if model == "both":
-            return [_evaluate_one(mp, 0, opts), _evaluate_one(mp, 1, opts)]
-        return _evaluate_one(mp, mp.model(model), opts)
+    lw = _Law(law, "law")
+    try:
+        opts.law = lw.ptr
+        with _Mapping(mapping) as mp:
+            if model == "both":
+                return [_evaluate_one(mp, 0, opts), _evaluate_one(mp, 1, opts)]
+            return _evaluate_one(mp, mp.model(model), opts)
+    finally:
+        lw.free()
 
 
 def _evaluate_one(mp, model, opts):

@@ -37,7 +37,8 @@ _PD = ctypes.POINTER(_c_double)
 
 # ---- the C structures ------------------------------------------------------------
 class _GraphOptions(ctypes.Structure):
-    _fields_ = [("max_states", _c_u64), ("exponential", _c_int), ("control", _Control)]
+    _fields_ = [("max_states", _c_u64), ("exponential", _c_int), ("control", _Control),
+                ("law", ctypes.c_void_p)]
 
 
 class _GraphResult(ctypes.Structure):
@@ -45,7 +46,11 @@ class _GraphResult(ctypes.Structure):
                 ("det_throughput", _c_double), ("critical", _PS), ("critical_len", _c_size),
                 ("exp_computed", _c_int), ("exp_value", _c_double), ("exp_states", _c_u64),
                 ("exp_method", _c_str), ("exp_reason", ctypes.c_char * 256),
-                ("bound_lower", _c_double), ("bound_upper", _c_double)]
+                ("bound_lower", _c_double), ("bound_upper", _c_double),
+                ("law_asked", _c_int), ("law_computed", _c_int), ("law_value", _c_double),
+                ("law_states", _c_u64), ("law_method", _c_str), ("law_solver", _c_str),
+                ("law_sweeps", _c_size), ("law_residual", _c_double),
+                ("law_reason", ctypes.c_char * 256)]
 
 
 class _SimOptions(ctypes.Structure):
@@ -91,6 +96,7 @@ class _Partition(ctypes.Structure):
 # ---- the functions -------------------------------------------------------------------
 _PP = ctypes.POINTER(_P)
 _law_spec = _fn("stp_law_spec", _c_str, _P)
+_law_phases = _fn("stp_law_phases", _c_size, _P)
 _graph_read_file = _fn("stp_graph_read_file", _c_int, _c_str, _PP, _PE)
 _graph_read_string = _fn("stp_graph_read_string", _c_int, _c_str, _c_size, _c_str, _PP, _PE)
 _graph_free = _fn("stp_graph_free", None, _P)
@@ -232,7 +238,7 @@ def _sim_json(law, seed, s, dag=True):
 
 
 # ---- graph ------------------------------------------------------------------------------
-def _graph_dict(file, g, r):
+def _graph_dict(file, g, r, law):
     names = [_s(_graph_tname(g, r.critical[k])) for k in range(r.critical_len)]
     what = "makespan" if r.is_dag else "throughput"
     d = {"file": file, "name": _s(_graph_name(g)), "transitions": _graph_count(g),
@@ -249,7 +255,31 @@ def _graph_dict(file, g, r):
         d["exponential"].update({"states": r.exp_states, "method": _s(r.exp_method)})
     else:
         d["exponential"] = {what: None, "reason": _s(r.exp_reason)}
+    if r.law_asked:
+        d["exact_law"] = _law_json(r, law)
     d["bounds"] = {"lower": _num(r.bound_lower), "upper": _num(r.bound_upper)}
+    return d
+
+
+def _exact_law(law, simulate):
+    """The law whose exact value is asked (cli/cli.c, cli_exact_law): --law
+    alone, or with a simulation when it is phase-type."""
+    return law.ptr if law.ptr and (simulate is None or _law_phases(law.ptr)) else None
+
+
+def _law_json(r, law):
+    """The "exact_law" object of the graph commands (cli/report.c)."""
+    what = "makespan" if r.is_dag else "throughput"
+    d = {"law": _law_name(law), what: _num(r.law_value) if r.law_computed else None}
+    if not r.law_computed:
+        d["reason"] = _s(r.law_reason)
+        return d
+    if not r.is_dag:
+        d["period"] = _num(1 / r.law_value)
+    d.update({"method": _s(r.law_method), "states": r.law_states})
+    if r.law_solver:
+        d.update({"solver": _s(r.law_solver), "sweeps": r.law_sweeps,
+                  "residual": _num(r.law_residual)})
     return d
 
 
@@ -258,16 +288,18 @@ def graph(source, max_states=None, simulate=None, law=None, seed=1, firings=1000
     the object `streamtp graph FILE --json` prints.  max_states: largest
     exponential chain (None: 1000000); simulate: R Monte Carlo runs with
     `law` (a law spec, None: exp), `seed` and, for a timed event graph,
-    `firings` counted per run."""
+    `firings` counted per run.  A phase-type `law` (alone, or with a
+    simulation) also gives "exact_law", the exact value under it."""
     t0 = time.monotonic()
     g = _load(source, _graph_read_file, _graph_read_string, b"<graph>", "graph")
     lw = _Law(law, "law")
     try:
         file = os.fsdecode(source) if not isinstance(source, dict) else "<graph>"
         opts, err, r = _graph_options(max_states), _Error(), _GraphResult()
+        opts.law = _exact_law(lw, simulate)
         _check(_graph_analyze(g, ctypes.byref(opts), ctypes.byref(r), ctypes.byref(err)), err)
         try:
-            d = _graph_dict(file, g, r)
+            d = _graph_dict(file, g, r, lw)
             if simulate is not None:
                 so, sr = _sim_options(simulate, lw, seed, firings), _SimResult()
                 _check(_graph_simulate(g, ctypes.byref(so), ctypes.byref(sr),
