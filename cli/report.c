@@ -64,7 +64,9 @@ void report_graph_law_text(FILE *f, const stp_graph_result *r, const char *law, 
   fprintf(f, "%s %-14.8g (%s, %llu states", r->is_dag ? "makespan  " : "throughput", r->law_value,
           r->law_method, (unsigned long long)r->law_states);
   if (r->law_solver)
-    fprintf(f, ", residual %.1e, %s, %zu sweeps", r->law_residual, r->law_solver, r->law_sweeps);
+    fprintf(f, ", residual %.1e, %s", r->law_residual, r->law_solver);
+  if (r->law_solver && r->law_sweeps)
+    fprintf(f, ", %zu sweeps", r->law_sweeps);
   fputs(")\n", f);
 }
 
@@ -724,7 +726,9 @@ static void law_text(FILE *f, const stp_mapping *m, const stp_law_result *lr) {
       fprintf(f, ", largest chain %llu states, residual %.1e", (unsigned long long)lr->states,
               lr->residual);
     if (lr->solver)
-      fprintf(f, ", %s, %zu sweeps", lr->solver, lr->sweeps);
+      fprintf(f, ", %s", lr->solver);
+    if (lr->solver && lr->sweeps)
+      fprintf(f, ", %zu sweeps", lr->sweeps);
     fputs(")\n", f);
   }
   bool mixed = false;
