@@ -578,6 +578,8 @@ Test(phasetype, the_files_laws) {
   r = evaluate_law(m, STP_MODEL_OVERLAP, "gamma:cv=0.5"); /* asked, not phase-type */
   cr_assert(r->exact_law.asked && !r->exact_law.available);
   assert_contains(r->exact_law.reason, "is not phase-type");
+  cr_assert_str_eq(r->exact_law.column_law[1], "gamma:cv=0.5"); /* every column named */
+  cr_assert_str_eq(r->exact_law.column_law[2], "hyperexp:cv=2");
   stp_result_free(r);
   stp_mapping_free(m);
 }

@@ -72,13 +72,16 @@ static stp_status resolve_laws(const stp_mapping *m, const stp_law *dflt, stp_la
   ls->cox = stp__calloc(ls->ncols, sizeof *ls->cox);
   if (!lr->law || !lr->column_law || !ls->cox)
     return stp__oom(err, "resolving laws");
+  for (size_t c = 0; c < ls->ncols; c++) { /* every spec first: reported even when refused */
+    const stp_law *law = column_law(m, dflt, c);
+    if (!(lr->column_law[c] = stp__strdup(law ? law->spec : "exp")))
+      return stp__oom(err, "resolving laws");
+  }
   ls->all_exp = true;
   for (size_t c = 0; c < ls->ncols; c++) {
     const stp_law *law = column_law(m, dflt, c);
     if (!law)
       law = &ls->exp_law;
-    if (!(lr->column_law[c] = stp__strdup(law->spec)))
-      return stp__oom(err, "resolving laws");
     char what[STP_MAX_NAME + 64];
     snprintf(what, sizeof what, c % 2 ? "the transfers after stage \"%s\"" : "stage \"%s\"",
              m->stages[c / 2].name);

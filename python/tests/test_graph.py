@@ -96,6 +96,23 @@ def test_graph_simulate_is_graph_json(path):
          cli_json("graph", path, "--simulate", 10, "--firings", 200)[0])
 
 
+LAWS = ["erlang:k=3", "hyperexp:cv=2", "coxian:rate=3/1,next=0.4", "gamma:cv=0.5",
+        "ph:fit=examples/measured-times.txt"]
+
+
+@pytest.mark.parametrize("path", GRAPHS)
+@pytest.mark.parametrize("law", LAWS)
+def test_graph_exact_law_is_graph_json(path, law):
+    # --law alone: the exact value under a phase-type law (or its reason).
+    got = streamtp.graph(path, law=law)
+    same(got, cli_json("graph", path, "--law", law)[0])
+    assert "exact_law" in got and got["exact_law"]["law"] == law
+    # with a simulation, a law that is not phase-type drives it alone
+    got = streamtp.graph(path, simulate=5, law=law, firings=200)
+    same(got, cli_json("graph", path, "--simulate", 5, "--law", law, "--firings", 200)[0])
+    assert ("exact_law" in got) == (law != "gamma:cv=0.5")
+
+
 def test_graph_max_states_and_dict():
     path = rel("examples", "graphs", "barrier.json")
     got = streamtp.graph(path, max_states=3)

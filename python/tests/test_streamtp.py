@@ -50,6 +50,22 @@ def test_evaluate_is_eval_json(name, model):
     assert json.loads(json.dumps(got)) == got  # plain JSON types only
 
 
+@pytest.mark.parametrize("name", FILES)
+@pytest.mark.parametrize("model", ["overlap", "strict"])
+@pytest.mark.parametrize("law", ["erlang:k=2", "hyperexp:cv=2", "gamma:cv=0.5",
+                                 "ph:fit=" + os.path.join(EXAMPLES, "measured-times.txt")])
+def test_evaluate_law_is_eval_json(name, model, law):
+    want = cli_json("eval", example(name), "--model", model, "--law", law)[0]
+    got = streamtp.evaluate(example(name), model, law=law)
+    assert list(got) == list(want)
+    assert without_times(got) == without_times(want)
+    assert got["exact_law"]["law"] == law
+    if law.startswith("gamma"):
+        assert got["exact_law"]["throughput"] is None
+    else:
+        assert got["exact_law"]["throughput"] is not None or "reason" in got["exact_law"]
+
+
 def test_evaluate_default_model_and_both():
     want = cli_json("eval", example("example-a.json"), "--model", "both")
     got = streamtp.evaluate(example("example-a.json"), "both")
