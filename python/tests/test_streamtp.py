@@ -50,6 +50,24 @@ def test_evaluate_is_eval_json(name, model):
     assert json.loads(json.dumps(got)) == got  # plain JSON types only
 
 
+def same_law(got, want):
+    """exact_law objects alike: the same keys and texts; where UMFPACK
+    solved the chain (hyperexponential laws break the levels of the
+    compact solver), its digits depend on the BLAS loaded (docs/
+    development.md), so the value agrees to 1e-9 and the residual is small
+    on both sides."""
+    assert list(got) == list(want)
+    blas = "umfpack" in str(want.get("solver"))
+    for k, w in want.items():
+        if blas and k in ("throughput", "period") and w is not None:
+            assert got[k] == pytest.approx(w, rel=1e-9), k
+        elif blas and k == "residual":
+            assert got[k] < 1e-9 and w < 1e-9
+        else:
+            assert got[k] == w, k
+    return True
+
+
 @pytest.mark.parametrize("name", FILES)
 @pytest.mark.parametrize("model", ["overlap", "strict"])
 @pytest.mark.parametrize("law", ["erlang:k=2", "hyperexp:cv=2", "gamma:cv=0.5",
@@ -58,12 +76,14 @@ def test_evaluate_law_is_eval_json(name, model, law):
     want = cli_json("eval", example(name), "--model", model, "--law", law)[0]
     got = streamtp.evaluate(example(name), model, law=law)
     assert list(got) == list(want)
+    got_law, want_law = got.pop("exact_law"), want.pop("exact_law")
     assert without_times(got) == without_times(want)
-    assert got["exact_law"]["law"] == law
+    assert same_law(got_law, want_law)
+    assert got_law["law"] == law
     if law.startswith("gamma"):
-        assert got["exact_law"]["throughput"] is None
+        assert got_law["throughput"] is None
     else:
-        assert got["exact_law"]["throughput"] is not None or "reason" in got["exact_law"]
+        assert got_law["throughput"] is not None or "reason" in got_law
 
 
 def test_evaluate_default_model_and_both():
