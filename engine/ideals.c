@@ -824,7 +824,8 @@ static void reword_for_phases(stp_error *err) {
   if (!err || strncmp(err->message, from, sizeof from - 1) != 0) return;
   char rest[STP_ERROR_MAX];
   snprintf(rest, sizeof rest, "%s", err->message + sizeof from - 1);
-  snprintf(err->message, sizeof err->message, "the phase-type makespan needs%s", rest);
+  snprintf(err->message, sizeof err->message, "the phase-type makespan needs%.*s",
+           (int)(sizeof err->message - sizeof from - 8), rest);
 }
 
 stp_status stp__ideals_makespan(const stp_graph *g, uint64_t max_states, const stp_control *control,
