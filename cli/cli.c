@@ -451,7 +451,9 @@ bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_f
       !cli_parse_u64(cmd, "firings", s, 1, UINT64_C(1000000000000), &o->firings))
     return false;
   const char *spec = cli_get(cmd, a, "law");
-  if (!*enabled && ((spec && !law_alone) || cli_get(cmd, a, "seed") ||
+  /* --gantt draws one run of --law (cli/gantt.h): there --seed needs no --simulate */
+  bool gantt = find_long(cmd, "gantt", strlen("gantt")) >= 0 && cli_flag(cmd, a, "gantt");
+  if (!*enabled && ((((spec && !law_alone) || cli_get(cmd, a, "seed")) && !gantt) ||
                     (has_firings && cli_get(cmd, a, "firings")))) {
     cli_usage_error(cmd, law_alone ? "--seed and --firings need --simulate R"
                                    : "--law, --seed and --firings need --simulate R");

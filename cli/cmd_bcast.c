@@ -5,6 +5,7 @@
  * value of each tree) and --partition (Lowekamp's clusters of a latency
  * matrix).  docs/format.md, "bcast", is the contract. */
 #include "cli/cli.h"
+#include "cli/gantt.h"
 #include "cli/report.h"
 #include "streamtp_bcast.h"
 
@@ -23,6 +24,7 @@ static const cli_option bcast_options[] = {
     {"max-states", 0, "N", "largest order-ideal chain of the exact exponential makespan "
                            "(default 1000000)"},
     CLI_SIM_OPTIONS,
+    CLI_GANTT_OPTIONS,
     {"json", 0, NULL, "one JSON object per line"},
     {"model", 0, NULL, "Table 1 mode: printed formula and (max,+) value of each algorithm"},
     {"P", 0, "P", "--model: number of processes (>= 2)"},
@@ -35,8 +37,9 @@ static const cli_option bcast_options[] = {
     {"rho", 0, "R", "--partition: tolerance (edges within 1 + R of the smallest)"},
     {0}};
 
-static const char *const platform_only[] = {"size", "root", "inter", "intra", "max-states",
-                                            "simulate", "law", "seed", NULL};
+static const char *const platform_only[] = {"size",     "root", "inter", "intra", "max-states",
+                                            "simulate", "law",  "seed",  "gantt", "periods",
+                                            NULL};
 static const char *const model_only[] = {"P", "L", "g", "k", "gs", "g1", NULL};
 
 #define CMD (&cli_bcast_command)
@@ -284,6 +287,33 @@ static int one_heuristic(const platform_run *run, stp_bcast_heuristic h) {
   return rc;
 }
 
+/* The Gantt chart of one heuristic's schedule: one row per cluster (its
+ * sends, then its inner broadcast) and per link used (the latency). */
+static int draw_gantt(const platform_run *run, stp_bcast_heuristic h, gantt_spec *chart) {
+  stp_bcast_schedule s = {0};
+  stp_graph *g = NULL;
+  stp_error err = {0};
+  int rc = CLI_OK;
+  if (stp_bcast_schedule_compute(run->p, &run->opts, h, &s, &err) != STP_OK ||
+      stp_bcast_schedule_graph(run->p, &run->opts, &s, &g, &err) != STP_OK) {
+    stp_error_prefix(&err, "%s", stp_bcast_heuristic_name(h));
+    rc = cli_report_error(&err);
+  } else if (!g) {
+    cli_error("%s: every time is zero: nothing to draw", stp_bcast_heuristic_name(h));
+    rc = CLI_USAGE;
+  } else {
+    char title[600];
+    snprintf(title, sizeof title, "%s: broadcast by %s from %s", stp_bcast_platform_file(run->p),
+             stp_bcast_heuristic_name(h), stp_bcast_cluster_name(run->p, s.root));
+    chart->g = g;
+    chart->title = title;
+    rc = cli_gantt(chart);
+  }
+  stp_graph_free(g);
+  stp_bcast_schedule_free(&s);
+  return rc;
+}
+
 static bool platform_options(const cli_args *a, const stp_bcast_platform *p, platform_run *run) {
   const char *s;
   stp_bcast_options_init(&run->opts);
@@ -347,10 +377,22 @@ static int run_platform(const cli_args *a, bool json) {
   run.p = p;
   int rc = platform_options(a, p, &run) ? CLI_OK : CLI_USAGE;
   run.gopts.law = cli_exact_law(law, run.simulate);
-  for (int h = run.first; rc == CLI_OK && h <= run.last; h++)
+  bool gantt = false;
+  gantt_spec chart;
+  stp_law *chart_law = NULL;
+  if (rc == CLI_OK && !cli_parse_gantt(CMD, a, &gantt, &chart, &chart_law))
+    rc = CLI_USAGE;
+  if (rc == CLI_OK && gantt && (run.first != run.last || json || run.simulate)) {
+    cli_usage_error(CMD, "--gantt draws one heuristic (--inter H), without --json or --simulate");
+    rc = CLI_USAGE;
+  }
+  if (rc == CLI_OK && gantt)
+    rc = draw_gantt(&run, (stp_bcast_heuristic)run.first, &chart);
+  for (int h = run.first; rc == CLI_OK && !gantt && h <= run.last; h++)
     rc = one_heuristic(&run, (stp_bcast_heuristic)h);
   stp_bcast_platform_free(p);
   stp_law_free(law);
+  stp_law_free(chart_law);
   return rc;
 }
 

@@ -5,6 +5,7 @@
  * throughput and bounds; Monte Carlo for any law (--simulate); or the graph
  * in Graphviz dot format with the critical path or cycle in colour. */
 #include "cli/cli.h"
+#include "cli/gantt.h"
 #include "cli/report.h"
 #include "streamtp_graph_file.h"
 
@@ -18,10 +19,12 @@ static const cli_option graph_options[] = {
     {"dot", 0, NULL, "print the graph in Graphviz dot format, critical path or cycle in red"},
     CLI_SIM_OPTIONS,
     {"firings", 0, "K", "timed event graphs: firings counted per run (default 10000)"},
+    CLI_GANTT_OPTIONS,
     {0}};
 
 typedef struct graph_job {
-  bool json, dot, simulate;
+  bool json, dot, simulate, gantt;
+  gantt_spec chart;
   stp_graph_options opt;
   stp_graph_sim_options sim;
 } graph_job;
@@ -183,6 +186,14 @@ static int graph_one(const char *file, const graph_job *j) {
     int rc = cli_report_error(&err);
     return j->json ? json_error(file, NULL, &err, rc) : rc;
   }
+  if (j->gantt) {
+    gantt_spec chart = j->chart;
+    chart.g = g;
+    chart.title = stp_graph_name(g)[0] ? stp_graph_name(g) : file;
+    int rc = cli_gantt(&chart);
+    stp_graph_free(g);
+    return rc;
+  }
   stp_graph_options opt = j->opt;
   opt.exponential = !j->dot;
   stp_graph_result r;
@@ -225,14 +236,20 @@ static int run_graph(int argc, char **argv) {
                  .dot = cli_flag(&cli_graph_command, &a, "dot")};
   stp_graph_options_init(&j.opt);
   j.opt.control = cli_control();
-  stp_law *law = NULL;
+  stp_law *law = NULL, *chart_law = NULL;
   rc = CLI_USAGE;
   if (!cli_parse_max_states(&cli_graph_command, &a, &j.opt.max_states))
     goto out;
   if (!cli_parse_sim_options(&cli_graph_command, &a, true, true, &j.simulate, &j.sim, &law)) goto out;
   j.opt.law = cli_exact_law(law, j.simulate);
+  if (!cli_parse_gantt(&cli_graph_command, &a, &j.gantt, &j.chart, &chart_law)) goto out;
   if (j.dot && (j.json || j.simulate)) {
     cli_usage_error(&cli_graph_command, "--dot excludes --json and --simulate");
+    goto out;
+  }
+  if (j.gantt && (j.dot || j.json || j.simulate || a.npos > 1)) {
+    cli_usage_error(&cli_graph_command, "--gantt draws one graph file, without --dot, --json "
+                    "or --simulate");
     goto out;
   }
   if (a.npos == 0) {
@@ -247,6 +264,7 @@ static int run_graph(int argc, char **argv) {
   }
 out:
   stp_law_free(law);
+  stp_law_free(chart_law);
   cli_args_free(&a);
   return rc;
 }
@@ -254,7 +272,7 @@ out:
 const cli_command cli_graph_command = {
     .name = "graph",
     .synopsis = "graph FILE... [--json] [--max-states N] [--dot] [--law SPEC] [--simulate R "
-                "[--seed S] [--firings K]]",
+                "[--seed S] [--firings K]] [--gantt [--periods N] [--law SPEC] [--seed S]]",
     .summary = "Analyse any event graph from a graph file: a DAG's makespan (deterministic,\n"
                "exact exponential, bounds) or a timed event graph's throughput; Monte Carlo.",
     .details = "Without tokens the graph is an activity DAG (one run): makespan, critical path,\n"

@@ -6,6 +6,7 @@
  * JSON object per strategy (docs/format.md, "redistribute").  The JSON is
  * written directly: a 2048 x 2048 grid is four million numbers. */
 #include "cli/cli.h"
+#include "cli/gantt.h"
 #include "cli/report.h"
 #include "streamtp_redistribute.h"
 
@@ -28,6 +29,7 @@ static const cli_option redistribute_options[] = {
     {"max-work", 0, "W", "stepwise, greedy, optimal: refuse above W estimated steps (default 2e10)"},
     {"json", 0, NULL, "one JSON object per strategy"},
     CLI_SIM_OPTIONS,
+    CLI_GANTT_OPTIONS,
     {0}};
 
 #define TEXT_GRID_MAX 32 /* larger grids only in --json */
@@ -371,6 +373,26 @@ static int evaluate(const run *r, const stp_redist_schedule *sc, outcome *o) {
   return CLI_OK;
 }
 
+/* The Gantt chart of one strategy's barrier schedule: one row per sender,
+ * one for the barriers (alpha). */
+static int draw_gantt(const run *r, const stp_redist_schedule *sc, gantt_spec *chart) {
+  stp_graph *g;
+  stp_error err = {0};
+  if (stp_redist_schedule_graph(r->rd, sc, &r->cost, &g, &err) != STP_OK)
+    return cli_report_error(&err);
+  char title[200];
+  snprintf(title, sizeof title, "CYCLIC(%llu) on %llu -> CYCLIC(%llu) on %llu: %s, %llu steps",
+           (unsigned long long)r->info.r, (unsigned long long)r->info.P,
+           (unsigned long long)r->info.s, (unsigned long long)r->info.Q,
+           stp_redist_strategy_name(stp_redist_schedule_strategy(sc)),
+           (unsigned long long)stp_redist_schedule_steps(sc));
+  chart->g = g;
+  chart->title = title;
+  int rc = cli_gantt(chart);
+  stp_graph_free(g);
+  return rc;
+}
+
 static int run_redistribute(int argc, char **argv) {
   const cli_command *cmd = &cli_redistribute_command;
   cli_args a;
@@ -384,6 +406,31 @@ static int run_redistribute(int argc, char **argv) {
     goto out;
   if (!parse_strategies(cmd, &a, r.rd, list, &n)) {
     rc = CLI_USAGE;
+    goto out;
+  }
+  bool gantt;
+  gantt_spec chart;
+  stp_law *chart_law = NULL;
+  if (!cli_parse_gantt(cmd, &a, &gantt, &chart, &chart_law)) {
+    rc = CLI_USAGE;
+    goto out;
+  }
+  if (gantt && (n > 1 || r.json || r.simulate)) {
+    cli_usage_error(cmd, "--gantt draws one strategy, without --json or --simulate");
+    stp_law_free(chart_law);
+    rc = CLI_USAGE;
+    goto out;
+  }
+  if (gantt) {
+    stp_error err = {0};
+    stp_redist_schedule *sc;
+    if (stp_redist_schedule_new(r.rd, list[0], &r.opts, &sc, &err) != STP_OK) {
+      rc = cli_report_error(&err);
+    } else {
+      rc = draw_gantt(&r, sc, &chart);
+      stp_redist_schedule_free(sc);
+    }
+    stp_law_free(chart_law);
     goto out;
   }
   if (!r.json)

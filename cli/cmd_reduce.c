@@ -5,6 +5,7 @@
  * law.  The trees and the schedule come from streamtp_reduce.h; every
  * stochastic value from the generic DAG of streamtp_graph.h. */
 #include "cli/cli.h"
+#include "cli/gantt.h"
 #include "cli/report.h"
 #include "streamtp_graph_file.h"
 #include "streamtp_reduce.h"
@@ -27,12 +28,15 @@ static const cli_option reduce_options[] = {
     {"brief", 0, NULL, "leave out children and transfer_starts (long sweeps)"},
     {"dot", 0, NULL, "print the tree in Graphviz DOT, edges labelled by transfer start"},
     {"graph-json", 0, NULL, "print the schedule's DAG as a graph file (streamtp graph reads it)"},
+    CLI_GANTT_OPTIONS,
     {0}};
 
 typedef struct reduce_run {
   uint64_t lo, hi; /* the range of n */
   stp_reduce_spec spec;
-  bool exp, json, brief, dot, graph_json;
+  bool exp, json, brief, dot, graph_json, gantt;
+  gantt_spec chart;
+  stp_law *chart_law;
   stp_graph_options gopts;
   bool simulate;
   stp_graph_sim_options sim;
@@ -118,21 +122,27 @@ static bool parse_outputs(const cli_args *a, reduce_run *run) {
   run->brief = cli_flag(CMD, a, "brief");
   run->dot = cli_flag(CMD, a, "dot");
   run->graph_json = cli_flag(CMD, a, "graph-json");
-  if (run->dot + run->json + run->graph_json > 1) {
-    cli_usage_error(CMD, "--dot, --json and --graph-json exclude each other");
+  if (!cli_parse_gantt(CMD, a, &run->gantt, &run->chart, &run->chart_law))
+    return false;
+  if (run->dot + run->json + run->graph_json + run->gantt > 1) {
+    cli_usage_error(CMD, "--dot, --json, --graph-json and --gantt exclude each other");
     return false;
   }
-  if ((run->dot || run->graph_json) && run->lo != run->hi) {
-    cli_usage_error(CMD, "--%s: one tree at a time, give a single n",
-                    run->dot ? "dot" : "graph-json");
+  const char *one = run->dot ? "dot" : run->graph_json ? "graph-json" : "gantt";
+  if ((run->dot || run->graph_json || run->gantt) && run->lo != run->hi) {
+    cli_usage_error(CMD, "--%s: one tree at a time, give a single n", one);
     return false;
   }
-  if (run->graph_json && run->spec.algorithm == STP_REDUCE_ALG2) {
-    cli_usage_error(CMD, "--graph-json: %s", REASON_ALG2);
+  if ((run->graph_json || run->gantt) && run->spec.algorithm == STP_REDUCE_ALG2) {
+    cli_usage_error(CMD, "--%s: %s", one, REASON_ALG2);
     return false;
   }
-  if (run->graph_json && run->lo == 1) {
-    cli_usage_error(CMD, "--graph-json: n = 1 has no activity to write");
+  if ((run->graph_json || run->gantt) && run->lo == 1) {
+    cli_usage_error(CMD, "--%s: n = 1 has no activity to write", one);
+    return false;
+  }
+  if (run->gantt && run->simulate) {
+    cli_usage_error(CMD, "--gantt draws one run: --law and --seed without --simulate");
     return false;
   }
   if (run->simulate && run->spec.algorithm == STP_REDUCE_ALG2) {
@@ -440,6 +450,26 @@ static int write_graph(const stp_reduce *r) {
   return st == STP_OK ? CLI_OK : cli_report_error(&err);
 }
 
+/* The Gantt chart of the schedule: one row per machine (its reductions,
+ * then its transfer). */
+static int draw_gantt(const reduce_run *run, const stp_reduce *r) {
+  stp_error err = {0};
+  stp_graph *g;
+  if (stp_reduce_graph(r, &g, &err) != STP_OK)
+    return cli_report_error(&err);
+  const stp_reduce_spec *s = stp_reduce_get_spec(r);
+  char title[200];
+  snprintf(title, sizeof title, "reduction of n = %llu, d = %g, c = %g: %s tree (%s)",
+           (unsigned long long)s->n, s->d, s->c, stp_reduce_tree_name(s->tree),
+           algorithm_text(s));
+  gantt_spec chart = run->chart;
+  chart.g = g;
+  chart.title = title;
+  int rc = cli_gantt(&chart);
+  stp_graph_free(g);
+  return rc;
+}
+
 static void print_header(const reduce_run *run) {
   printf("%10s %14s %14s %10s %10s %10s %12s%s\n", "n", "makespan", "exp_makespan", "states",
          "opt_lower", "opt_upper", "length_bound", run->simulate ? "       sim_mean" : "");
@@ -454,8 +484,8 @@ static int reduce_one(const reduce_run *run, uint64_t n) {
   double t0 = report_now();
   if (stp_reduce_build(&spec, &r, &err) != STP_OK)
     return cli_report_error(&err);
-  if (run->graph_json) {
-    int grc = write_graph(r);
+  if (run->graph_json || run->gantt) {
+    int grc = run->gantt ? draw_gantt(run, r) : write_graph(r);
     stp_reduce_free(r);
     return grc;
   }
@@ -513,6 +543,7 @@ static int run_reduce(int argc, char **argv) {
   reduce_run run;
   if (!parse_run(&a, &run)) {
     stp_law_free(run.law);
+    stp_law_free(run.chart_law);
     cli_args_free(&a);
     return CLI_USAGE;
   }
@@ -528,6 +559,7 @@ static int run_reduce(int argc, char **argv) {
     rc = CLI_FAILURE;
   }
   stp_law_free(run.law);
+  stp_law_free(run.chart_law);
   cli_args_free(&a);
   return rc;
 }

@@ -1,6 +1,7 @@
 /* cmd_teg.c: `streamtp teg FILE`: the timed event graph of a mapping, as a
  * summary or as Graphviz (--dot), to look at. */
 #include "cli/cli.h"
+#include "cli/gantt.h"
 #include "cli/report.h"
 #include "streamtp_graph_file.h"
 
@@ -18,6 +19,9 @@ static const cli_option teg_options[] = {
     {"dot", 0, NULL, "print the graph in Graphviz dot format"},
     {"graph-json", 0, NULL, "print the graph as a graph file (streamtp graph reads it)"},
     {"json", 0, NULL, "print the summary as one JSON object"},
+    CLI_GANTT_OPTIONS,
+    {"law", 0, "SPEC", "--gantt: draw one simulated run with times of this law (default: constant)"},
+    {"seed", 0, "S", "--gantt with --law: seed of the run (default 1)"},
     {"max-transitions", 0, "N", "largest event graph built (default 20000000)"},
     {0}};
 
@@ -47,6 +51,26 @@ static int print_summary_json(const stp_mapping *m, stp_model model, const stp_t
   json_object_set_new(o, "seconds", report_number(seconds));
   int rc = report_json_line(stdout, o);
   json_decref(o);
+  return rc;
+}
+
+/* The Gantt chart of the mapping's event graph (cli/gantt.h): one row per
+ * processor and link. */
+static int draw_gantt(const stp_mapping *m, stp_model model, uint64_t max_transitions,
+                      gantt_spec *gs) {
+  stp_error err = {0};
+  stp_teg_summary sum;
+  stp_graph *g = NULL;
+  if (stp_mapping_teg_summary(m, model, max_transitions, &sum, &err) != STP_OK ||
+      stp_mapping_graph(m, model, &g, &err) != STP_OK)
+    return cli_report_error(&err);
+  char title[600];
+  snprintf(title, sizeof title, "%s: %s model, %llu paths", stp_mapping_name(m),
+           stp_model_name(model), (unsigned long long)sum.rows);
+  gs->g = g;
+  gs->title = title;
+  int rc = cli_gantt(gs);
+  stp_graph_free(g);
   return rc;
 }
 
@@ -80,11 +104,32 @@ static int run_teg(int argc, char **argv) {
   stp_error err = {0};
   stp_teg_summary sum;
   bool dot = cli_flag(&cli_teg_command, &a, "dot"), json = cli_flag(&cli_teg_command, &a, "graph-json");
-  bool summary_json = cli_flag(&cli_teg_command, &a, "json");
+  bool summary_json = cli_flag(&cli_teg_command, &a, "json"), gantt;
+  gantt_spec gs;
+  stp_law *law = NULL;
   double t0 = report_now();
   stp_status st;
-  if (dot + json + summary_json > 1) {
-    cli_usage_error(&cli_teg_command, "--dot, --graph-json and --json exclude each other");
+  if (!cli_parse_gantt(&cli_teg_command, &a, &gantt, &gs, &law)) {
+    stp_mapping_free(m);
+    rc = CLI_USAGE;
+    goto out;
+  }
+  if ((cli_get(&cli_teg_command, &a, "law") || cli_get(&cli_teg_command, &a, "seed")) && !gantt) {
+    cli_usage_error(&cli_teg_command, "--law and --seed need --gantt");
+    stp_law_free(law);
+    stp_mapping_free(m);
+    rc = CLI_USAGE;
+    goto out;
+  }
+  if (gantt && !dot && !json && !summary_json) {
+    rc = draw_gantt(m, model, o.max_transitions, &gs);
+    stp_law_free(law);
+    stp_mapping_free(m);
+    goto out;
+  }
+  stp_law_free(law);
+  if (dot + json + summary_json + gantt > 1) {
+    cli_usage_error(&cli_teg_command, "--dot, --graph-json, --json and --gantt exclude each other");
     stp_mapping_free(m);
     rc = CLI_USAGE;
     goto out;
@@ -112,7 +157,7 @@ out:
 
 const cli_command cli_teg_command = {
     .name = "teg",
-    .synopsis = "teg FILE [--model overlap|strict] [--dot | --graph-json | --json]",
+    .synopsis = "teg FILE [--model overlap|strict] [--dot | --graph-json | --json | --gantt]",
     .summary = "Build the timed event graph of a mapping (paper section 3) and print a summary,\n"
                "or the whole graph in Graphviz dot format: streamtp teg FILE --dot | dot -Tpng,\n"
                "or as a graph file for `streamtp graph` (--graph-json).",

@@ -52,6 +52,10 @@ void stp_graph_free(stp_graph *g) {
     free(g->tname[t]);
     stp__law_free(g->law[t]);
   }
+  for (size_t r = 0; r < g->nr; r++) free(g->rname[r]);
+  free(g->rname);
+  free(g->rslot);
+  free(g->res);
   free(g->tname);
   free(g->time);
   free(g->law);
@@ -77,10 +81,11 @@ static bool grow(void **p, size_t *cap, size_t need, size_t size) {
 
 static bool grow_transitions(stp_graph *g) {
   size_t cap = g->cap_t, need = g->nt + 1;
-  size_t c1 = cap, c2 = cap, c3 = cap;
+  size_t c1 = cap, c2 = cap, c3 = cap, c4 = cap;
   if (!grow((void **)&g->tname, &c1, need, sizeof *g->tname) ||
       !grow((void **)&g->time, &c2, need, sizeof *g->time) ||
       !grow((void **)&g->output, &c3, need, sizeof *g->output) ||
+      (g->res && !grow((void **)&g->res, &c4, need, sizeof *g->res)) ||
       !grow((void **)&g->law, &cap, need, sizeof *g->law))
     return false;
   g->cap_t = cap;
@@ -119,6 +124,7 @@ stp_status stp_graph_add_transition(stp_graph *g, const char *name, double time,
   g->time[g->nt] = time;
   g->law[g->nt] = law;
   g->output[g->nt] = 0;
+  if (g->res) g->res[g->nt] = 0;
   g->slot[i] = (uint32_t)(g->nt + 1);
   if (index) *index = g->nt;
   g->nt++;
@@ -228,6 +234,66 @@ stp_status stp_graph_check(const stp_graph *g, stp_error *err) {
   stp_status s = stp__graph_deadlock(g, cycle, len, err);
   free(cycle);
   return s;
+}
+
+/* ---- resources: interned names ------------------------------------------------- */
+static size_t rslot_of(const stp_graph *g, const char *name) {
+  size_t mask = g->nrslot - 1, i = (size_t)name_hash(name) & mask;
+  while (g->rslot[i] && strcmp(g->rname[g->rslot[i] - 1], name) != 0) i = (i + 1) & mask;
+  return i;
+}
+
+static bool rrehash(stp_graph *g, size_t nslot) {
+  uint32_t *slot = stp__calloc(nslot, sizeof *slot);
+  if (!slot) return false;
+  free(g->rslot);
+  g->rslot = slot;
+  g->nrslot = nslot;
+  for (size_t r = 0; r < g->nr; r++) g->rslot[rslot_of(g, g->rname[r])] = (uint32_t)(r + 1);
+  return true;
+}
+
+/* The index of resource `name`, added when new. */
+static stp_status intern_resource(stp_graph *g, const char *name, size_t *index, stp_error *err) {
+  if (!g->rslot && !rrehash(g, 16)) return stp__oom(err, "event graph resources");
+  size_t i = rslot_of(g, name);
+  if (g->rslot[i]) {
+    *index = g->rslot[i] - 1;
+    return STP_OK;
+  }
+  char *copy = stp__strdup(name);
+  size_t cap = g->cap_r;
+  if (!copy || !grow((void **)&g->rname, &cap, g->nr + 1, sizeof *g->rname)) {
+    free(copy);
+    return stp__oom(err, "event graph resources");
+  }
+  g->cap_r = cap;
+  g->rname[g->nr] = copy;
+  g->rslot[i] = (uint32_t)(g->nr + 1);
+  *index = g->nr++;
+  if (2 * g->nr > g->nrslot && !rrehash(g, 2 * g->nrslot))
+    return stp__oom(err, "event graph resource table");
+  return STP_OK;
+}
+
+stp_status stp_graph_set_resource(stp_graph *g, size_t t, const char *resource, stp_error *err) {
+  if (t >= g->nt) return stp__fail(err, STP_EINVAL, "no transition %zu", t);
+  if (!resource || !*resource) {
+    if (g->res) g->res[t] = 0;
+    return STP_OK;
+  }
+  if (!g->res && !(g->res = stp__calloc(g->cap_t ? g->cap_t : 1, sizeof *g->res)))
+    return stp__oom(err, "event graph resources");
+  size_t r = 0;
+  STP_CHECK(intern_resource(g, resource, &r, err));
+  g->res[t] = (uint32_t)(r + 1);
+  return STP_OK;
+}
+
+size_t stp_graph_resource_count(const stp_graph *g) { return g->nr; }
+const char *stp_graph_resource_name(const stp_graph *g, size_t r) { return g->rname[r]; }
+size_t stp_graph_transition_resource(const stp_graph *g, size_t t) {
+  return g->res && g->res[t] ? (size_t)g->res[t] - 1 : SIZE_MAX;
 }
 
 const char *stp_graph_name(const stp_graph *g) { return g->name; }

@@ -22,6 +22,13 @@ struct stp_graph {
   stp_law **law;   /* NULL: none */
   uint8_t *output; /* 1: each firing completes a run (stp_graph_set_output) */
   size_t noutputs;
+  /* resources (stp_graph_set_resource): distinct names, and by transition
+   * the index + 1 of its own (0: none); res is allocated on the first use */
+  uint32_t *res;
+  char **rname;
+  size_t nr, cap_r;
+  uint32_t *rslot; /* name -> index + 1, open addressing, nrslot a power of two */
+  size_t nrslot;
   /* places, in order of addition (from, to < nt) */
   size_t np, cap_p;
   uint32_t *pfrom, *pto;

@@ -58,6 +58,18 @@ STP_API stp_status stp_graph_set_output(stp_graph *g, size_t t, stp_error *err);
 STP_API size_t stp_graph_output_count(const stp_graph *g);
 STP_API int stp_graph_transition_is_output(const stp_graph *g, size_t t);
 
+/* Names the resource transition t occupies (a processor, a link, a
+ * machine): Gantt charts draw one row per resource, a transition without
+ * one in a row of its own.  Copied; transitions share a resource by name.
+ * NULL or "": none.  The analyses ignore resources. */
+STP_API stp_status stp_graph_set_resource(stp_graph *g, size_t t, const char *resource,
+                                          stp_error *err);
+/* Distinct resources, in order of first use, and the index of t's
+ * (SIZE_MAX: none). */
+STP_API size_t stp_graph_resource_count(const stp_graph *g);
+STP_API const char *stp_graph_resource_name(const stp_graph *g, size_t r);
+STP_API size_t stp_graph_transition_resource(const stp_graph *g, size_t t);
+
 /* Checks what the analyses need: at least one transition; DAG mode (no
  * token): acyclic, else STP_EDEADLOCK naming a cycle's transitions;
  * TEG mode: every cycle holds a token (else STP_EDEADLOCK naming a
@@ -156,6 +168,40 @@ typedef struct stp_graph_sim_result {
 
 STP_API stp_status stp_graph_simulate(const stp_graph *g, const stp_graph_sim_options *o,
                                       stp_graph_sim_result *r, stp_error *err);
+
+/* ---- the earliest schedule, firing by firing --------------------------------------- */
+
+typedef struct stp_graph_trace_options {
+  uint64_t rounds;          /* TEG: firings of every transition (>= 1); a DAG fires once */
+  int random;               /* 0: every time is its mean; 1: its mean x a unit-mean draw */
+  const stp_law *law;       /* random: law of transitions without one; NULL = exp */
+  uint64_t seed;            /* random: the seed (default 1) */
+  double pace;              /* > 0: firing k of a transition starts at least pace after
+                               its firing k - 1 starts (0: no such bound).  With the
+                               period of the graph (its max cycle ratio) as pace, the
+                               earliest schedule becomes the periodic steady state at
+                               that period, where parts that could go faster (a
+                               pipeline's upstream stages) keep pace instead of running
+                               ahead without bound. */
+} stp_graph_trace_options;
+STP_API void stp_graph_trace_options_init(stp_graph_trace_options *o);
+
+/* Every firing of the earliest schedule (the (max,+) recurrence of the
+ * analyses, played out): for round k (0 .. rounds - 1; a DAG has one) and
+ * transition t, at index i = k n + t (n transitions),
+ *   start[i] = the latest end among what firing k of t waits for: firing
+ *              k - m of u for each place u -> t of m tokens (nothing when
+ *              k - m < 0: initial tokens are there at time 0), and, in a
+ *              timed event graph, firing k - 1 of t (single server), and
+ *              pace after the start of firing k - 1 of t;
+ *   end[i]   = start[i] + its time (the mean, or mean x a draw);
+ *   cause[i] = the index of the firing whose end is start[i] (the first one
+ *              in the order above when several tie), SIZE_MAX when start[i]
+ *              is 0 with nothing to wait for.  cause may be NULL.
+ * Following cause back from a firing gives its critical chain.  Arrays of
+ * rounds x n, the caller's.  STP_ELIMIT above 10^8 firings. */
+STP_API stp_status stp_graph_trace(const stp_graph *g, const stp_graph_trace_options *o,
+                                   double *start, double *end, size_t *cause, stp_error *err);
 
 #ifdef __cplusplus
 }

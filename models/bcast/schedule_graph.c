@@ -15,14 +15,15 @@
 
 #define NONE SIZE_MAX
 
-/* Add a task of time `time` after `pred` (NONE: at time 0); a zero time
- * adds nothing and `pred` stands for it. */
-static stp_status add_task(stp_graph *g, const char *name, double time, size_t pred,
-                           size_t *out, stp_error *err) {
+/* Add a task of time `time` on `resource` after `pred` (NONE: at time 0); a
+ * zero time adds nothing and `pred` stands for it. */
+static stp_status add_task(stp_graph *g, const char *name, const char *resource, double time,
+                           size_t pred, size_t *out, stp_error *err) {
   *out = pred;
   if (time == 0)
     return STP_OK;
   STP_CHECK(stp_graph_add_transition(g, name, time, NULL, out, err));
+  STP_CHECK(stp_graph_set_resource(g, *out, resource, err));
   return pred == NONE ? STP_OK : stp_graph_add_place(g, pred, *out, 0, err);
 }
 
@@ -32,17 +33,18 @@ static stp_status build(const stp_bcast_platform *p, const stp__bcast_times *t,
   size_t n = p->n;
   for (size_t r = 0; r + 1 < n; r++) {
     size_t i = s->sends[r].from, j = s->sends[r].to;
-    char name[2 * 300];
+    char name[2 * 300], link[2 * 300];
+    snprintf(link, sizeof link, "%s->%s", p->names[i], p->names[j]);
     snprintf(name, sizeof name, "send %s->%s", p->names[i], p->names[j]);
-    STP_CHECK(add_task(g, name, t->G[i * n + j], last[i], &last[i], err));
+    STP_CHECK(add_task(g, name, p->names[i], t->G[i * n + j], last[i], &last[i], err));
     snprintf(name, sizeof name, "delay %s->%s", p->names[i], p->names[j]);
-    STP_CHECK(add_task(g, name, t->L[i * n + j], last[i], &last[j], err));
+    STP_CHECK(add_task(g, name, link, t->L[i * n + j], last[i], &last[j], err));
   }
   for (size_t j = 0; j < n; j++) {
     char name[300];
     snprintf(name, sizeof name, "bcast %s", p->names[j]);
     size_t unused;
-    STP_CHECK(add_task(g, name, t->T[j], last[j], &unused, err));
+    STP_CHECK(add_task(g, name, p->names[j], t->T[j], last[j], &unused, err));
   }
   return STP_OK;
 }

@@ -54,7 +54,7 @@ static stp_status read_law(const stp_jreader *r, const json_t *v, stp_jpath path
 
 static stp_status read_transition(const stp_jreader *r, const json_t *tr, stp_jpath p,
                                   stp_graph *g) {
-  static const char *const keys[] = {"name", "time", "law", "output", NULL};
+  static const char *const keys[] = {"name", "time", "law", "output", "resource", NULL};
   STP_CHECK(stp__jr_want_type(r, tr, p, JSON_OBJECT, "a transition"));
   STP_CHECK(stp__jr_check_keys(r, tr, p, keys, "a transition"));
   json_t *v;
@@ -83,12 +83,22 @@ static stp_status read_transition(const stp_jreader *r, const json_t *tr, stp_jp
                          "\"output\" must be true or false, not %s", stp__jr_json_type_name(v));
     output = json_is_true(v);
   }
+  const char *resource = NULL;
+  if (s == STP_OK && (v = json_object_get(tr, "resource"))) {
+    if (!json_is_string(v) || !*json_string_value(v))
+      s = stp__jr_report(r, stp__jpath_key(p, "resource"), false,
+                         "\"resource\" must be a non-empty string, not %s",
+                         json_is_string(v) ? "an empty one" : stp__jr_json_type_name(v));
+    else
+      resource = json_string_value(v);
+  }
   size_t t;
   if (s == STP_OK)
     s = stp_graph_add_transition(g, name, time, law, &t, r->err); /* takes the law */
   else
     stp_law_free(law);
   if (s == STP_OK && output) s = stp_graph_set_output(g, t, r->err);
+  if (s == STP_OK && resource) s = stp_graph_set_resource(g, t, resource, r->err);
   free(name);
   return s;
 }

@@ -37,6 +37,11 @@ stp_status stp_graph_write_json(const stp_graph *g, FILE *f, stp_error *err) {
       json_string(f, stp_law_spec(law));
     }
     if (stp_graph_transition_is_output(g, t)) fputs(", \"output\": true", f);
+    size_t res = stp_graph_transition_resource(g, t);
+    if (res != SIZE_MAX) {
+      fputs(", \"resource\": ", f);
+      json_string(f, stp_graph_resource_name(g, res));
+    }
     fputc('}', f);
   }
   fputs("],\n \"places\": [", f);

@@ -98,6 +98,7 @@ static stp_status add_step(stp_graph *g, const stp_redist_schedule *sc, uint64_t
   snprintf(name, sizeof name, "step%llu", (unsigned long long)k + 1);
   size_t st;
   STP_CHECK(stp_graph_add_transition(g, name, alpha, det, &st, err));
+  STP_CHECK(stp_graph_set_resource(g, st, "barrier", err));
   /* the barrier: after every message of the previous step, or after the
    * previous step's start when it was empty */
   if (k > 0) {
@@ -111,6 +112,8 @@ static stp_status add_step(stp_graph *g, const stp_redist_schedule *sc, uint64_t
     snprintf(name, sizeof name, "m%u-%u", sc->rd->from[msg], sc->rd->to[msg]);
     STP_CHECK(stp_graph_add_transition(g, name, scale * (double)sc->rd->mlen[msg], NULL, &tr[i],
                                        err));
+    snprintf(name, sizeof name, "sender %u", sc->rd->from[msg]); /* a Gantt chart's row */
+    STP_CHECK(stp_graph_set_resource(g, tr[i], name, err));
     STP_CHECK(stp_graph_add_place(g, st, tr[i], 0, err));
   }
   *start = st;

@@ -46,16 +46,22 @@ static stp_status make_layout(const stp_reduce *r, layout *l, stp_error *err) {
 static stp_status add_transitions(const stp_reduce *r, const layout *l, stp_graph *g,
                                   stp_error *err) {
   const stp_reduce_spec *s = stp_reduce_get_spec(r);
-  char name[64];
+  char name[64], machine[64]; /* the resource: a Gantt chart's row */
   for (uint64_t v = 2; v <= l->n; v++) {
+    size_t t;
     snprintf(name, sizeof name, "X%llu", (unsigned long long)v);
-    STP_CHECK(stp_graph_add_transition(g, name, s->d, NULL, NULL, err));
+    STP_CHECK(stp_graph_add_transition(g, name, s->d, NULL, &t, err));
+    snprintf(machine, sizeof machine, "machine %llu", (unsigned long long)v);
+    STP_CHECK(stp_graph_set_resource(g, t, machine, err));
   }
   for (uint64_t u = 1; u <= l->n; u++)
     for (uint64_t k = 0; k < l->first[u + 1] - l->first[u]; k++) {
+      size_t t;
       snprintf(name, sizeof name, "C%llu.%llu", (unsigned long long)u,
                (unsigned long long)(k + 1));
-      STP_CHECK(stp_graph_add_transition(g, name, s->c, NULL, NULL, err));
+      STP_CHECK(stp_graph_add_transition(g, name, s->c, NULL, &t, err));
+      snprintf(machine, sizeof machine, "machine %llu", (unsigned long long)u);
+      STP_CHECK(stp_graph_set_resource(g, t, machine, err));
     }
   return STP_OK;
 }
