@@ -190,6 +190,7 @@ static stp_status run_method(stp_opt *x, const stp_opt_bound *b, double root,
   STP_CHECK(stp__opt_heuristic(x, b, EXACT_WARM_START * (uint64_t)x->M + 200, &warm, err));
   if (x->stop != STP_OPT_RUNNING)
     return STP_OK;
+  x->capped = 0; /* what the warm start left out, the search below covers */
   bool proved;
   double upper;
   STP_CHECK(stp__opt_exact(x, b, root, &proved, &upper, err));
@@ -288,6 +289,10 @@ static stp_status optimize(stp_opt *x, const stp_optimize_options *o, stp_optimi
   if (!res->optimal && x->skipped && !res->note)
     res->note = stp__asprintf("%llu candidates (or partial mappings) were beyond the limits and "
                               "not compared", (unsigned long long)x->skipped);
+  else if (!res->optimal && x->capped && !res->note)
+    res->note = stp__asprintf("the search left out %llu candidates whose transfer pattern chain "
+                              "has more than %d states", (unsigned long long)x->capped,
+                              STP_OPT_SEARCH_CHAIN_CAP);
   return finish(x, res, err);
 }
 

@@ -7,6 +7,7 @@
 #include "models/pipeline/components.h"
 #include "models/pipeline/deterministic.h"
 #include "models/pipeline/exponential.h"
+#include "models/pipeline/pattern_chain.h"
 #include "models/pipeline/strict_chain.h"
 #include "models/pipeline/validate.h"
 
@@ -586,6 +587,23 @@ static stp_status component_value(stp_opt *x, const stp_opt_cand *c, size_t i, s
    * value within the solver's precision */
   if (*out <= thr || x->objective == STP_OBJECTIVE_DET || u == 1 || v == 1)
     return STP_OK;
+  /* before its chain: with every link at the pattern's fastest time the
+   * exponential rate is larger (daters grow with the times, pathwise), and
+   * that is Theorem 4's uv / (d_min (u + v - 1)) */
+  double fastest = x->times[0];
+  for (size_t k = 1; k < u * v; k++)
+    fastest = fmin(fastest, x->times[k]);
+  double above = (double)g * (double)(u * v) / (fastest * (double)(u + v - 1));
+  if (e->exp_state == EXP_UNKNOWN && above <= thr) {
+    *out = fmin(*out, above);
+    return STP_OK;
+  }
+  uint64_t states;
+  if (e->exp_state == EXP_UNKNOWN && x->chain_cap &&
+      (!stp__pattern_state_count(u, v, &states) || states > x->chain_cap)) {
+    x->capped_now = true; /* the heuristic's cap: not solved, not a limit */
+    return STP_ELIMIT;
+  }
   STP_CHECK(entry_exp(x, e, u, v, err));
   *out = (double)g * e->exp;
   return STP_OK;

@@ -56,6 +56,7 @@ static size_t below(search *s, size_t n) { return (size_t)stp__xoshiro_below(&s-
 static double unit(search *s) { return stp__xoshiro_unit(&s->rng); }
 
 static void search_free(search *s) {
+  s->x->chain_cap = 0;
   stp__opt_cand_free(&s->cur);
   stp__opt_vals_free(&s->cv);
   stp__opt_vals_free(&s->nv);
@@ -293,6 +294,34 @@ static bool exchange(search *s, size_t a) {
   return true;
 }
 
+/* The teams in reverse stage order (no fixed team): a pipeline of similar
+ * stages may want its large teams at the other end, many moves away. */
+static bool mirror(search *s) {
+  stp_opt *x = s->x;
+  if (s->nstages != x->N || x->N < 2)
+    return false;
+  for (size_t i = 0; i < x->N; i++) {
+    const size_t *t = stp__opt_team(x, &s->cur, i);
+    for (size_t k = 0; k < s->cur.size[i]; k++)
+      if (!allowed(s, x->N - 1 - i, t[k]))
+        return false;
+  }
+  for (size_t i = 0; i < x->N / 2; i++) {
+    size_t j = x->N - 1 - i, *ti = stp__opt_team(x, &s->cur, i), *tj = stp__opt_team(x, &s->cur, j);
+    for (size_t k = 0; k < x->kmax; k++) {
+      size_t t = ti[k];
+      ti[k] = tj[k];
+      tj[k] = t;
+    }
+    size_t r = s->cur.size[i];
+    s->cur.size[i] = s->cur.size[j];
+    s->cur.size[j] = r;
+    set_owners(s, i, i);
+    set_owners(s, j, j);
+  }
+  return true;
+}
+
 static bool reorder(search *s, size_t a) {
   size_t r = s->cur.size[a];
   if (r < 2)
@@ -306,10 +335,40 @@ static bool reorder(search *s, size_t a) {
   return true;
 }
 
-/* Apply one random move (false: none found in a few tries). */
+/* Whether teams of sizes a and b pair into u x 1 or 1 x v patterns. */
+static bool divides(size_t a, size_t b) { return a && b && (a % b == 0 || b % a == 0); }
+
+/* Neighbouring teams of stage i whose sizes do not divide each other, with
+ * team i of size r. */
+static size_t broken_pairs(const search *s, size_t i, size_t r) {
+  size_t n = 0;
+  if (i > 0 && s->cur.size[i - 1])
+    n += !divides(s->cur.size[i - 1], r);
+  if (i + 1 < s->x->N && s->cur.size[i + 1])
+    n += !divides(r, s->cur.size[i + 1]);
+  return n;
+}
+
+/* Whether the move just made leaves no more neighbouring teams of sizes
+ * that do not divide each other than before (its stages are saved). */
+static bool keeps_divisible(const search *s) {
+  size_t before = 0, after = 0;
+  for (size_t k = 0; k < s->nsaved; k++) {
+    size_t i = s->saved[k];
+    before += broken_pairs(s, i, s->saved_size[k]);
+    after += broken_pairs(s, i, s->cur.size[i]);
+  }
+  return after <= before;
+}
+
+/* Apply one random move (false: none found in a few tries).  Under exp,
+ * nine moves in ten must not break the divisibility of team sizes: a u x 1
+ * pattern loses nothing to synchronisation and costs no chain, so the good
+ * mappings are there, and the others cost a Markov chain each. */
 static bool random_move(search *s) {
   if (!s->nstages)
     return false;
+  bool divisible = s->x->objective == STP_OBJECTIVE_EXP && unit(s) < 0.9;
   for (int tries = 0; tries < 16; tries++) {
     size_t a = pick_stage(s);
     double u = unit(s);
@@ -321,6 +380,10 @@ static bool random_move(search *s) {
                 : u < 0.8  ? replace(s, a)
                 : u < 0.85 ? exchange(s, a)
                            : reorder(s, a);
+    if (done && divisible && !keeps_divisible(s)) {
+      forget(s);
+      done = false;
+    }
     if (done)
       return true;
   }
@@ -371,7 +434,11 @@ static stp_status evaluate(search *s, bool incremental, double threshold, stp_op
   stp_status st = stp__opt_evaluate(s->x, &s->cur, incremental ? &s->cv : NULL, s->changed,
                                     threshold, out, err);
   if (st == STP_ELIMIT) {
-    s->x->skipped++;
+    if (s->x->capped_now)
+      s->x->capped++;
+    else
+      s->x->skipped++;
+    s->x->capped_now = false;
     out->exact = false;
     out->value = -INFINITY;
     return STP_OK;
@@ -511,6 +578,52 @@ static bool divisible_mapping(search *s) {
   return true;
 }
 
+/* Teams of r members each, built as r chains through the pipeline: member
+ * x of each team is the free processor allowed there whose slower of its
+ * computation and its link from member x of the previous team is the
+ * smallest (one of the two best at random when randomized): every transfer
+ * is then r components of one link (exp = det), and the links chosen
+ * fast.  False when r does not fit. */
+static bool chains_mapping(search *s, size_t r, bool randomized) {
+  stp_opt *x = s->x;
+  stp__opt_cand_fixed(x, &s->cur);
+  if (r == 0 || r > x->kmax || r * s->nstages > s->npool)
+    return false;
+  for (size_t k = 0; k < s->nstages; k++) {
+    size_t i = s->stages[k];
+    const size_t *prev = i > 0 ? stp__opt_team(x, &s->cur, i - 1) : NULL;
+    size_t nprev = i > 0 ? s->cur.size[i - 1] : 0;
+    for (size_t m = 0; m < r; m++) {
+      size_t best[2] = {STP_OPT_NONE, STP_OPT_NONE};
+      double cost[2] = {INFINITY, INFINITY};
+      for (size_t j = 0; j < s->npool; j++) {
+        size_t p = s->pool[j];
+        if (s->cur.owner[p] != STP_OPT_NONE || !allowed(s, i, p))
+          continue;
+        double c = x->comp[i * x->M + p];
+        if (nprev) {
+          size_t q = prev[m % nprev];
+          double bw = x->bw ? x->bw[q * x->M + p] : stp__link_bandwidth(x->base, q, p);
+          if (!stp__opt_link_ok(x, i - 1, q, p))
+            continue;
+          c = fmax(c, x->base->stages[i - 1].output / bw);
+        }
+        if (c < cost[0]) {
+          best[1] = best[0], cost[1] = cost[0];
+          best[0] = p, cost[0] = c;
+        } else if (c < cost[1]) {
+          best[1] = p, cost[1] = c;
+        }
+      }
+      size_t p = randomized && best[1] != STP_OPT_NONE && unit(s) < 0.5 ? best[1] : best[0];
+      if (p == STP_OPT_NONE)
+        return false;
+      stp__opt_cand_insert(x, &s->cur, i, s->cur.size[i], p);
+    }
+  }
+  return true;
+}
+
 /* The fastest free processor of stage i whose links to the teams already
  * placed around it exist, put at its end; false when none. */
 static bool seed_stage(search *s, size_t i, size_t skip) {
@@ -614,6 +727,36 @@ static stp_status grow_limiting(search *s, stp_error *err) {
   return STP_OK;
 }
 
+/* The constructive start ends with the best of itself and of the chains of
+ * every size r (chains_mapping), evaluated in turn. */
+static stp_status best_chains(search *s, stp_error *err) {
+  stp_opt *x = s->x;
+  stp_opt_cand keep;
+  STP_CHECK(stp__opt_cand_alloc(x, &keep, err));
+  stp__opt_cand_copy(x, &keep, &s->cur);
+  stp__opt_vals_copy(x, &s->bv, &s->cv);
+  bool improved = false;
+  stp_status st = STP_OK;
+  for (size_t r = 1; st == STP_OK && r <= x->kmax && !stopping(s); r++) {
+    if (!chains_mapping(s, r, false))
+      break;
+    st = evaluate(s, false, threshold_of(&s->bv), &s->nv, err);
+    if (st == STP_OK && compare(&s->nv, &s->bv) > 0) {
+      stp__opt_cand_copy(x, &keep, &s->cur);
+      stp__opt_vals_copy(x, &s->bv, &s->nv);
+      improved = true;
+    }
+  }
+  stp__opt_cand_copy(x, &s->cur, &keep);
+  stp__opt_cand_free(&keep);
+  if (st == STP_OK && improved) {
+    stp__opt_vals_copy(x, &s->cv, &s->bv);
+    stp__opt_offer(x, &s->cur, s->cv.value);
+    find_critical(s);
+  }
+  return st;
+}
+
 /* The constructive start; randomized, each stage is seeded with one of its
  * three fastest free processors at random (restarts: other good starts). */
 static stp_status constructive(search *s, bool randomized, bool *found, stp_error *err) {
@@ -637,7 +780,8 @@ static stp_status constructive(search *s, bool randomized, bool *found, stp_erro
   if (!(s->cv.exact && s->cv.value > -INFINITY))
     return STP_OK;
   *found = true;
-  return grow_limiting(s, err);
+  STP_CHECK(grow_limiting(s, err));
+  return randomized ? STP_OK : best_chains(s, err);
 }
 
 /* ---- local search ----------------------------------------------------------------------- */
@@ -680,8 +824,9 @@ static stp_status climb(search *s, uint64_t patience, double tau, stp_error *err
   return STP_OK;
 }
 
-/* Restart: a randomized constructive start, teams of divisible sizes, the
- * best mapping kicked by a few random moves, or a random mapping. */
+/* Restart: a randomized constructive start, teams of divisible sizes or
+ * chains, the best mapping kicked by a few random moves or mirrored, or a
+ * random mapping. */
 static stp_status restart(search *s, bool *found, stp_error *err) {
   stp_opt *x = s->x;
   double u = unit(s);
@@ -690,14 +835,19 @@ static stp_status restart(search *s, bool *found, stp_error *err) {
     if (*found)
       return STP_OK;
   } else if (u < 0.5) {
-    if (divisible_mapping(s)) {
+    bool made = unit(s) < 0.5 ? divisible_mapping(s)
+                              : chains_mapping(s, 1 + below(s, s->npool / s->nstages), true);
+    if (made) {
       STP_CHECK(reset_current(s, err));
       if ((*found = s->cv.exact && s->cv.value > -INFINITY))
         return STP_OK;
     }
   } else if (u < 0.8 && x->best_value > -INFINITY) {
     stp__opt_cand_copy(x, &s->cur, &x->best);
-    for (size_t k = 2 + below(s, 4); k > 0; k--) {
+    size_t kicks = 2 + below(s, 4);
+    if (unit(s) < 0.3 && mirror(s))
+      kicks = below(s, 3); /* the mirror, and maybe a move or two */
+    for (size_t k = kicks; k > 0; k--) {
       random_move(s);
       commit(s);
     }
@@ -714,6 +864,7 @@ stp_status stp__opt_heuristic(stp_opt *x, const stp_opt_bound *b, uint64_t budge
                               double *constructive_value, stp_error *err) {
   search s;
   STP_CHECK(search_init(&s, x, b, budget, err));
+  x->chain_cap = STP_OPT_SEARCH_CHAIN_CAP;
   *constructive_value = NAN;
   bool found;
   stp_status st = constructive(&s, false, &found, err);

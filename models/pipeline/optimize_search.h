@@ -7,6 +7,12 @@
 #include "models/pipeline/optimize_bound.h"
 #include "models/pipeline/optimize_eval.h"
 
+/* While searching under exp, the heuristic solves no transfer pattern
+ * chain of more states than this: such candidates (teams of 4 and 35 give
+ * 295,260 states, most of a second) are left out, and counted.  The exact
+ * and random methods solve them all. */
+#define STP_OPT_SEARCH_CHAIN_CAP 20000
+
 /* The best of random mappings until x stops (x->best updated). */
 stp_status stp__opt_random(stp_opt *x, stp_error *err);
 
