@@ -26,7 +26,7 @@ typedef struct problem {
   stp_build_link ln[MAXP * MAXP];
   size_t nl;
   double bandwidth;
-  char names[MAXP][8];
+  char names[MAXP][24];
 } problem;
 
 /* Stages 1..max_s, processors n..max_p, times in [1, 10]; links: one
@@ -180,6 +180,8 @@ static int by_det_desc(const void *a, const void *b) {
  * no longer exceeds the best exp found (exp <= det: none after can beat
  * it, so their chains need not be solved). */
 static void best_exponential(oracle *o) {
+  if (o->feasible == 0)
+    return;
   qsort(o->list, o->feasible, sizeof *o->list, by_det_desc);
   for (size_t k = 0; k < o->feasible && o->list[k].det > o->best_exp; k++) {
     stp_mapping *m = build(o->p, o->list[k].sizes, o->list[k].teams);
