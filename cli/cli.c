@@ -233,8 +233,8 @@ int cli_open_output(const cli_command *cmd, const cli_args *a) {
   if (k < 0 || !cmd->options[k].metavar || strcmp(cmd->options[k].metavar, "FILE") != 0)
     return CLI_OK; /* only "-o FILE" means standard output elsewhere (not generate's DIR) */
   const char *path = a->value[k];
-  if (!path || strcmp(path, "-") == 0)
-    return CLI_OK;
+  if (!path || strcmp(path, "-") == 0 || cli_mpi_rank() > 0)
+    return CLI_OK; /* one rank writes: the others' output goes nowhere */
   if (!freopen(path, "w", stdout)) {
     cli_error("%s: cannot create: %s", path, strerror(errno));
     return CLI_USAGE;

@@ -192,6 +192,27 @@ enum { CLI_FORMAT_TEXT = 0, CLI_FORMAT_JSONL, CLI_FORMAT_CSV, CLI_FORMAT_TABLE }
 bool cli_parse_format(const cli_command *cmd, const cli_args *a, const char *const *allowed,
                       int dflt, int *fmt);
 
+/* ---- MPI (cluster.c; docs/cluster.md) ---------------------------------------------
+ * In a build with -DSTP_MPI=ON, main starts MPI when mpirun or srun
+ * launched the command (cli_mpi_start) and ends it, with PETSc where the
+ * library started it, on the way out (cli_mpi_end); the ranks other than 0
+ * write nothing: their standard output and error go to /dev/null, and
+ * -o FILE is not opened there.  Without MPI: rank 0 of 1. */
+void cli_mpi_start(int *argc, char ***argv);
+void cli_mpi_end(void);
+int cli_mpi_rank(void);
+int cli_mpi_size(void);
+bool cli_mpi_built(void);
+/* How many ranks the launcher's environment says this process is one of
+ * (0: not launched by mpirun or srun), in any build. */
+int cli_mpi_launched_size(void);
+/* --distributed of eval, ctmc and graph: false (message printed) where the
+ * library cannot distribute a chain (built without PETSc). */
+bool cli_check_distributed(const cli_command *cmd);
+#define CLI_DISTRIBUTED_OPTION                                                          \
+  {"distributed", 0, NULL, "solve the Markov chains across the MPI ranks (mpirun; PETSc " \
+                           "build, docs/cluster.md)"}
+
 extern const cli_command cli_eval_command;
 extern const cli_command cli_optimize_command;
 extern const cli_command cli_teg_command;

@@ -5,6 +5,7 @@
  * As one job of a campaign (campaign.h): --shard takes a share of the
  * inputs, --resume appends what an earlier run left undone, --merge puts
  * the jobs' rows back together in input order. */
+#include "cli/batch_mpi.h"
 #include "cli/campaign.h"
 #include "cli/cli.h"
 #include "cli/report.h"
@@ -49,20 +50,47 @@ typedef struct batch_cli {
   size_t prior_rows, prior_input_errors, prior_internal_errors;
 } batch_cli;
 
-static stp_status write_row(const stp_batch_row *row, void *ctx, stp_error *err) {
-  batch_cli *c = ctx;
-  if (c->done && row->model_known &&
-      c->done[campaign_row_slot(c->camp, c->orig[row->input], row->model)] != ROW_CUT)
-    return STP_OK; /* OUT holds this row already (a run killed between two rows of a file) */
-  json_t *j = report_row(row);
+/* OUT holds this row already (--resume after a run killed between two rows
+ * of one input): it is not written again. */
+static bool held(const batch_cli *c, size_t k, bool model_known, stp_model model) {
+  return c->done && model_known &&
+         c->done[campaign_row_slot(c->camp, c->orig[k], model)] != ROW_CUT;
+}
+
+static stp_status put_row(batch_cli *c, json_t *j, const char *path, stp_error *err) {
   int rc = c->csv ? report_csv_row(c->out, j) : report_json_line(c->out, j);
-  json_decref(j);
   if (rc == 0)
     return STP_OK;
   err->status = STP_EIO;
-  snprintf(err->message, sizeof err->message, "cannot write the row of %s", row->path);
+  snprintf(err->message, sizeof err->message, "cannot write the row of %s", path);
   return STP_EIO;
 }
+
+static stp_status write_row(const stp_batch_row *row, void *ctx, stp_error *err) {
+  batch_cli *c = ctx;
+  if (held(c, row->input, row->model_known, row->model))
+    return STP_OK;
+  json_t *j = report_row(row);
+  stp_status s = put_row(c, j, row->path, err);
+  json_decref(j);
+  return s;
+}
+
+#ifdef STP_MPI
+/* A row that another rank made (mpirun): the same output. */
+static stp_status write_json_row(void *ctx, size_t k, json_t *row, stp_status status,
+                                 stp_error *err) {
+  (void)status;
+  batch_cli *c = ctx;
+  const char *model = json_string_value(json_object_get(row, "model"));
+  bool known = model && (strcmp(model, "overlap") == 0 || strcmp(model, "strict") == 0);
+  if (held(c, k, known, known && strcmp(model, "strict") == 0 ? STP_MODEL_STRICT
+                                                             : STP_MODEL_OVERLAP))
+    return STP_OK;
+  const char *path = json_string_value(json_object_get(row, "file"));
+  return put_row(c, row, path ? path : "an input", err);
+}
+#endif
 
 static void format_duration(char *buf, size_t n, double s) {
   long t = (long)(s + 0.5);
@@ -126,6 +154,19 @@ static void print_summary(const batch_cli *c, const stp_batch_summary *s) {
     report_failed(s->rows + c->prior_rows, s->input_errors + c->prior_input_errors,
                   s->internal_errors + c->prior_internal_errors);
 }
+
+#ifdef STP_MPI
+/* Under mpirun: how the inputs fell on the ranks (the leader, rank 0, evaluates none). */
+static void print_ranks(const batch_cli *c, const size_t *per_rank) {
+  if (c->quiet || !per_rank)
+    return;
+  fprintf(stderr, "streamtp: batch: %d ranks, inputs evaluated by ranks 1..%d:", cli_mpi_size(),
+          cli_mpi_size() - 1);
+  for (int q = 1; q < cli_mpi_size(); q++)
+    fprintf(stderr, " %zu", per_rank[q]);
+  fputc('\n', stderr);
+}
+#endif
 
 static bool parse_batch_options(const cli_args *a, stp_batch_config *cfg, batch_cli *c) {
   const cli_command *cmd = &cli_batch_command;
@@ -207,8 +248,21 @@ static int run_with_inputs(const stp_batch_input *in, size_t n, stp_batch_config
   cfg->ctx = c;
   stp_batch_summary sum;
   stp_error err = {0};
-  stp_status s = stp_batch_run(in, n, cfg, &sum, &err);
-  print_summary(c, &sum);
+  stp_status s;
+#ifdef STP_MPI
+  if (cli_mpi_size() > 1) { /* mpirun: the other ranks evaluate */
+    batch_mpi_sink sink = {.put = write_json_row, .progress = on_progress, .ctx = c};
+    size_t *per_rank = calloc((size_t)cli_mpi_size(), sizeof *per_rank);
+    s = batch_mpi_lead(in, n, &sink, &cfg->options.control.cancel, &sum, per_rank, &err);
+    print_summary(c, &sum);
+    print_ranks(c, per_rank);
+    free(per_rank);
+  } else
+#endif
+  {
+    s = stp_batch_run(in, n, cfg, &sum, &err);
+    print_summary(c, &sum);
+  }
   if (s == STP_EINTERRUPTED)
     return CLI_INTERRUPTED;
   if (s != STP_OK && !cli_output_ok())
@@ -373,6 +427,17 @@ static int run_batch(int argc, char **argv) {
   stp_error err = {0};
   if (!parse_batch_options(&a, &cfg, &c)) {
     rc = CLI_USAGE;
+  } else if (!cli_mpi_built() && cli_mpi_launched_size() > 1) {
+    cli_error("this streamtp was built without MPI: under mpirun each of the %d ranks would "
+              "run the whole batch (cmake -DSTP_MPI=ON; docs/cluster.md)",
+              cli_mpi_launched_size());
+    rc = CLI_USAGE;
+#ifdef STP_MPI
+  } else if (cli_mpi_rank() > 0) { /* mpirun: rank 0 lists the inputs and sends them */
+    cfg.options.control.cancel = cli_cancel();
+    cli_progress_off();
+    rc = batch_mpi_work(&cfg);
+#endif
   } else if (stp_batch_collect((const char *const *)a.pos, (size_t)a.npos, &in, &n, &err) !=
              STP_OK) {
     rc = cli_report_error(&err);
@@ -384,6 +449,9 @@ static int run_batch(int argc, char **argv) {
   }
   stp_batch_inputs_free(in, n);
   cli_args_free(&a);
+#ifdef STP_MPI
+  batch_mpi_release(); /* whatever happened, no rank waits for inputs any longer */
+#endif
   return rc;
 }
 

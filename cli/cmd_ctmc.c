@@ -27,6 +27,7 @@ static const cli_option ctmc_options[] = {
     {"json", 0, NULL, "print the summary as one JSON object"},
     {"max-transitions", 0, "N", "largest full event graph built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain built (default 2000000)"},
+    CLI_DISTRIBUTED_OPTION,
     {0}};
 
 typedef struct ctmc_run {
@@ -34,7 +35,7 @@ typedef struct ctmc_run {
   const cli_args *args;
   stp_options opts;
   stp_solver method;
-  bool solve, json;
+  bool solve, json, distributed;
   int format; /* out_format of -o, -1 without it */
 } ctmc_run;
 
@@ -66,6 +67,19 @@ static bool parse_run(const cli_command *cmd, const cli_args *a, ctmc_run *run, 
     return false;
   run->solve = !cli_flag(cmd, a, "no-solve");
   run->json = cli_flag(cmd, a, "json");
+  run->distributed = cli_flag(cmd, a, "distributed");
+  if (run->distributed) {
+    static const char *const local[] = {"mtx", "states", "output", "no-solve", "solver", NULL};
+    for (const char *const *o = local; *o; o++)
+      if (cli_get(cmd, a, *o)) {
+        cli_usage_error(cmd, "--distributed solves the chain across MPI ranks without building "
+                        "it in one process: --%s does not apply", *o);
+        return false;
+      }
+    if (!cli_check_distributed(cmd))
+      return false;
+    run->opts.distributed = 1;
+  }
   return true;
 }
 
@@ -168,16 +182,32 @@ static stp_status write_file(const char *path, const stp_chain *c, out_format fo
   return s;
 }
 
-static void print_text(const stp_chain *c, const stp_chain_about *about,
+/* What the summary says of a chain: built here, or across MPI ranks. */
+typedef struct chain_shape {
+  const char *description;
+  int64_t states, moves;
+  double seconds_build;
+  bool distributed; /* no levels known */
+} chain_shape;
+
+static chain_shape shape_of(const stp_chain *c) {
+  return (chain_shape){.description = stp_chain_description(c), .states = stp_chain_states(c),
+                       .moves = stp_chain_moves(c), .seconds_build = stp_chain_build_seconds(c)};
+}
+
+static void print_text(const chain_shape *c, const stp_chain_about *about,
                        const stp_chain_solution *sol, bool solved) {
-  printf("%s\n", stp_chain_description(c));
+  printf("%s\n", c->description);
   printf("  states          %lld\n  moves           %lld\n  built in        %.3f s\n",
-         (long long)stp_chain_states(c), (long long)stp_chain_moves(c),
-         stp_chain_build_seconds(c));
+         (long long)c->states, (long long)c->moves, c->seconds_build);
   if (!solved)
     return;
-  printf("  solver          %s, %u levels, %zu sweeps, %.3f s, scaled residual %.2e\n",
-         sol->solver, sol->levels, sol->iterations, sol->seconds, sol->residual);
+  if (c->distributed)
+    printf("  solver          %s, %zu iterations, %.3f s, scaled residual %.2e\n", sol->solver,
+           sol->iterations, sol->seconds, sol->residual);
+  else
+    printf("  solver          %s, %u levels, %zu sweeps, %.3f s, scaled residual %.2e\n",
+           sol->solver, sol->levels, sol->iterations, sol->seconds, sol->residual);
   if (about->model == STP_MODEL_STRICT)
     printf("  throughput      %.10g data sets per time unit\n", sol->rate);
   else
@@ -185,7 +215,7 @@ static void print_text(const stp_chain *c, const stp_chain_about *about,
            sol->rate, sol->throughput);
 }
 
-static int print_json(const stp_mapping *m, const stp_chain *c, const stp_chain_about *about,
+static int print_json(const stp_mapping *m, const chain_shape *c, const stp_chain_about *about,
                       const stp_chain_solution *sol, bool solved) {
   json_t *o = json_object();
   json_object_set_new(o, "file", json_string(stp_mapping_file(m)));
@@ -200,11 +230,12 @@ static int print_json(const stp_mapping *m, const stp_chain *c, const stp_chain_
     json_object_set_new(o, "u", json_integer((json_int_t)about->u));
     json_object_set_new(o, "v", json_integer((json_int_t)about->v));
   }
-  json_object_set_new(o, "states", json_integer((json_int_t)stp_chain_states(c)));
-  json_object_set_new(o, "moves", json_integer((json_int_t)stp_chain_moves(c)));
-  json_object_set_new(o, "seconds_build", report_number(stp_chain_build_seconds(c)));
+  json_object_set_new(o, "states", json_integer((json_int_t)c->states));
+  json_object_set_new(o, "moves", json_integer((json_int_t)c->moves));
+  json_object_set_new(o, "seconds_build", report_number(c->seconds_build));
   if (solved) {
-    json_object_set_new(o, "levels", json_integer((json_int_t)sol->levels));
+    json_object_set_new(o, "levels", c->distributed ? json_null()
+                                                    : json_integer((json_int_t)sol->levels));
     json_object_set_new(o, "solver", json_string(sol->solver));
     json_object_set_new(o, "sweeps", json_integer((json_int_t)sol->iterations));
     json_object_set_new(o, "residual", report_number(sol->residual));
@@ -214,7 +245,7 @@ static int print_json(const stp_mapping *m, const stp_chain *c, const stp_chain_
     json_object_set_new(o, "period", report_number(sol->throughput > 0 ? 1 / sol->throughput
                                                                        : NAN));
   }
-  json_object_set_new(o, "seconds", report_number(stp_chain_build_seconds(c) +
+  json_object_set_new(o, "seconds", report_number(c->seconds_build +
                                                   (solved ? sol->seconds : 0)));
   if (solved) /* "sweeps" was "iterations" before the glossary: one release (NEWS.md) */
     json_object_set_new(o, "iterations", json_integer((json_int_t)sol->iterations));
@@ -245,16 +276,46 @@ static int ctmc_one(const ctmc_run *run, const stp_mapping *m, stp_model model, 
   bool quiet = (mtx && strcmp(mtx, "-") == 0) || (states && strcmp(states, "-") == 0) ||
                (out && strcmp(out, "-") == 0);
   int rc = CLI_OK;
+  chain_shape shape = c ? shape_of(c) : (chain_shape){0};
   if (s != STP_OK)
     rc = cli_report_error(&err);
   else if (quiet)
     rc = CLI_OK;
-  else if (run->json && print_json(m, c, &about, &sol, run->solve) != 0)
+  else if (run->json && print_json(m, &shape, &about, &sol, run->solve) != 0)
     rc = CLI_FAILURE;
   else if (!run->json)
-    print_text(c, &about, &sol, run->solve);
+    print_text(&shape, &about, &sol, run->solve);
   stp_chain_free(c);
   return rc;
+}
+
+/* The chain solved across the MPI ranks: never built in one process. */
+static int ctmc_distributed(const ctmc_run *run, const stp_mapping *m, stp_model model,
+                            long component) {
+  stp_error err = {0};
+  stp_chain_about about;
+  stp_chain_solution sol = {0};
+  chain_shape shape = {.distributed = true};
+  if (stp_mapping_chain_solve_distributed(m, model, component, &run->opts, &about, &sol,
+                                          &shape.states, &shape.moves, &shape.seconds_build,
+                                          &err) != STP_OK)
+    return cli_report_error(&err);
+  char what[1024];
+  int ranks = cli_mpi_size();
+  if (about.model == STP_MODEL_STRICT)
+    snprintf(what, sizeof what, "%s (%s): Markov chain of the Strict event graph, across %d MPI "
+             "rank%s", stp_mapping_file(m), stp_mapping_name(m), ranks, ranks == 1 ? "" : "s");
+  else
+    snprintf(what, sizeof what, "%s (%s): Markov chain of component %ld, the %zu x %zu pattern "
+             "of the transfer %s -> %s (g = %zu copies), across %d MPI rank%s",
+             stp_mapping_file(m), stp_mapping_name(m), about.component, about.u, about.v,
+             stp_mapping_stage_name(m, about.stage), stp_mapping_stage_name(m, about.stage + 1),
+             about.g, ranks, ranks == 1 ? "" : "s");
+  shape.description = what;
+  if (run->json)
+    return print_json(m, &shape, &about, &sol, true) != 0 ? CLI_FAILURE : CLI_OK;
+  print_text(&shape, &about, &sol, true);
+  return CLI_OK;
 }
 
 static int run_ctmc(int argc, char **argv) {
@@ -274,7 +335,8 @@ static int run_ctmc(int argc, char **argv) {
   stp_model model;
   if ((rc = cli_load_single(&cli_ctmc_command, &a, models, &m, &model)) != CLI_OK)
     goto out;
-  rc = ctmc_one(&run, m, model, component);
+  rc = run.distributed ? ctmc_distributed(&run, m, model, component)
+                       : ctmc_one(&run, m, model, component);
   stp_mapping_free(m);
 out:
   cli_args_free(&a);

@@ -17,6 +17,7 @@ static const cli_option eval_options[] = {
                        "hyperexp:cv=2, coxian:..., ph:..., ph:fit=FILE; docs/format.md)"},
     {"max-transitions", 0, "N", "largest full event graph built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},
+    CLI_DISTRIBUTED_OPTION,
     {0}};
 
 static const char *const eval_formats[] = {"text", "jsonl", "csv", "table", NULL};
@@ -90,11 +91,13 @@ static int run_eval(int argc, char **argv) {
   stp_law *law = NULL;
   if (!cli_parse_eval_options(cmd, &a, &o, &models, true) ||
       !cli_parse_format(cmd, &a, eval_formats, CLI_FORMAT_TEXT, &fmt) ||
+      (cli_flag(cmd, &a, "distributed") && !cli_check_distributed(cmd)) ||
       !cli_parse_law(cmd, &a, &law)) {
     cli_args_free(&a);
     return CLI_USAGE;
   }
   o.law = law;
+  o.distributed = cli_flag(cmd, &a, "distributed");
   if (a.npos == 0) {
     cli_usage_error(cmd, "no mapping file given");
     stp_law_free(law);

@@ -20,6 +20,7 @@ static const cli_option graph_options[] = {
     CLI_SIM_OPTIONS,
     {"firings", 0, "K", "timed event graphs: firings counted per run (default 10000)"},
     CLI_GANTT_OPTIONS,
+    CLI_DISTRIBUTED_OPTION,
     {0}};
 
 typedef struct graph_job {
@@ -240,6 +241,9 @@ static int run_graph(int argc, char **argv) {
   rc = CLI_USAGE;
   if (!cli_parse_max_states(&cli_graph_command, &a, &j.opt.max_states))
     goto out;
+  if (cli_flag(&cli_graph_command, &a, "distributed") && !cli_check_distributed(&cli_graph_command))
+    goto out;
+  j.opt.distributed = cli_flag(&cli_graph_command, &a, "distributed");
   if (!cli_parse_sim_options(&cli_graph_command, &a, true, true, &j.simulate, &j.sim, &law)) goto out;
   j.opt.law = cli_exact_law(law, j.simulate);
   if (!cli_parse_gantt(&cli_graph_command, &a, &j.gantt, &j.chart, &chart_law)) goto out;

@@ -45,7 +45,7 @@ static const cli_command *find_command(const char *name) {
   return NULL;
 }
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     print_global_help(stderr);
     return CLI_USAGE;
@@ -77,4 +77,11 @@ int main(int argc, char **argv) {
     return CLI_USAGE;
   }
   return cli_run_command(c, argc - 2, argv + 2);
+}
+
+int main(int argc, char **argv) {
+  cli_mpi_start(&argc, &argv); /* under mpirun or srun, in a build with MPI */
+  int rc = dispatch(argc, argv);
+  cli_mpi_end();
+  return rc;
 }

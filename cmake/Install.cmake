@@ -43,6 +43,22 @@ set(CMAKE_DL_LIBS_FLAG "")
 if(CMAKE_DL_LIBS)
   set(CMAKE_DL_LIBS_FLAG "-l${CMAKE_DL_LIBS}")
 endif()
+# A library built with PETSc (docs/cluster.md) needs it, SLEPc and MPI too:
+# their shared libraries (Debian's PETSc.pc lists, for --static, archives
+# that Debian does not ship, so it is not a Requires.private).
+set(STP_PC_LIBS_EXTRA "")
+if(STP_PETSC)
+  set(extra ${SLEPC_LDFLAGS} ${PETSC_LDFLAGS})
+  foreach(lib ${MPI_C_LIBRARIES}) # /path/libmpi.so -> -L/path -lmpi
+    get_filename_component(dir ${lib} DIRECTORY)
+    get_filename_component(name ${lib} NAME_WE)
+    string(REGEX REPLACE "^lib" "" name ${name})
+    list(APPEND extra "-L${dir}" "-l${name}")
+  endforeach()
+  list(REMOVE_DUPLICATES extra)
+  list(JOIN extra " " extra)
+  set(STP_PC_LIBS_EXTRA " ${extra}")
+endif()
 set(STP_PREFIX "@STP_PREFIX@") # kept for the install step below
 configure_file(${PROJECT_SOURCE_DIR}/cmake/streamtp.pc.in ${PROJECT_BINARY_DIR}/streamtp.pc.in2 @ONLY)
 install(CODE "
@@ -72,7 +88,7 @@ install(FILES ${PROJECT_BINARY_DIR}/streamtp.bash-completion
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/NEWS.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/docs/format.md ${PROJECT_SOURCE_DIR}/docs/design.md
-              ${PROJECT_SOURCE_DIR}/docs/development.md
+              ${PROJECT_SOURCE_DIR}/docs/development.md ${PROJECT_SOURCE_DIR}/docs/cluster.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/guide DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs
         FILES_MATCHING PATTERN "*.md")

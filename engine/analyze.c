@@ -174,7 +174,12 @@ static stp_status teg_analyze(const stp_graph *g, const stp_graph_options *o, st
   }
   stp_reach_stats st = {0};
   stp_error e2 = {0};
-  stp_status s = stp__reach_throughput(g, o->max_states, &o->control, &r->exp_value, &st, &e2);
+  stp_options so; /* the chain of each component, here or across MPI ranks */
+  stp_options_init(&so);
+  so.max_states = o->max_states;
+  so.control = o->control;
+  so.distributed = o->distributed;
+  stp_status s = stp__reach_throughput_ph(g, &so, NULL, &r->exp_value, &st, &e2);
   r->exp_states = st.states;
   STP_CHECK(exp_outcome(r, s, &e2, err));
   if (r->exp_computed) r->bound_lower = r->exp_value;
@@ -242,6 +247,7 @@ static stp_status law_analyze(const stp_graph *g, const stp_graph_options *o, st
     stp_options_init(&so);
     so.max_states = o->max_states;
     so.control = o->control;
+    so.distributed = o->distributed;
     stp_reach_stats st = {0};
     s = stp__reach_throughput_ph(g, &so, ph, &r->law_value, &st, &e2);
     r->law_states = st.states;

@@ -16,6 +16,8 @@
 typedef struct stp_ctmc_info {
   uint64_t states;
   uint64_t nonzeros;      /* off-diagonal generator entries */
+  uint64_t moves;         /* moves, those back to their state included (the
+                             distributed route fills it; 0 elsewhere) */
   double residual;        /* ||pi Q|| / (||Q|| ||pi||) */
   const char *solver;     /* static string naming the stationary solver */
   size_t iterations;      /* iterative solvers; 0 for direct */

@@ -12,16 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct stp_dense_row {
-  size_t words;
-  const stp_keyset *ks; /* for the hash and the prefetch */
-  uint32_t n, cap;
-  uint64_t *key;        /* cap * words */
-  uint64_t *hash;       /* cap */
-  uint32_t *label;      /* cap */
-};
-
-static void row_free(stp_dense_row *r) {
+void stp__dense_row_free(stp_dense_row *r) {
   free(r->key);
   free(r->hash);
   free(r->label);
@@ -120,7 +111,7 @@ stp_status stp__dense_enumerate(const stp_dense_source *src, stp_dense_chain *dc
   if (s == STP_OK || dc->full)
     dc->bytes = held_bytes(&set, &dc->ms);
   stp__keyset_free(&set);
-  row_free(&row);
+  stp__dense_row_free(&row);
   dc->seconds = stp__now() - t0;
   return s;
 }

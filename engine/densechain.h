@@ -26,8 +26,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The successors of the state being expanded, as the callback writes them. */
-typedef struct stp_dense_row stp_dense_row;
+/* The successors of the state being expanded, as the callback writes them:
+ * n keys of `words` words, each with its hash (ks's, stp__keyset_hash)
+ * and the label of its move.  An enumerator zero-initialises one with
+ * words and ks set, clears n before each expansion, and frees it with
+ * stp__dense_row_free. */
+typedef struct stp_dense_row {
+  size_t words;
+  const stp_keyset *ks; /* for the hash and the prefetch */
+  uint32_t n, cap;
+  uint64_t *key;        /* cap * words */
+  uint64_t *hash;       /* cap */
+  uint32_t *label;      /* cap */
+} stp_dense_row;
+void stp__dense_row_free(stp_dense_row *r);
 
 /* Room for the next successor's key (words words, uninitialised); NULL when
  * out of memory (the callback then returns STP_ENOMEM). */

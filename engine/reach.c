@@ -31,6 +31,7 @@
 
 #include "base/core.h"
 #include "engine/densechain.h"
+#include "engine/distchain.h"
 #include "solvers/mcr_howard.h"
 #include "solvers/phasetype.h"
 
@@ -513,6 +514,8 @@ static stp_status comp_rate(const comp *c, const stp_options *o, double *rate, s
   stp_status s = counted ? initial_marking(c, &m0, err) : stp__oom(err, "the reachability chain");
   if (s == STP_OK) s = state_limit(c, m0, o, &limit, &estimate, err);
   stp_dense_chain dc = {0};
+  stp_dense_events ev = {c->nt + 1, c->event_of, counted};
+  stp_ctmc_info info = {0};
   if (s == STP_OK) {
     counted[0] = 1;
     reach_ctx ctx = {c};
@@ -522,14 +525,15 @@ static stp_status comp_rate(const comp *c, const stp_options *o, double *rate, s
                             .what = has_phases(c) ? "the markings and phases of a component"
                                                   : "the markings of a component",
                             .estimate = estimate, .max_bytes = stp_options_memory_budget(o)};
-    s = stp__dense_enumerate(&src, &dc, err);
-    if (s == STP_ELIMIT && (dc.full || dc.over_budget)) s = over_limit(c, o, &dc, err);
-  }
-  if (s == STP_OK) {
-    stp_ctmc_info info = {0};
-    stp_dense_events ev = {c->nt + 1, c->event_of, counted};
-    s = stp__store_events_rate(&dc.ms, &ev, dc.seconds, o, rate, &info, err);
-    if (s == STP_OK) note_info(st, &info);
+    if (o->distributed) { /* across MPI ranks (engine/distchain.h): the same source */
+      s = stp__dist_events_rate(&src, &ev, o, rate, &info, err);
+      if (s == STP_OK) note_info(st, &info);
+    } else {
+      s = stp__dense_enumerate(&src, &dc, err);
+      if (s == STP_ELIMIT && (dc.full || dc.over_budget)) s = over_limit(c, o, &dc, err);
+      if (s == STP_OK) s = stp__store_events_rate(&dc.ms, &ev, dc.seconds, o, rate, &info, err);
+      if (s == STP_OK) note_info(st, &info);
+    }
   }
   stp__dense_chain_free(&dc);
   free(m0);

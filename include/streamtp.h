@@ -181,6 +181,20 @@ STP_API stp_status stp_mapping_chain(const stp_mapping *m, stp_model model, long
                                      const stp_options *opts, stp_chain **out,
                                      stp_chain_about *about, stp_error *err);
 
+/* The chain stp_mapping_chain would build, solved across the ranks of an
+ * MPI job without building it in one process (streamtp_distributed.h;
+ * collective: every rank makes the same call): about and out as
+ * stp_mapping_chain and stp_chain_solve fill them (out->levels 0), and
+ * *states and *moves the chain's counts (moves back to their state
+ * included), *seconds_build the wall time of its enumeration (out->seconds
+ * that of the solve).  STP_EINVAL in a library built without PETSc. */
+STP_API stp_status stp_mapping_chain_solve_distributed(const stp_mapping *m, stp_model model,
+                                                       long component, const stp_options *opts,
+                                                       stp_chain_about *about,
+                                                       stp_chain_solution *out, int64_t *states,
+                                                       int64_t *moves, double *seconds_build,
+                                                       stp_error *err);
+
 /* ---- Monte Carlo simulation (any I.I.D. law) -------------------------------- */
 typedef struct stp_sim_options {
   const stp_law *law;          /* default law; NULL: the file's "laws" default, else exp */

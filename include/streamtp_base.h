@@ -163,6 +163,9 @@ typedef struct stp_options {
    * such value at all when the file has no "laws" or sets one that is not
    * phase-type (those are for simulate). */
   const struct stp_law *law;
+  /* Nonzero: solve the Markov chains across the ranks of an MPI job
+   * (streamtp_distributed.h; collective); 0: in this process. */
+  int distributed;
 } stp_options;
 
 /* The budget o->control.max_memory stands for (its default resolved). */

@@ -106,6 +106,7 @@ typedef struct stp_graph_options {
    * computed when law is set, or when some transitions have their own laws
    * and all of these are phase-type. */
   const stp_law *law;
+  int distributed;          /* nonzero: the chains across MPI ranks (streamtp_distributed.h) */
 } stp_graph_options;
 STP_API void stp_graph_options_init(stp_graph_options *o);
 

@@ -1,7 +1,10 @@
 /* mapping_chain.c: stp_mapping_chain, the one Markov chain of a mapping that
  * a user asks to look at (streamtp ctmc): the folded pattern of an Overlap
- * transfer component, or the chain of the whole Strict event graph. */
+ * transfer component, or the chain of the whole Strict event graph; and
+ * stp_mapping_chain_solve_distributed, the same chain solved across MPI
+ * ranks (engine/distchain.h) without being built in one process. */
 #include "base/core.h"
+#include "engine/chain.h"
 #include "models/pipeline/components.h"
 #include "models/pipeline/pattern_chain.h"
 #include "models/pipeline/strict_chain.h"
@@ -108,4 +111,67 @@ stp_status stp_mapping_chain(const stp_mapping *m, stp_model model, long compone
     *out = NULL;
   }
   return s;
+}
+
+/* ---- across MPI ranks -------------------------------------------------------------- */
+
+static stp_status component_distributed(const stp_mapping *m, long k, const stp_options *o,
+                                        stp_chain_about *about, double *rate,
+                                        stp_ctmc_info *info, stp_error *err) {
+  stp_component_set cs = {0};
+  double *times = NULL;
+  STP_CHECK(stp__components_build(m, &cs, err));
+  stp_status s = check_component(m, &cs, k, err);
+  const stp_component *c = s == STP_OK ? &cs.c[k] : NULL;
+  if (s == STP_OK)
+    s = stp__pattern_times(m, c, &times, err);
+  if (s == STP_OK) {
+    *about = (stp_chain_about){.model = STP_MODEL_OVERLAP, .component = k, .stage = c->stage,
+                               .g = c->g, .u = c->u, .v = c->v};
+    s = stp__pattern_exp_rate(c->u, c->v, times, o, rate, info, err);
+  }
+  free(times);
+  stp__components_free(&cs);
+  return s;
+}
+
+stp_status stp_mapping_chain_solve_distributed(const stp_mapping *m, stp_model model,
+                                               long component, const stp_options *opts,
+                                               stp_chain_about *about, stp_chain_solution *out,
+                                               int64_t *states, int64_t *moves,
+                                               double *seconds_build, stp_error *err) {
+  if (!m || !about || !out || !states || !moves || !seconds_build)
+    return stp__fail(err, STP_EINVAL,
+                     "stp_mapping_chain_solve_distributed: an argument is NULL");
+  stp_options o;
+  if (opts)
+    o = *opts;
+  else
+    stp_options_init(&o);
+  o.distributed = 1;
+  double rate = 0;
+  stp_ctmc_info info = {0};
+  stp_status s;
+  if (model == STP_MODEL_OVERLAP) {
+    s = component_distributed(m, component, &o, about, &rate, &info, err);
+  } else if (component >= 0) {
+    return stp__fail(err, STP_EINVAL,
+                     "%s: --component applies to the Overlap model; under Strict the chain is "
+                     "that of the whole event graph", m->file);
+  } else {
+    *about = (stp_chain_about){.model = STP_MODEL_STRICT, .component = -1};
+    s = stp__strict_exp_throughput(m, &o, &rate, &info, err);
+  }
+  if (s != STP_OK)
+    return s;
+  *out = (stp_chain_solution){.rate = rate,
+                              .throughput = model == STP_MODEL_OVERLAP ? (double)about->g * rate
+                                                                       : rate,
+                              .residual = info.residual, .solver = info.solver,
+                              .iterations = info.iterations,
+                              .seconds = info.seconds_solve};
+  *seconds_build = info.seconds_build;
+  *states = (int64_t)info.states;
+  *moves = (int64_t)info.moves;
+  return STP_OK;
 }

@@ -38,6 +38,7 @@
  * gives, so the stationary vector is the same up to the order of its
  * sums. */
 #include "base/core.h"
+#include "engine/distchain.h"
 #include "engine/densechain.h"
 #include "models/pipeline/pattern_chain.h"
 
@@ -499,8 +500,79 @@ static stp_status dense_check_memory(size_t u, size_t v, uint64_t budget, stp_er
   return over_budget(u, v, &ps, enumerate > solve ? enumerate : solve, budget, err);
 }
 
+/* ---- across MPI ranks (engine/distchain.h) --------------------------------------------
+ * A state's key is its index y0 * words + rank; its successors are the
+ * moves of write_row, in the same order with the same labels. */
+
+typedef struct pattern_source {
+  const pattern_space *ps;
+  int64_t *pos; /* bars + 2, with the sentinels */
+} pattern_source;
+
+static stp_status pattern_successors(void *ctx, const uint64_t *key, stp_dense_row *row,
+                                     stp_error *err) {
+  const pattern_source *p = ctx;
+  const pattern_space *ps = p->ps;
+  int64_t y0 = (int64_t)(key[0] / (uint64_t)ps->words), rank = (int64_t)(key[0] % (uint64_t)ps->words);
+  int64_t b = (int64_t)ps->b, len = (int64_t)ps->len, *pos = p->pos;
+  first_combination(ps, pos);
+  unrank(ps, rank, pos);
+  uint64_t *next;
+  if (ps->bars == 0 || pos[ps->bars] < len - 1) { /* move 0: every bar one place right */
+    int64_t r = 0;
+    for (size_t i = 1; i <= ps->bars; i++)
+      r += binom(ps, (size_t)pos[i] + 1, i);
+    if (!(next = stp__dense_row_next(row)))
+      return stp__oom(err, "enumerating the pattern's states");
+    *next = (uint64_t)(((y0 + 1) % b) * ps->words + r);
+    stp__dense_row_add(row, fired(ps, 0, y0));
+  }
+  for (size_t x = 1; x <= ps->bars; x++) {
+    if (pos[x] - 1 <= pos[x - 1])
+      continue; /* no star just before bar x */
+    int64_t h = y0 - (pos[x] - (int64_t)(x - 1));
+    if (!(next = stp__dense_row_next(row)))
+      return stp__oom(err, "enumerating the pattern's states");
+    *next = (uint64_t)(y0 * ps->words + rank - binom(ps, (size_t)pos[x], x) +
+                       binom(ps, (size_t)pos[x] - 1, x));
+    stp__dense_row_add(row, fired(ps, x, h));
+  }
+  return STP_OK;
+}
+
+static stp_status pattern_distributed(size_t u, size_t v, const double *times,
+                                      const stp_options *o, double *rate, stp_ctmc_info *info,
+                                      stp_error *err) {
+  STP_CHECK(check_pattern(u, v, times, o->max_states, err));
+  pattern_space ps;
+  STP_CHECK(space_init(&ps, u, v, err));
+  pattern_source p = {.ps = &ps, .pos = stp__malloc_array(ps.bars + 2, sizeof *p.pos)};
+  double *rates = stp__malloc_array(u * v, sizeof *rates);
+  uint8_t *counted = stp__malloc_array(u * v, 1);
+  stp_status s = p.pos && rates && counted ? STP_OK : stp__oom(err, "building a pattern chain");
+  if (s == STP_OK) {
+    for (size_t k = 0; k < u * v; k++)
+      rates[k] = 1.0 / times[k];
+    memset(counted, 1, u * v); /* every firing carries one data set */
+    uint64_t start = 0;        /* y0 = 0, the bars first: state 0 of write_row's order */
+    stp_dense_source src = {.words = 1, .initial = &start, .nlabels = (uint32_t)(u * v),
+                            .rate = rates, .expand = pattern_successors, .ctx = &p,
+                            .max_states = o->max_states, .control = &o->control,
+                            .what = "enumerating a pattern's states (distributed)",
+                            .estimate = (uint64_t)ps.states};
+    s = stp__dist_rate(&src, counted, o, rate, info, err);
+  }
+  free(p.pos);
+  free(rates);
+  free(counted);
+  free(ps.binom);
+  return s;
+}
+
 stp_status stp__pattern_exp_rate(size_t u, size_t v, const double *times, const stp_options *o,
                                  double *rate, stp_ctmc_info *info, stp_error *err) {
+  if (o->distributed)
+    return pattern_distributed(u, v, times, o, rate, info, err);
   STP_CHECK(dense_check_memory(u, v, stp_options_memory_budget(o), err));
   STP_CHECK(check_pattern(u, v, times, o->max_states, err));
   pattern_space ps;

@@ -23,6 +23,7 @@
  * (strict_estimate) refuses in microseconds what could never fit. */
 #include "base/core.h"
 #include "engine/densechain.h"
+#include "engine/distchain.h"
 #include "engine/keyset.h"
 #include "engine/wordset.h"
 #include "models/pipeline/strict_chain.h"
@@ -472,11 +473,81 @@ stp_status stp__strict_chain_packed(const stp_mapping *m, const stp_options *o, 
   return s;
 }
 
+/* ---- across MPI ranks (engine/distchain.h) ------------------------------------------
+ * The same markings and moves, enumerated by the distributed engine: the
+ * successors of a packed marking are its enabled transitions fired, in
+ * increasing order, as in successors() above. */
+
+typedef struct strict_source {
+  const stp_strict_cycles *sc;
+  uint32_t *enabled; /* ncycles: at most one enabled transition per cycle */
+} strict_source;
+
+static stp_status strict_successors(void *ctx, const uint64_t *key, stp_dense_row *row,
+                                    stp_error *err) {
+  const strict_source *ss = ctx;
+  uint32_t n = stp__strict_cycles_enabled(ss->sc, key, ss->enabled);
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t *next = stp__dense_row_next(row);
+    if (!next)
+      return stp__oom(err, "enumerating the Strict markings");
+    stp__strict_cycles_fire(ss->sc, key, ss->enabled[i], next);
+    stp__dense_row_add(row, ss->enabled[i]);
+  }
+  return STP_OK;
+}
+
+static stp_status strict_distributed(const stp_mapping *m, const stp_options *o, double *rho,
+                                     stp_ctmc_info *info, stp_error *err) {
+  bfs b = {.map = m};
+  stp_teg *teg = NULL;
+  uint64_t *m0 = NULL;
+  double *rate = NULL;
+  uint8_t *counted = NULL;
+  strict_source ss = {.sc = &b.sc};
+  stp_status s = strict_estimate(m, o, &b.estimate, err);
+  if (s == STP_OK)
+    s = stp__teg_build(m, STP_MODEL_STRICT, o->max_transitions, &teg, err);
+  b.teg = teg;
+  if (s == STP_OK)
+    s = stp__strict_cycles_init(&b.sc, teg, 64, err);
+  if (s == STP_OK) {
+    m0 = stp__calloc(b.sc.words, sizeof *m0);
+    rate = stp__malloc_array(b.sc.ntrans ? b.sc.ntrans : 1, sizeof *rate);
+    counted = counted_transitions(&b, err);
+    ss.enabled = stp__malloc_array(b.sc.ncycles ? b.sc.ncycles : 1, sizeof *ss.enabled);
+    s = m0 && rate && counted && ss.enabled ? STP_OK
+                                            : stp__oom(err, "enumerating the Strict markings");
+  }
+  if (s == STP_OK) {
+    stp__strict_cycles_pack(&b.sc, b.sc.init, m0);
+    for (uint32_t t = 0; t < b.sc.ntrans; t++)
+      rate[t] = 1.0 / teg->time[t];
+    stp_dense_source src = {.words = b.sc.words, .initial = m0, .nlabels = b.sc.ntrans,
+                            .rate = rate, .expand = strict_successors, .ctx = &ss,
+                            .max_states = o->max_states, .control = &o->control,
+                            .what = "enumerating the Strict markings (distributed)",
+                            .estimate = b.estimate};
+    s = stp__dist_rate(&src, counted, o, rho, info, err);
+    if (s != STP_OK)
+      stp_error_prefix(err, "%s: the distributed Strict Markov chain", m->file);
+  }
+  free(m0);
+  free(rate);
+  free(counted);
+  free(ss.enabled);
+  stp__strict_cycles_free(&b.sc);
+  stp__teg_free(teg);
+  return s;
+}
+
 /* The exponential throughput: the chain in its compact store is solved in
  * place (engine/densechain.h, stp__store_rate; info->solver names the
- * route that ran). */
+ * route that ran), or across MPI ranks (o->distributed). */
 stp_status stp__strict_exp_throughput(const stp_mapping *m, const stp_options *o, double *rho,
                                       stp_ctmc_info *info, stp_error *err) {
+  if (o->distributed)
+    return strict_distributed(m, o, rho, info, err);
   double t0 = stp__now();
   bfs b;
   stp_teg *teg = NULL;

@@ -71,7 +71,7 @@ class _Control(ctypes.Structure):
 class _Options(ctypes.Structure):
     _fields_ = [("max_transitions", _c_u64), ("max_states", _c_u64), ("exp_method", _c_int),
                 ("solver_tolerance", _c_double), ("control", _Control),
-                ("law", ctypes.c_void_p)]
+                ("law", ctypes.c_void_p), ("distributed", _c_int)]
 
 
 class _LawFit(ctypes.Structure):

@@ -38,7 +38,7 @@ _PD = ctypes.POINTER(_c_double)
 # ---- the C structures ------------------------------------------------------------
 class _GraphOptions(ctypes.Structure):
     _fields_ = [("max_states", _c_u64), ("exponential", _c_int), ("control", _Control),
-                ("law", ctypes.c_void_p)]
+                ("law", ctypes.c_void_p), ("distributed", _c_int)]
 
 
 class _GraphResult(ctypes.Structure):

@@ -9,7 +9,8 @@
 #     gives the rows of one run;
 #   a merge names lost, duplicated and foreign rows and writes nothing;
 #   --resume refuses another shard's output; bad --shard values are refused.
-# Usage: campaign.sh PATH/TO/streamtp
+#   a build without MPI refuses to run a batch under mpirun.
+# Usage: campaign.sh PATH/TO/streamtp [1: built with MPI]
 set -uo pipefail
 bin=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -177,6 +178,13 @@ check "merge over fewer inputs: the foreign rows named" \
 "$bin" batch in --model both -q --merge p3 -o p3/part-0.csv 2> m5.err
 check "merge refuses to write over one of its parts" \
   bash -c "[ $? = 2 ] && grep -q 'is one of the parts' m5.err && [ -s p3/part-0.csv ]"
+
+# ---- mpirun without MPI in the build ------------------------------------------------
+if [ "${2:-0}" != 1 ]; then # the launcher's variables, as mpirun sets them for each rank
+  OMPI_COMM_WORLD_SIZE=4 OMPI_COMM_WORLD_RANK=0 "$bin" batch in -q -o /dev/null 2> nompi.err
+  check "a build without MPI refuses to run a batch once per rank under mpirun" \
+    bash -c "[ $? = 2 ] && grep -q 'built without MPI: under mpirun each of the 4 ranks' nompi.err"
+fi
 
 # ---- resume and shard mistakes ------------------------------------------------------
 cp p3/part-1.csv other.csv
