@@ -89,6 +89,22 @@ void stp__progress(const stp_control *c, const char *what, uint64_t done, uint64
                    c->progress.data);
 }
 
+stp_status stp__check_finite(double x, const char *what, stp_error *err) {
+  if (isfinite(x))
+    return STP_OK;
+  return stp__fail(err, STP_ENUMERIC,
+                   "%s is %g, not a finite number: an overflow or underflow in the "
+                   "computation (times within [%g, %g] should not lead there; please report it)",
+                   what, x, STP_TIME_MIN, STP_TIME_MAX);
+}
+
+stp_status stp__check_ordered(double lo, double hi, const char *what, stp_error *err) {
+  if (isnan(lo) || isnan(hi) || lo <= hi + 1e-9 * fmax(fabs(lo), fabs(hi)))
+    return STP_OK;
+  return stp__fail(err, STP_ENUMERIC, "%s: the lower bound %.17g exceeds the upper bound %.17g",
+                   what, lo, hi);
+}
+
 stp_status stp__vfail(stp_error *err, stp_status s, const char *fmt, va_list ap) {
   if (err) {
     err->status = s;

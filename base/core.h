@@ -60,6 +60,13 @@ unsigned stp__floor_log2(uint64_t n);
 unsigned stp__ceil_log2(uint64_t n);
 bool stp__lcm_u64(uint64_t a, uint64_t b, uint64_t *out);
 
+/* The last check of every result: STP_ENUMERIC naming `what` unless x is a
+ * finite number (an overflow is an error, never a null with success). */
+stp_status stp__check_finite(double x, const char *what, stp_error *err);
+/* STP_ENUMERIC unless lo <= hi within a relative 1e-9 (an interval whose
+ * bounds cross is a bug to report, not a result); NaN ends pass (missing). */
+stp_status stp__check_ordered(double lo, double hi, const char *what, stp_error *err);
+
 /* |a - b| <= abs_tol + rel_tol * max(|a|, |b|). */
 bool stp__close(double a, double b, double rel_tol, double abs_tol);
 

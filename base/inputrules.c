@@ -21,6 +21,19 @@ bool stp__rule_positive(double x, bool allow_zero, const char *what, const char 
   return true;
 }
 
+bool stp__rule_time(double x, bool allow_zero, const char *what, const char *where, char *msg,
+                    size_t cap) {
+  if (!stp__rule_positive(x, allow_zero, what, where, msg, cap))
+    return false;
+  if ((x == 0 && allow_zero) || (x >= STP_TIME_MIN && x <= STP_TIME_MAX))
+    return true;
+  stp__snprintf(msg, cap,
+                "%s (%s) = %g is outside [%g, %g]%s: sums of such times would overflow or "
+                "underflow; rescale the units",
+                what, where, x, STP_TIME_MIN, STP_TIME_MAX, allow_zero ? " (or 0)" : "");
+  return false;
+}
+
 bool stp__rule_name(const char *name, size_t n, const char *what, char *msg, size_t cap) {
   if (n == 0) {
     stp__snprintf(msg, cap, "%s must not be empty", what);

@@ -7,6 +7,8 @@
 #ifndef STP_INPUTRULES_H
 #define STP_INPUTRULES_H
 
+#include "streamtp_base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -16,6 +18,11 @@
  * in the message ("work (stages[2].work) must be > 0, got -1"). */
 bool stp__rule_positive(double x, bool allow_zero, const char *what, const char *where,
                         char *msg, size_t cap);
+
+/* A time (or a quantity times are made of): finite and 0 (when allow_zero)
+ * or within [STP_TIME_MIN, STP_TIME_MAX] (streamtp_base.h). */
+bool stp__rule_time(double x, bool allow_zero, const char *what, const char *where, char *msg,
+                    size_t cap);
 
 /* A name of n bytes: non-empty, at most STP_MAX_NAME bytes, no control
  * characters. */

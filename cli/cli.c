@@ -292,8 +292,14 @@ bool cli_parse_double(const cli_command *cmd, const char *opt, const char *s, do
   errno = 0;
   char *end;
   double v = strtod(s, &end);
-  if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+  if (end == s || *end != '\0' || (!isfinite(v) && errno != ERANGE)) {
     cli_usage_error(cmd, "--%s: '%s' is not a finite number", opt, s);
+    return false;
+  }
+  if (errno == ERANGE) { /* 1e-320 is a number, only too close to 0 to compute with */
+    cli_usage_error(cmd, "--%s: %s is too %s for a double (%s); the accepted range is [%g, %g]",
+                    opt, s, fabs(v) < 1 ? "close to 0" : "large",
+                    fabs(v) < 1 ? "below 2.2e-308" : "beyond 1.8e308", min, max);
     return false;
   }
   if (v < min || v > max) {
@@ -302,6 +308,17 @@ bool cli_parse_double(const cli_command *cmd, const char *opt, const char *s, do
   }
   *out = v;
   return true;
+}
+
+bool cli_parse_time(const cli_command *cmd, const char *opt, const char *s, bool allow_zero,
+                    double *out) {
+  if (!cli_parse_double(cmd, opt, s, allow_zero ? 0 : STP_TIME_MIN, STP_TIME_MAX, out))
+    return false;
+  if (*out == 0 || *out >= STP_TIME_MIN)
+    return true;
+  cli_usage_error(cmd, "--%s: %s is outside [%g, %g] (or 0): sums of such times would "
+                  "underflow; rescale the units", opt, s, STP_TIME_MIN, STP_TIME_MAX);
+  return false;
 }
 
 bool cli_parse_size(const cli_command *cmd, const char *opt, const char *s, uint64_t *out) {

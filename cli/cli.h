@@ -67,6 +67,11 @@ bool cli_parse_u64(const cli_command *cmd, const char *opt, const char *s, uint6
                    uint64_t max, uint64_t *out);
 bool cli_parse_double(const cli_command *cmd, const char *opt, const char *s, double min,
                       double max, double *out);
+/* A time, or a quantity times are made of: 0 (when allow_zero) or within
+ * [STP_TIME_MIN, STP_TIME_MAX], the range of every file (docs/format.md,
+ * "Numbers"). */
+bool cli_parse_time(const cli_command *cmd, const char *opt, const char *s, bool allow_zero,
+                    double *out);
 /* A memory size: bytes, or with a binary suffix K, M, G, T (optionally
  * "iB" or "B"), or a percentage of the physical memory ("50%"). */
 bool cli_parse_size(const cli_command *cmd, const char *opt, const char *s, uint64_t *out);
@@ -151,6 +156,7 @@ typedef struct cli_record {
 } cli_record;
 bool cli_record_open(cli_record *r);
 bool cli_record_close(cli_record *r);
+void cli_record_discard(cli_record *r); /* drop it unwritten (a failure midway) */
 /* Progress on standard error for computations over a second (progress.c):
  * cli_progress starts a reporter thread and returns the callback that feeds
  * it; cli_progress_off stops it (batch, which draws its own bar, and
@@ -183,6 +189,11 @@ extern cli_limits cli_run_limits;
 /* --max-states N (1 .. 10^12) of graph and the seed families, into
  * *max_states (left as is when absent) and into the JSON "limits". */
 bool cli_parse_max_states(const cli_command *cmd, const cli_args *a, uint64_t *max_states);
+
+/* False after saying so when `bytes` (an estimate of what `what` is about
+ * to allocate) exceeds the memory budget (--max-memory): "WHAT needs about
+ * X GiB, above the memory budget of Y GiB (--max-memory)"; exit 2 then. */
+bool cli_within_budget(const char *what, double bytes);
 
 /* --format of the commands that offer one: "text" is the human report. */
 enum { CLI_FORMAT_TEXT = 0, CLI_FORMAT_JSONL, CLI_FORMAT_CSV, CLI_FORMAT_TABLE };

@@ -64,16 +64,15 @@ static bool model_params(const cli_args *a, stp_bcast_model_params *q) {
   }
   *q = (stp_bcast_model_params){.k = 1};
   if (!cli_parse_u64(CMD, "P", P, 2, UINT64_C(1) << 40, &q->P) ||
-      !cli_parse_double(CMD, "L", L, 0, DBL_MAX, &q->L) ||
-      !cli_parse_double(CMD, "g", g, 0, DBL_MAX, &q->g))
+      !cli_parse_time(CMD, "L", L, true, &q->L) || !cli_parse_time(CMD, "g", g, true, &q->g))
     return false;
   const char *s;
   q->gs = q->g;
   if ((s = cli_get(CMD, a, "k")) && !cli_parse_u64(CMD, "k", s, 1, UINT64_C(1) << 40, &q->k))
     return false;
-  if ((s = cli_get(CMD, a, "gs")) && !cli_parse_double(CMD, "gs", s, 0, DBL_MAX, &q->gs))
+  if ((s = cli_get(CMD, a, "gs")) && !cli_parse_time(CMD, "gs", s, true, &q->gs))
     return false;
-  if ((s = cli_get(CMD, a, "g1")) && !cli_parse_double(CMD, "g1", s, 0, DBL_MAX, &q->g1))
+  if ((s = cli_get(CMD, a, "g1")) && !cli_parse_time(CMD, "g1", s, true, &q->g1))
     return false;
   return true;
 }
@@ -106,30 +105,34 @@ static int run_model(const cli_args *a, bool json) {
     json_decref(o);
     return rc ? CLI_FAILURE : CLI_OK;
   }
-  printf("Table 1, P = %llu, L = %g, g = %g, k = %llu, gs = %g, g1 = %g\n",
-         (unsigned long long)q.P, q.L, q.g, (unsigned long long)q.k, q.gs, q.g1);
-  printf("  %-16s %16s %16s\n", "algorithm", "formula", "dag");
+  cli_record rec;
+  if (!cli_record_open(&rec))
+    return CLI_FAILURE;
+  FILE *f = rec.f;
+  fprintf(f, "Table 1, P = %llu, L = %g, g = %g, k = %llu, gs = %g, g1 = %g\n",
+          (unsigned long long)q.P, q.L, q.g, (unsigned long long)q.k, q.gs, q.g1);
+  fprintf(f, "  %-16s %16s %16s\n", "algorithm", "formula", "dag");
   for (int k = 0; k < STP_BCAST_ALG_COUNT; k++) {
     char d[32] = "-";
     if (!isnan(dag[k]))
       snprintf(d, sizeof d, "%.10g", dag[k]);
     bool differs = !isnan(dag[k]) && fabs(dag[k] - formula[k]) > 1e-9 * fmax(1, fabs(dag[k]));
-    printf("  %-16s %16.10g %16s%s\n", stp_bcast_alg_name((stp_bcast_alg)k), formula[k], d,
-           differs ? "  (differs: see docs/design.md)" : "");
+    fprintf(f, "  %-16s %16.10g %16s%s\n", stp_bcast_alg_name((stp_bcast_alg)k), formula[k], d,
+            differs ? "  (differs: see docs/design.md)" : "");
   }
-  return CLI_OK;
+  return cli_record_close(&rec) ? CLI_OK : CLI_FAILURE; /* cli_finish says why */
 }
 
 /* ---- --partition ------------------------------------------------------------------ */
 
-static void print_ranges(const size_t *x, size_t n) {
+static void print_ranges(FILE *f, const size_t *x, size_t n) {
   for (size_t k = 0; k < n;) {
     size_t e = k;
     while (e + 1 < n && x[e + 1] == x[e] + 1)
       e++;
-    printf("%s%zu", k ? " " : "", x[k]);
+    fprintf(f, "%s%zu", k ? " " : "", x[k]);
     if (e > k)
-      printf("-%zu", x[e]);
+      fprintf(f, "-%zu", x[e]);
     k = e + 1;
   }
 }
@@ -137,16 +140,19 @@ static void print_ranges(const size_t *x, size_t n) {
 static int print_partition(const char *file, double rho, const stp_bcast_partition *p,
                            bool json) {
   if (!json) {
-    printf("%s: %zu machines, %zu clusters (rho %g)\n", file, p->n, p->nclusters, rho);
+    cli_record rec;
+    if (!cli_record_open(&rec))
+      return CLI_FAILURE;
+    fprintf(rec.f, "%s: %zu machines, %zu clusters (rho %g)\n", file, p->n, p->nclusters, rho);
     for (size_t c = 0; c < p->nclusters; c++) {
-      printf("  cluster %zu (%zu): ", c, p->sizes[c]);
-      print_ranges(p->nodes + p->offsets[c], p->sizes[c]);
-      putchar('\n');
+      fprintf(rec.f, "  cluster %zu (%zu): ", c, p->sizes[c]);
+      print_ranges(rec.f, p->nodes + p->offsets[c], p->sizes[c]);
+      fputc('\n', rec.f);
     }
-    return CLI_OK;
+    return cli_record_close(&rec) ? CLI_OK : CLI_FAILURE; /* cli_finish says why */
   }
   json_t *o = json_object(), *sizes = json_array(), *cl = json_array();
-  json_object_set_new(o, "file", json_string(file));
+  json_object_set_new(o, "file", report_string(file));
   json_object_set_new(o, "rho", report_number(rho));
   for (size_t c = 0; c < p->nclusters; c++) {
     json_t *m = json_array();
@@ -169,7 +175,7 @@ static int run_partition(const cli_args *a, const char *file, bool json) {
     cli_usage_error(CMD, "--partition needs --rho R");
     return CLI_USAGE;
   }
-  if (!cli_parse_double(CMD, "rho", r, 0, DBL_MAX, &rho))
+  if (!cli_parse_double(CMD, "rho", r, 0, STP_TIME_MAX, &rho))
     return CLI_USAGE;
   stp_error err = {0};
   double *w;
@@ -215,7 +221,7 @@ static json_t *exponential_json(const stp_graph_result *r) {
 static int print_json(const platform_run *run, const outcome *x) {
   const stp_bcast_platform *p = run->p;
   json_t *o = json_object(), *T = json_array(), *sends = json_array();
-  json_object_set_new(o, "file", json_string(stp_bcast_platform_file(p)));
+  json_object_set_new(o, "file", report_string(stp_bcast_platform_file(p)));
   json_object_set_new(o, "heuristic", json_string(stp_bcast_heuristic_name(x->s.heuristic)));
   json_object_set_new(o, "root", json_string(stp_bcast_cluster_name(p, x->s.root)));
   for (size_t j = 0; j < x->s.nclusters; j++)
@@ -244,23 +250,23 @@ static int print_json(const platform_run *run, const outcome *x) {
   return rc ? CLI_FAILURE : CLI_OK;
 }
 
-static void print_text(const platform_run *run, const outcome *x) {
+static void print_text(FILE *f, const platform_run *run, const outcome *x) {
   const stp_bcast_platform *p = run->p;
-  printf("%s: makespan %.10g", stp_bcast_heuristic_name(x->s.heuristic), x->s.makespan);
+  fprintf(f, "%s: makespan %.10g", stp_bcast_heuristic_name(x->s.heuristic), x->s.makespan);
   if (x->r.exp_computed)
-    printf(", E[exp] %.10g (%llu states), interval [%.10g, %.10g]\n", x->r.exp_value,
+    fprintf(f, ", E[exp] %.10g (%llu states), interval [%.10g, %.10g]\n", x->r.exp_value,
            (unsigned long long)x->r.exp_states, x->r.bound_lower, x->r.bound_upper);
   else
-    printf(", E[exp] not computed: %s\n", x->r.exp_reason);
+    fprintf(f, ", E[exp] not computed: %s\n", x->r.exp_reason);
   if (x->r.law_asked)
-    report_graph_law_text(stdout, &x->r, report_sim_law(&run->sim), 16);
+    report_graph_law_text(f, &x->r, report_sim_law(&run->sim), 16);
   if (run->simulate)
-    printf("  simulation (%s, %llu runs, seed %llu): mean %.10g, 95%% [%.10g, %.10g]\n",
+    fprintf(f, "  simulation (%s, %llu runs, seed %llu): mean %.10g, 95%% [%.10g, %.10g]\n",
            report_sim_law(&run->sim), (unsigned long long)x->sim.runs,
            (unsigned long long)run->sim.seed, x->sim.mean, x->sim.ci95_lo, x->sim.ci95_hi);
   for (size_t k = 0; k + 1 < x->s.nclusters; k++) {
     const stp_bcast_send *e = &x->s.sends[k];
-    printf("  %-12s -> %-12s start %-14.10g arrival %.10g\n", stp_bcast_cluster_name(p, e->from),
+    fprintf(f, "  %-12s -> %-12s start %-14.10g arrival %.10g\n", stp_bcast_cluster_name(p, e->from),
            stp_bcast_cluster_name(p, e->to), e->start, e->arrival);
   }
 }
@@ -280,7 +286,12 @@ static int one_heuristic(const platform_run *run, stp_bcast_heuristic h) {
   } else if (run->json) {
     rc = print_json(run, &x);
   } else {
-    print_text(run, &x);
+    cli_record rec;
+    rc = cli_record_open(&rec) ? CLI_OK : CLI_FAILURE;
+    if (rc == CLI_OK) {
+      print_text(rec.f, run, &x);
+      rc = cli_record_close(&rec) ? CLI_OK : CLI_FAILURE; /* cli_finish says why */
+    }
   }
   stp_graph_result_free(&x.r);
   stp_bcast_schedule_free(&x.s);
@@ -322,7 +333,7 @@ static bool platform_options(const cli_args *a, const stp_bcast_platform *p, pla
   run->gopts.exponential = 1;
   run->gopts.max_states = STP_GRAPH_DEFAULT_MAX_STATES;
   if ((s = cli_get(CMD, a, "size"))) {
-    if (!cli_parse_double(CMD, "size", s, 1, DBL_MAX, &run->opts.size))
+    if (!cli_parse_double(CMD, "size", s, 1, STP_TIME_MAX, &run->opts.size))
       return false;
     run->opts.has_size = 1;
   } else if (stp_bcast_platform_needs_size(p)) {
@@ -388,7 +399,7 @@ static int run_platform(const cli_args *a, bool json) {
   }
   if (rc == CLI_OK && gantt)
     rc = draw_gantt(&run, (stp_bcast_heuristic)run.first, &chart);
-  for (int h = run.first; rc == CLI_OK && !gantt && h <= run.last; h++)
+  for (int h = run.first; rc == CLI_OK && !gantt && h <= run.last && cli_go_on(); h++)
     rc = one_heuristic(&run, (stp_bcast_heuristic)h);
   stp_bcast_platform_free(p);
   stp_law_free(law);

@@ -218,8 +218,8 @@ static void print_text(const chain_shape *c, const stp_chain_about *about,
 static int print_json(const stp_mapping *m, const chain_shape *c, const stp_chain_about *about,
                       const stp_chain_solution *sol, bool solved) {
   json_t *o = json_object();
-  json_object_set_new(o, "file", json_string(stp_mapping_file(m)));
-  json_object_set_new(o, "name", json_string(stp_mapping_name(m)));
+  json_object_set_new(o, "file", report_string(stp_mapping_file(m)));
+  json_object_set_new(o, "name", report_string(stp_mapping_name(m)));
   json_object_set_new(o, "model", json_string(stp_model_name(about->model)));
   if (about->model == STP_MODEL_STRICT) {
     json_object_set_new(o, "component", json_null());

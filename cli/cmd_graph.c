@@ -45,8 +45,8 @@ static json_t *json_result(const char *file, const stp_graph *g, const stp_graph
                            const graph_job *j, const stp_graph_sim_result *sr) {
   json_t *o = json_object();
   const char *what = r->is_dag ? "makespan" : "throughput";
-  json_object_set_new(o, "file", json_string(file));
-  json_object_set_new(o, "name", json_string(stp_graph_name(g)));
+  json_object_set_new(o, "file", report_string(file));
+  json_object_set_new(o, "name", report_string(stp_graph_name(g)));
   json_object_set_new(o, "transitions", json_integer((json_int_t)stp_graph_transition_count(g)));
   json_object_set_new(o, "mode", json_string(r->is_dag ? "dag" : "teg"));
   json_t *det = json_object();
@@ -165,13 +165,16 @@ static void write_dot(FILE *f, const stp_graph *g, const stp_graph_result *r) {
   free(next);
 }
 
-/* With --json, a file that fails still gives its record (status, error). */
+/* With --json, a file that fails still gives its record (status, error);
+ * not one cut short by Ctrl-C, after which nothing is written. */
 static int json_error(const char *file, const stp_graph *g, const stp_error *err, int rc) {
+  if (err->status == STP_EINTERRUPTED)
+    return rc;
   json_t *o = report_error_record(file, NULL, err);
   if (o) {
     json_object_del(o, "model"); /* a graph has no model */
     if (g)
-      json_object_set_new(o, "name", json_string(stp_graph_name(g)));
+      json_object_set_new(o, "name", report_string(stp_graph_name(g)));
   }
   if (report_json_line(stdout, o) != 0)
     rc = CLI_FAILURE;
@@ -179,7 +182,24 @@ static int json_error(const char *file, const stp_graph *g, const stp_error *err
   return rc;
 }
 
-static int graph_one(const char *file, const graph_job *j) {
+/* The text report or the dot graph of one file as one record (a blank
+ * line first when it is not the first report). */
+static int text_record(const char *file, const stp_graph *g, const stp_graph_result *r,
+                       const graph_job *j, const stp_graph_sim_result *sr, bool first) {
+  cli_record rec;
+  if (!cli_record_open(&rec))
+    return CLI_FAILURE;
+  if (j->dot) {
+    write_dot(rec.f, g, r);
+  } else {
+    if (!first)
+      fputc('\n', rec.f);
+    text_result(rec.f, file, g, r, j, sr);
+  }
+  return cli_record_close(&rec) ? CLI_OK : CLI_FAILURE; /* cli_finish says why */
+}
+
+static int graph_one(const char *file, const graph_job *j, bool first) {
   stp_error err = {0};
   stp_graph *g;
   double t0 = report_now();
@@ -210,19 +230,15 @@ static int graph_one(const char *file, const graph_job *j) {
     stp_error_prefix(&err, "%s", file);
     rc = cli_report_error(&err);
     rc = j->json ? json_error(file, g, &err, rc) : rc;
-  } else if (j->dot) {
-    write_dot(stdout, g, &r);
   } else if (j->json) {
     json_t *o = json_result(file, g, &r, j, &sr);
     json_object_set_new(o, "seconds", report_number(report_now() - t0));
     report_status(o, STP_OK, NULL);
-    if (report_json_line(stdout, o) != 0) {
-      cli_error("cannot write the JSON result");
-      rc = CLI_FAILURE;
-    }
+    if (report_json_line(stdout, o) != 0)
+      rc = CLI_FAILURE; /* cli_finish says why, once */
     json_decref(o);
   } else {
-    text_result(stdout, file, g, &r, j, &sr);
+    rc = text_record(file, g, &r, j, &sr, first);
   }
   stp_graph_result_free(&r);
   stp_graph_free(g);
@@ -261,9 +277,8 @@ static int run_graph(int argc, char **argv) {
     goto out;
   }
   rc = CLI_OK;
-  for (int k = 0; k < a.npos; k++) {
-    if (!j.json && !j.dot && k) fputc('\n', stdout);
-    int one = graph_one(a.pos[k], &j);
+  for (int k = 0; k < a.npos && cli_go_on(); k++) { /* no new file after Ctrl-C or a failed write */
+    int one = graph_one(a.pos[k], &j, k == 0);
     if (one > rc) rc = one;
   }
 out:

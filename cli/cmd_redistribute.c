@@ -26,7 +26,7 @@ static const cli_option redistribute_options[] = {
     {"strategy", 0, "NAME", "class, stepwise, greedy, caterpillar, optimal, or all (default: class where it applies, else stepwise)"},
     {"max-steps", 0, "K", "optimal: at most K steps (default: no limit)"},
     {"max-nodes", 0, "N", "optimal: search nodes before giving up (default 1e6)"},
-    {"max-work", 0, "W", "stepwise, greedy, optimal: refuse above W estimated steps (default 2e10)"},
+    {"max-work", 0, "W", "stepwise, greedy, optimal: refuse above W estimated steps (default 5e9)"},
     {"json", 0, NULL, "one JSON object per strategy"},
     CLI_SIM_OPTIONS,
     CLI_GANTT_OPTIONS,
@@ -118,10 +118,14 @@ static bool parse_run(const cli_command *cmd, const cli_args *a, run *r, int *rc
     }
   }
   if ((s = cli_get(cmd, a, "alpha")) &&
-      !cli_parse_double(cmd, "alpha", s, 0, DBL_MAX, &r->cost.alpha))
+      !cli_parse_time(cmd, "alpha", s, true, &r->cost.alpha))
     return false;
-  if ((s = cli_get(cmd, a, "beta")) && !cli_parse_double(cmd, "beta", s, 0, DBL_MAX, &r->cost.beta))
+  if ((s = cli_get(cmd, a, "beta")) && !cli_parse_time(cmd, "beta", s, true, &r->cost.beta))
     return false;
+  if (stp_redist_cost_check(r->rd, &r->cost, &err) != STP_OK) { /* before anything is printed */
+    *rc = cli_report_error(&err);
+    return false;
+  }
   stp_redist_options_init(&r->opts);
   r->opts.control = cli_control();
   const char *strategy = cli_get(cmd, a, "strategy");
@@ -152,6 +156,13 @@ static bool parse_run(const cli_command *cmd, const cli_args *a, run *r, int *rc
       !cli_parse_double(cmd, "max-work", s, 1, 1e300, &r->opts.max_work))
     return false;
   r->json = cli_flag(cmd, a, "json");
+  /* a JSON record holds the grid and every message: refused before it is built */
+  if (r->json && !cli_within_budget("the JSON record of the grid and its messages",
+                                    40.0 * (double)r->info.P * (double)r->info.Q +
+                                        400.0 * (double)r->info.messages)) {
+    *rc = CLI_USAGE;
+    return false;
+  }
   if (!cli_parse_sim_options(cmd, a, false, false, &r->simulate, &r->sim, &r->law))
     return false;
   *rc = CLI_OK;
@@ -260,17 +271,17 @@ static int print_json(const run *r, const stp_redist_schedule *sc, const outcome
   return rc;
 }
 
-static void print_head(const run *r) {
+static void print_head(FILE *f, const run *r) {
   const stp_redist_info *in = &r->info;
-  printf("CYCLIC(%llu) on %llu -> CYCLIC(%llu) on %llu: L = %llu, g = %llu, %llu messages, "
+  fprintf(f, "CYCLIC(%llu) on %llu -> CYCLIC(%llu) on %llu: L = %llu, g = %llu, %llu messages, "
          "ns_opt = %llu\n",
          (unsigned long long)in->r, (unsigned long long)in->P, (unsigned long long)in->s,
          (unsigned long long)in->Q, (unsigned long long)in->L, (unsigned long long)in->g,
          (unsigned long long)in->messages, (unsigned long long)in->ns_opt);
-  printf("cost model: alpha = %g, beta = %g, M = %llu (%llu periods)\n", r->cost.alpha,
+  fprintf(f, "cost model: alpha = %g, beta = %g, M = %llu (%llu periods)\n", r->cost.alpha,
          r->cost.beta, (unsigned long long)r->cost.M, (unsigned long long)(r->cost.M / in->L));
   if (in->P > TEXT_GRID_MAX || in->Q > TEXT_GRID_MAX) {
-    printf("\ngrid: %llu x %llu (shown up to %d x %d; --json has it)\n",
+    fprintf(f, "\ngrid: %llu x %llu (shown up to %d x %d; --json has it)\n",
            (unsigned long long)in->P, (unsigned long long)in->Q, TEXT_GRID_MAX, TEXT_GRID_MAX);
     return;
   }
@@ -279,76 +290,95 @@ static void print_head(const run *r) {
     for (uint64_t q = 0; q < in->Q; q++)
       w = (int)fmax(w, snprintf(NULL, 0, "%llu", (unsigned long long)stp_redist_length(r->rd, p, q)));
   w = (int)fmax(w, snprintf(NULL, 0, "%llu", (unsigned long long)in->Q - 1));
-  printf("\ncommunication grid (message lengths per L elements; - none)\n  send\\recv");
+  fprintf(f, "\ncommunication grid (message lengths per L elements; - none)\n  send\\recv");
   for (uint64_t q = 0; q < in->Q; q++)
-    printf(" %*llu", w, (unsigned long long)q);
-  printf("  messages\n");
+    fprintf(f, " %*llu", w, (unsigned long long)q);
+  fprintf(f, "  messages\n");
   for (uint64_t p = 0; p < in->P; p++) {
-    printf("  %9llu", (unsigned long long)p);
+    fprintf(f, "  %9llu", (unsigned long long)p);
     uint64_t n = 0;
     for (uint64_t q = 0; q < in->Q; q++) {
       uint64_t l = stp_redist_length(r->rd, p, q);
       n += l > 0;
       if (l)
-        printf(" %*llu", w, (unsigned long long)l);
+        fprintf(f, " %*llu", w, (unsigned long long)l);
       else
-        printf(" %*s", w, "-");
+        fprintf(f, " %*s", w, "-");
     }
-    printf("  %llu\n", (unsigned long long)n);
+    fprintf(f, "  %llu\n", (unsigned long long)n);
   }
-  printf("  %9s", "messages");
+  fprintf(f, "  %9s", "messages");
   for (uint64_t q = 0; q < in->Q; q++) {
     uint64_t n = 0;
     for (uint64_t p = 0; p < in->P; p++)
       n += stp_redist_length(r->rd, p, q) > 0;
-    printf(" %*llu", w, (unsigned long long)n);
+    fprintf(f, " %*llu", w, (unsigned long long)n);
   }
-  printf("\n");
+  fprintf(f, "\n");
 }
 
-static void print_costs(const run *r, const outcome *o) {
-  printf("  cost %.10g, expected with exponential times %.10g (%s); N.B.U.E. interval "
+static void print_costs(FILE *f, const run *r, const outcome *o) {
+  fprintf(f, "  cost %.10g, expected with exponential times %.10g (%s); N.B.U.E. interval "
          "[%.10g, %.10g]\n", o->c.cost, o->c.exp_cost, o->c.exp_method, o->c.cost, o->c.exp_cost);
   if (o->simulated)
-    printf("  Monte Carlo (%s, %llu runs, seed %llu): %.10g, 95%% interval [%.10g, %.10g]\n",
+    fprintf(f, "  Monte Carlo (%s, %llu runs, seed %llu): %.10g, 95%% interval [%.10g, %.10g]\n",
            r->law ? stp_law_spec(r->law) : "exp", (unsigned long long)o->sim.runs,
            (unsigned long long)r->sim.seed, o->sim.mean, o->sim.ci95_lo, o->sim.ci95_hi);
 }
 
-static void print_schedule(const run *r, const stp_redist_schedule *sc, const outcome *o) {
+static void print_schedule(FILE *f, const run *r, const stp_redist_schedule *sc, const outcome *o) {
   uint64_t ns = stp_redist_schedule_steps(sc);
-  printf("\n%s: NS = %llu, TC = %llu\n", stp_redist_strategy_name(stp_redist_schedule_strategy(sc)),
+  fprintf(f, "\n%s: NS = %llu, TC = %llu\n", stp_redist_strategy_name(stp_redist_schedule_strategy(sc)),
          (unsigned long long)ns, (unsigned long long)stp_redist_schedule_tc(sc));
   if (stp_redist_schedule_strategy(sc) == STP_REDIST_OPTIMAL) {
     uint64_t lb, profiles, nodes;
     stp_redist_schedule_search(sc, &lb, &profiles, &nodes);
-    printf("  proven optimal%s: lower bound %llu, %llu cost profiles refuted or tried, %llu "
+    fprintf(f, "  proven optimal%s: lower bound %llu, %llu cost profiles refuted or tried, %llu "
            "search nodes\n", r->opts.max_steps ? " within --max-steps" : "",
            (unsigned long long)lb, (unsigned long long)profiles, (unsigned long long)nodes);
   }
-  print_costs(r, o);
-  printf("  %4s %6s  messages (sender->receiver:length)\n", "step", "cost");
+  print_costs(f, r, o);
+  fprintf(f, "  %4s %6s  messages (sender->receiver:length)\n", "step", "cost");
   for (uint64_t k = 0; k < ns; k++) {
-    printf("  %4llu %6llu ", (unsigned long long)k + 1,
+    fprintf(f, "  %4llu %6llu ", (unsigned long long)k + 1,
            (unsigned long long)stp_redist_step_cost(sc, k));
     for (uint64_t i = 0; i < stp_redist_step_size(sc, k); i++) {
       uint64_t p, q, l;
       stp_redist_step_message(sc, k, i, &p, &q, &l);
-      printf(" %llu->%llu:%llu", (unsigned long long)p, (unsigned long long)q,
+      fprintf(f, " %llu->%llu:%llu", (unsigned long long)p, (unsigned long long)q,
              (unsigned long long)l);
     }
-    printf("\n");
+    fprintf(f, "\n");
   }
 }
 
-static void print_row(const run *r, const stp_redist_schedule *sc, const outcome *o) {
+static void print_row(FILE *f, const run *r, const stp_redist_schedule *sc, const outcome *o) {
   (void)r;
-  printf("  %-12s %6llu %8llu %14.8g %14.8g", stp_redist_strategy_name(stp_redist_schedule_strategy(sc)),
+  fprintf(f, "  %-12s %6llu %8llu %14.8g %14.8g", stp_redist_strategy_name(stp_redist_schedule_strategy(sc)),
          (unsigned long long)stp_redist_schedule_steps(sc),
          (unsigned long long)stp_redist_schedule_tc(sc), o->c.cost, o->c.exp_cost);
   if (o->simulated)
-    printf(" %14.8g [%.8g, %.8g]", o->sim.mean, o->sim.ci95_lo, o->sim.ci95_hi);
-  printf("\n");
+    fprintf(f, " %14.8g [%.8g, %.8g]", o->sim.mean, o->sim.ci95_lo, o->sim.ci95_hi);
+  fprintf(f, "\n");
+}
+
+/* One strategy's text as one record: the head and the table's header first
+ * when it is the first. */
+static int text_record(const run *r, const stp_redist_schedule *sc, const outcome *o, size_t n,
+                       bool first) {
+  cli_record rec;
+  if (!cli_record_open(&rec))
+    return CLI_FAILURE;
+  if (first)
+    print_head(rec.f, r);
+  if (first && n > 1)
+    fprintf(rec.f, "\n  %-12s %6s %8s %14s %14s%s\n", "strategy", "NS", "TC", "cost",
+            "exp. cost", r->simulate ? "    Monte Carlo (95% interval)" : "");
+  if (n > 1)
+    print_row(rec.f, r, sc, o);
+  else
+    print_schedule(rec.f, r, sc, o);
+  return cli_record_close(&rec) ? CLI_OK : CLI_FAILURE; /* cli_finish says why */
 }
 
 /* ---- running ------------------------------------------------------------------ */
@@ -361,6 +391,10 @@ static int evaluate(const run *r, const stp_redist_schedule *sc, outcome *o) {
   if (stp_redist_evaluate(r->rd, sc, &r->cost, &o->c, &err) != STP_OK)
     return cli_report_error(&err);
   if (r->simulate) { /* Monte Carlo of the barrier schedule, any law */
+    uint64_t ns = stp_redist_schedule_steps(sc), m = r->info.messages;
+    if (!cli_within_budget("the barrier schedule's event graph",
+                           stp_graph_memory_estimate(m + ns, 2 * m + ns, 1)))
+      return CLI_USAGE;
     stp_graph *g;
     if (stp_redist_schedule_graph(r->rd, sc, &r->cost, &g, &err) != STP_OK)
       return cli_report_error(&err);
@@ -433,12 +467,9 @@ static int run_redistribute(int argc, char **argv) {
     stp_law_free(chart_law);
     goto out;
   }
-  if (!r.json)
-    print_head(&r);
-  if (!r.json && n > 1)
-    printf("\n  %-12s %6s %8s %14s %14s%s\n", "strategy", "NS", "TC", "cost", "exp. cost",
-           r.simulate ? "    Monte Carlo (95% interval)" : "");
-  for (size_t i = 0; i < n && rc == CLI_OK; i++) {
+  /* Each strategy is one record; the text report's head goes with the
+   * first, so that a failure before it leaves nothing half-written. */
+  for (size_t i = 0; i < n && rc == CLI_OK && cli_go_on(); i++) {
     stp_error err = {0};
     stp_redist_schedule *sc;
     outcome o = {.t0 = report_now()};
@@ -447,19 +478,10 @@ static int run_redistribute(int argc, char **argv) {
       break;
     }
     rc = evaluate(&r, sc, &o);
-    if (rc == CLI_OK) {
-      if (r.json)
-        rc = print_json(&r, sc, &o) == 0 ? CLI_OK : CLI_FAILURE;
-      else if (n > 1)
-        print_row(&r, sc, &o);
-      else
-        print_schedule(&r, sc, &o);
-    }
+    if (rc == CLI_OK)
+      rc = r.json ? (print_json(&r, sc, &o) == 0 ? CLI_OK : CLI_FAILURE)
+                  : text_record(&r, sc, &o, n, i == 0);
     stp_redist_schedule_free(sc);
-  }
-  if (fflush(stdout) != 0 && rc == CLI_OK) {
-    cli_error("cannot write the output");
-    rc = CLI_FAILURE;
   }
 out:
   stp_redist_free(r.rd);

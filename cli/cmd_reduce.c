@@ -49,6 +49,7 @@ typedef struct reduce_values {
   stp_graph_result g;   /* exp_* and critical path (when the DAG was analysed) */
   bool analysed;
   const char *exp_reason; /* when the exponential value is missing */
+  char reason[256];       /* exp_reason's text when it is made here */
   bool sim_done;
   stp_graph_sim_result sim;
 } reduce_values;
@@ -94,7 +95,7 @@ static bool parse_cost(const cli_args *a, const char *opt, double *out) {
     cli_usage_error(CMD, "--%s is required", opt);
     return false;
   }
-  return cli_parse_double(CMD, opt, s, 0, 1e300, out);
+  return cli_parse_time(CMD, opt, s, true, out);
 }
 
 static bool parse_limit(const cli_args *a, reduce_run *run) {
@@ -213,6 +214,17 @@ static int evaluate(const reduce_run *run, const stp_reduce *r, reduce_values *v
     v->exp_reason = REASON_NONE;
   if (s->n == 1 || (!run->exp && !run->simulate && !run->gopts.law))
     return CLI_OK; /* nothing to reduce: every value is 0 (see print) */
+  /* (a phase-type law asked for: the DAG is built, its own refusal speaks) */
+  uint64_t at_least = run->exp && !run->gopts.law ? stp_reduce_ideals_lower(r) : 0;
+  if (at_least > run->gopts.max_states) { /* refused before the DAG is built */
+    snprintf(v->reason, sizeof v->reason,
+             "the exponential makespan needs more than %llu states (order ideals); its "
+             "transfers that start together give at least %llu; raise --max-states",
+             (unsigned long long)run->gopts.max_states, (unsigned long long)at_least);
+    v->exp_reason = v->reason;
+    if (!run->simulate)
+      return CLI_OK;
+  }
   stp_error err = {0};
   if (stp_reduce_graph(r, &v->graph, &err) != STP_OK)
     return cli_report_error(&err);
@@ -326,19 +338,19 @@ static int print_json(const reduce_run *run, const stp_reduce_spec *s, double de
   return rc;
 }
 
-static void print_list(const char *label, const stp_reduce *r, bool starts) {
+static void print_list(FILE *f, const char *label, const stp_reduce *r, bool starts) {
   uint64_t n = stp_reduce_get_spec(r)->n;
-  printf("  %-16s", label);
+  fprintf(f, "  %-16s", label);
   if (n > 64) {
-    printf(" (%llu values; --json lists them)\n", (unsigned long long)(n - 1));
+    fprintf(f, " (%llu values; --json lists them)\n", (unsigned long long)(n - 1));
     return;
   }
   for (uint64_t i = 2; i <= n; i++)
     if (starts)
-      printf(" %g", stp_reduce_transfer_start(r, i));
+      fprintf(f, " %g", stp_reduce_transfer_start(r, i));
     else
-      printf(" %llu", (unsigned long long)stp_reduce_child(r, i));
-  printf("%s\n", n == 1 ? " (none: one element)" : "");
+      fprintf(f, " %llu", (unsigned long long)stp_reduce_child(r, i));
+  fprintf(f, "%s\n", n == 1 ? " (none: one element)" : "");
 }
 
 static const char *algorithm_text(const stp_reduce_spec *s) {
@@ -349,50 +361,50 @@ static const char *algorithm_text(const stp_reduce_spec *s) {
   }
 }
 
-static void print_critical(const reduce_values *v) {
+static void print_critical(FILE *f, const reduce_values *v) {
   if (!v->analysed || v->g.critical_len == 0 || v->g.critical_len > 40)
     return;
-  printf("  %-16s", "critical path");
+  fprintf(f, "  %-16s", "critical path");
   for (size_t k = 0; k < v->g.critical_len; k++)
-    printf(" %s", stp_graph_transition_name(v->graph, v->g.critical[k]));
-  printf("\n");
+    fprintf(f, " %s", stp_graph_transition_name(v->graph, v->g.critical[k]));
+  fprintf(f, "\n");
 }
 
-static void print_text(const reduce_run *run, const stp_reduce *r, const reduce_values *v) {
+static void print_text(FILE *f, const reduce_run *run, const stp_reduce *r, const reduce_values *v) {
   const stp_reduce_spec *s = stp_reduce_get_spec(r);
-  printf("n = %llu, d = %g, c = %g: %s tree (%s", (unsigned long long)s->n, s->d, s->c,
+  fprintf(f, "n = %llu, d = %g, c = %g: %s tree (%s", (unsigned long long)s->n, s->d, s->c,
          stp_reduce_tree_name(s->tree), algorithm_text(s));
   if (s->algorithm != STP_REDUCE_ALG1)
-    printf(", K = %llu", (unsigned long long)s->K);
-  printf(")\n");
-  print_list("children", r, false);
-  print_list("transfer starts", r, true);
-  printf("  %-16s %.10g\n", "makespan", stp_reduce_makespan(r));
+    fprintf(f, ", K = %llu", (unsigned long long)s->K);
+  fprintf(f, ")\n");
+  print_list(f, "children", r, false);
+  print_list(f, "transfer starts", r, true);
+  fprintf(f, "  %-16s %.10g\n", "makespan", stp_reduce_makespan(r));
   double e = exp_makespan(s, v);
   if (isfinite(e))
-    printf("  %-16s %.10g (dag-ctmc, %llu order ideals)\n", "exponential", e,
+    fprintf(f, "  %-16s %.10g (dag-ctmc, %llu order ideals)\n", "exponential", e,
            (unsigned long long)exp_states(s, v));
   else
-    printf("  %-16s none: %s\n", "exponential", v->exp_reason);
+    fprintf(f, "  %-16s none: %s\n", "exponential", v->exp_reason);
   if (run->gopts.law && s->n > 1 && v->g.law_computed)
-    printf("  law %-12s %.10g (dag-ctmc, %llu states)\n", stp_law_spec(run->law), v->g.law_value,
-           (unsigned long long)v->g.law_states);
+    fprintf(f, "  law %-12s %.10g (dag-ctmc, %llu states)\n", stp_law_spec(run->law),
+            v->g.law_value, (unsigned long long)v->g.law_states);
   else if (run->gopts.law && s->n > 1)
-    printf("  law %-12s none: %s\n", stp_law_spec(run->law), v->g.law_reason);
-  print_critical(v);
+    fprintf(f, "  law %-12s none: %s\n", stp_law_spec(run->law), v->g.law_reason);
+  print_critical(f, v);
   if (isfinite(e))
-    printf("  %-16s %.10g <= E[makespan] <= %.10g for N.B.U.E. times\n", "bounds",
+    fprintf(f, "  %-16s %.10g <= E[makespan] <= %.10g for N.B.U.E. times\n", "bounds",
            stp_reduce_makespan(r), e);
-  printf("  %-16s %g <= OPT <= %g (Lemma 5, Proposition 6)\n", "optimal length",
+  fprintf(f, "  %-16s %g <= OPT <= %g (Lemma 5, Proposition 6)\n", "optimal length",
          stp_reduce_opt_lower(s->n, s->d, s->c), stp_reduce_opt_upper(s->n, s->d, s->c));
   double lb = stp_reduce_length_bound(s);
   if (isfinite(lb))
-    printf("  %-16s %g (%s)\n", "length bound", lb,
+    fprintf(f, "  %-16s %g (%s)\n", "length bound", lb,
            s->algorithm == STP_REDUCE_ALG2 ? "Proposition 8, corrected" : "Corollary 11");
   if (run->simulate) {
     stp_graph_sim_result m = sim_result(run, s, v);
     const char *where = position(stp_reduce_makespan(r), e, &m);
-    printf("  %-16s %s, %llu runs, seed %llu: mean %.10g, 95%% [%.10g, %.10g], %s\n",
+    fprintf(f, "  %-16s %s, %llu runs, seed %llu: mean %.10g, 95%% [%.10g, %.10g], %s\n",
            "simulation", report_sim_law(&run->sim),
            (unsigned long long)m.runs, (unsigned long long)run->sim.seed, m.mean, m.ci95_lo,
            m.ci95_hi,
@@ -412,42 +424,52 @@ static const char *cell(char *buf, size_t size, double x) {
   return buf;
 }
 
-static void print_row(const reduce_run *run, const stp_reduce_spec *s, double det,
+static void print_row(FILE *f, const reduce_run *run, const stp_reduce_spec *s, double det,
                       const reduce_values *v) {
   double e = exp_makespan(s, v);
   char b[5][32], states[24] = "-";
   if (isfinite(e))
     snprintf(states, sizeof states, "%llu", (unsigned long long)exp_states(s, v));
-  printf("%10llu %14s %14s %10s %10s %10s %12s", (unsigned long long)s->n,
+  fprintf(f, "%10llu %14s %14s %10s %10s %10s %12s", (unsigned long long)s->n,
          cell(b[0], 32, det), cell(b[1], 32, e), states,
          cell(b[2], 32, stp_reduce_opt_lower(s->n, s->d, s->c)),
          cell(b[3], 32, stp_reduce_opt_upper(s->n, s->d, s->c)),
          cell(b[4], 32, stp_reduce_length_bound(s)));
   if (run->simulate)
-    printf(" %14.10g", sim_result(run, s, v).mean);
-  printf("\n");
+    fprintf(f, " %14.10g", sim_result(run, s, v).mean);
+  fprintf(f, "\n");
 }
 
-static void print_dot(const stp_reduce *r) {
+static void print_dot(FILE *f, const stp_reduce *r) {
   const stp_reduce_spec *s = stp_reduce_get_spec(r);
-  printf("digraph \"reduce-%s-n%llu\" {\n  rankdir=BT;\n  node [shape=circle];\n"
+  fprintf(f, "digraph \"reduce-%s-n%llu\" {\n  rankdir=BT;\n  node [shape=circle];\n"
          "  1 [shape=doublecircle];\n",
          stp_reduce_tree_name(s->tree), (unsigned long long)s->n);
   for (uint64_t v = 2; v <= s->n; v++)
-    printf("  %llu -> %llu [label=\"%g\"];\n", (unsigned long long)v,
+    fprintf(f, "  %llu -> %llu [label=\"%g\"];\n", (unsigned long long)v,
            (unsigned long long)stp_reduce_child(r, v), stp_reduce_transfer_start(r, v));
-  printf("}\n");
+  fprintf(f, "}\n");
 }
 
-/* The schedule's DAG as a graph file on the standard output. */
+/* The schedule's DAG as a graph file, one record. */
 static int write_graph(const stp_reduce *r) {
   stp_error err = {0};
   stp_graph *g;
   if (stp_reduce_graph(r, &g, &err) != STP_OK)
     return cli_report_error(&err);
-  stp_status st = stp_graph_write_json(g, stdout, &err);
+  cli_record rec;
+  if (!cli_record_open(&rec)) {
+    stp_graph_free(g);
+    cli_error("out of memory");
+    return CLI_FAILURE;
+  }
+  stp_status st = stp_graph_write_json(g, rec.f, &err);
   stp_graph_free(g);
-  return st == STP_OK ? CLI_OK : cli_report_error(&err);
+  if (st != STP_OK) {
+    cli_record_discard(&rec);
+    return cli_report_error(&err);
+  }
+  return cli_record_close(&rec) ? CLI_OK : CLI_FAILURE; /* cli_finish says why */
 }
 
 /* The Gantt chart of the schedule: one row per machine (its reductions,
@@ -470,8 +492,8 @@ static int draw_gantt(const reduce_run *run, const stp_reduce *r) {
   return rc;
 }
 
-static void print_header(const reduce_run *run) {
-  printf("%10s %14s %14s %10s %10s %10s %12s%s\n", "n", "makespan", "exp_makespan", "states",
+static void print_header(FILE *f, const reduce_run *run) {
+  fprintf(f, "%10s %14s %14s %10s %10s %10s %12s%s\n", "n", "makespan", "exp_makespan", "states",
          "opt_lower", "opt_upper", "length_bound", run->simulate ? "       sim_mean" : "");
 }
 
@@ -482,6 +504,11 @@ static int reduce_one(const reduce_run *run, uint64_t n) {
   stp_error err = {0};
   stp_reduce *r;
   double t0 = report_now();
+  /* the JSON arrays are 2 (n - 1) values of about 64 bytes each in memory */
+  if (run->json && !run->brief &&
+      !cli_within_budget("the JSON record's children and transfer_starts (--brief leaves them "
+                         "out)", 128.0 * (double)n))
+    return CLI_USAGE;
   if (stp_reduce_build(&spec, &r, &err) != STP_OK)
     return cli_report_error(&err);
   if (run->graph_json || run->gantt) {
@@ -491,15 +518,21 @@ static int reduce_one(const reduce_run *run, uint64_t n) {
   }
   reduce_values v = {0};
   int rc = run->dot ? CLI_OK : evaluate(run, r, &v);
-  if (rc == CLI_OK) {
-    if (run->dot)
-      print_dot(r);
-    else if (run->json)
-      rc = print_json(run, &spec, stp_reduce_makespan(r), r, &v, t0) == 0 ? CLI_OK : CLI_FAILURE;
-    else if (run->lo != run->hi)
-      print_row(run, &spec, stp_reduce_makespan(r), &v);
-    else
-      print_text(run, r, &v);
+  if (rc == CLI_OK && run->json) {
+    rc = print_json(run, &spec, stp_reduce_makespan(r), r, &v, t0) == 0 ? CLI_OK : CLI_FAILURE;
+  } else if (rc == CLI_OK) { /* one record: the tree, the report or the table's line */
+    cli_record rec;
+    if (!cli_record_open(&rec)) {
+      rc = CLI_FAILURE;
+    } else {
+      if (run->dot)
+        print_dot(rec.f, r);
+      else if (run->lo != run->hi)
+        print_row(rec.f, run, &spec, stp_reduce_makespan(r), &v);
+      else
+        print_text(rec.f, run, r, &v);
+      rc = cli_record_close(&rec) ? CLI_OK : CLI_FAILURE; /* cli_finish says why */
+    }
   }
   values_free(&v); /* also after a failed evaluation: the graph may exist */
   stp_reduce_free(r);
@@ -521,14 +554,20 @@ static int reduce_sweep(const reduce_run *run) {
                             spec.algorithm == STP_REDUCE_ALG2 ? REASON_ALG2 : REASON_NONE};
   int rc = CLI_OK;
   double t0 = report_now(); /* a record's seconds: since the previous one */
-  while (rc == CLI_OK && stp_reduce_sweep_next(sw, &n, &m)) {
+  while (rc == CLI_OK && cli_go_on() && stp_reduce_sweep_next(sw, &n, &m)) {
     if (n < run->lo)
       continue;
     spec.n = n;
-    if (run->json)
+    if (run->json) {
       rc = print_json(run, &spec, m, NULL, &none, t0) == 0 ? CLI_OK : CLI_FAILURE;
-    else
-      print_row(run, &spec, m, &none);
+    } else {
+      cli_record rec;
+      rc = cli_record_open(&rec) ? CLI_OK : CLI_FAILURE;
+      if (rc == CLI_OK) {
+        print_row(rec.f, run, &spec, m, &none);
+        rc = cli_record_close(&rec) ? CLI_OK : CLI_FAILURE;
+      }
+    }
     t0 = report_now();
   }
   stp_reduce_sweep_free(sw);
@@ -547,17 +586,20 @@ static int run_reduce(int argc, char **argv) {
     cli_args_free(&a);
     return CLI_USAGE;
   }
-  if (run.lo != run.hi && !run.json)
-    print_header(&run);
-  if (run.lo != run.hi && (run.brief || !run.json) && !run.exp && !run.simulate)
+  if (run.lo != run.hi && !run.json) {
+    cli_record rec;
+    if (cli_record_open(&rec)) {
+      print_header(rec.f, &run);
+      rc = cli_record_close(&rec) ? CLI_OK : CLI_FAILURE;
+    }
+  }
+  if (rc != CLI_OK)
+    ; /* the header could not be written: cli_finish says why */
+  else if (run.lo != run.hi && (run.brief || !run.json) && !run.exp && !run.simulate)
     rc = reduce_sweep(&run);
   else
-    for (uint64_t n = run.lo; n <= run.hi && rc == CLI_OK; n++)
+    for (uint64_t n = run.lo; n <= run.hi && rc == CLI_OK && cli_go_on(); n++)
       rc = reduce_one(&run, n);
-  if (fflush(stdout) != 0 && rc == CLI_OK) {
-    cli_error("cannot write the standard output");
-    rc = CLI_FAILURE;
-  }
   stp_law_free(run.law);
   stp_law_free(run.chart_law);
   cli_args_free(&a);

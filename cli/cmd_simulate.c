@@ -80,7 +80,7 @@ static json_t *bounds_json(const stp_sim_result *r) {
                         report_number(r->upper), "position", r->position, "relative",
                         report_number(r->relative));
   if (b && r->bounds_reason)
-    json_object_set_new(b, "reason", json_string(r->bounds_reason));
+    json_object_set_new(b, "reason", report_string(r->bounds_reason));
   return b;
 }
 
@@ -119,8 +119,8 @@ static json_t *sim_json(const stp_mapping *m, const stp_sim_result *r) {
   json_t *o = json_object();
   if (!o)
     return NULL;
-  json_object_set_new(o, "file", json_string(stp_mapping_file(m)));
-  json_object_set_new(o, "name", json_string(stp_mapping_name(m)));
+  json_object_set_new(o, "file", report_string(stp_mapping_file(m)));
+  json_object_set_new(o, "name", report_string(stp_mapping_name(m)));
   json_object_set_new(o, "model", json_string(stp_model_name(r->model)));
   json_object_set_new(o, "law", json_string(r->law));
   json_object_set_new(o, "laws", laws_json(m, r));
@@ -338,7 +338,7 @@ static int put_sim(const char *file, const stp_mapping *m, const stp_sim_result 
                                   : NULL,
                             err);
     if (j && m)
-      json_object_set_new(j, "name", json_string(stp_mapping_name(m)));
+      json_object_set_new(j, "name", report_string(stp_mapping_name(m)));
   }
   if (!j)
     return -1;

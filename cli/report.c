@@ -13,12 +13,61 @@
 
 json_t *report_number(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
+/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 if none:
+ * shortest forms only, no surrogates, nothing above U+10FFFF. */
+static size_t utf8_sequence(const unsigned char *p, size_t n) {
+  unsigned c = p[0];
+  size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+  if (len == 0 || len > n)
+    return 0;
+  unsigned cp = len == 1 ? c : c & (0x7F >> len);
+  for (size_t k = 1; k < len; k++) {
+    if ((p[k] & 0xC0) != 0x80)
+      return 0;
+    cp = cp << 6 | (p[k] & 0x3F);
+  }
+  static const unsigned least[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < least[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  return len;
+}
+
+json_t *report_string(const char *s) {
+  if (!s)
+    return json_null();
+  json_t *v = json_string(s);
+  if (v)
+    return v;
+  /* not UTF-8 (a file name is any bytes): each byte outside a valid
+   * sequence is kept as the four characters \xNN, as Python's
+   * backslashreplace writes it, rather than the key vanishing */
+  size_t n = strlen(s), at = 0;
+  char *out = malloc(4 * n + 1);
+  if (!out)
+    return NULL;
+  for (size_t i = 0; i < n;) {
+    size_t len = utf8_sequence((const unsigned char *)s + i, n - i);
+    if (len == 0) {
+      at += (size_t)sprintf(out + at, "\\x%02x", (unsigned char)s[i]);
+      i++;
+      continue;
+    }
+    memcpy(out + at, s + i, len);
+    at += len;
+    i += len;
+  }
+  out[at] = '\0';
+  v = json_string(out);
+  free(out);
+  return v;
+}
+
 json_t *report_exponential(const char *key, double value, uint64_t states, const char *method,
                            const char *reason) {
   json_t *e = json_object();
   if (reason) {
     json_object_set_new(e, key, json_null());
-    json_object_set_new(e, "reason", json_string(reason));
+    json_object_set_new(e, "reason", report_string(reason));
     if (method)
       json_object_set_new(e, "method", json_string(method));
     return e;
@@ -149,8 +198,8 @@ json_t *report_head(const char *file, const stp_mapping *m, const char *model) {
   json_t *o = json_object();
   if (!o)
     return NULL;
-  json_object_set_new(o, "file", json_string(file));
-  json_object_set_new(o, "name", m ? json_string(stp_mapping_name(m)) : json_null());
+  json_object_set_new(o, "file", report_string(file));
+  json_object_set_new(o, "name", m ? report_string(stp_mapping_name(m)) : json_null());
   json_object_set_new(o, "model", model ? json_string(model) : json_null());
   if (!m)
     return o;
@@ -237,7 +286,7 @@ json_t *report_json(const stp_mapping *m, const stp_result *r) {
       json_object_set_new(ex, "sweeps", json_integer((json_int_t)r->exp_sweeps));
     }
   } else {
-    json_object_set_new(ex, "reason", json_string(r->exp_reason ? r->exp_reason : "unknown"));
+    json_object_set_new(ex, "reason", report_string(r->exp_reason ? r->exp_reason : "unknown"));
   }
   json_object_set_new(o, "exponential", ex);
   json_object_set_new(o, "bounds", json_pack("{s:o,s:o}", "lower",
@@ -261,7 +310,7 @@ json_t *report_json(const stp_mapping *m, const stp_result *r) {
  * kind, "error" the message or null.  A bad input gives a record too. */
 void report_status(json_t *o, stp_status status, const char *message) {
   json_object_set_new(o, "status", json_string(stp_status_name(status)));
-  json_object_set_new(o, "error", message ? json_string(message) : json_null());
+  json_object_set_new(o, "error", message ? report_string(message) : json_null());
 }
 
 json_t *report_error_record(const char *file, const char *model, const stp_error *err) {

@@ -14,6 +14,9 @@
 
 /* A finite double as a JSON number, anything else as null. */
 json_t *report_number(double x);
+/* A string as JSON (NULL: null); bytes that are not UTF-8 (a file name can
+ * hold any) are written as the text \xNN instead of being lost. */
+json_t *report_string(const char *s);
 /* Names of processors as a JSON array. */
 json_t *report_names(const stp_mapping *m, const size_t *procs, size_t n);
 /* file, name, model, replication and paths of the docs/format.md object; m and

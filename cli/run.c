@@ -41,6 +41,15 @@ uint64_t cli_memory_budget(void) {
   return stp_control_memory_budget(&c);
 }
 
+bool cli_within_budget(const char *what, double bytes) {
+  uint64_t budget = cli_memory_budget();
+  if (bytes <= (double)budget)
+    return true;
+  cli_error("%s needs about %.3g GiB, above the memory budget of %.3g GiB (--max-memory)", what,
+            bytes / 1073741824.0, (double)budget / 1073741824.0);
+  return false;
+}
+
 stp_control cli_control(void) {
   /* whoever asks for the hooks runs a computation: "limits" then names the
    * budget it ran under, the default resolved */
@@ -75,6 +84,13 @@ bool cli_record_open(cli_record *r) {
   *r = (cli_record){0};
   r->f = open_memstream(&r->buf, &r->len);
   return r->f != NULL;
+}
+
+void cli_record_discard(cli_record *r) {
+  if (r->f)
+    fclose(r->f);
+  free(r->buf);
+  *r = (cli_record){0};
 }
 
 bool cli_record_close(cli_record *r) {

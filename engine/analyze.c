@@ -269,6 +269,23 @@ static stp_status law_analyze(const stp_graph *g, const stp_graph_options *o, st
   return STP_OK;
 }
 
+/* Every value finite and the interval ordered: an overflow is an error,
+ * never a null with success. */
+static stp_status check_result(const stp_graph_result *r, stp_error *err) {
+  if (r->is_dag) {
+    STP_CHECK(stp__check_finite(r->det_makespan, "the deterministic makespan", err));
+  } else {
+    STP_CHECK(stp__check_finite(r->det_throughput, "the deterministic throughput", err));
+    STP_CHECK(stp__check_finite(r->det_period, "the deterministic period", err));
+  }
+  if (r->exp_computed)
+    STP_CHECK(stp__check_finite(r->exp_value, r->is_dag ? "the exponential makespan"
+                                                        : "the exponential throughput", err));
+  if (r->law_computed)
+    STP_CHECK(stp__check_finite(r->law_value, "the exact value under the phase-type laws", err));
+  return stp__check_ordered(r->bound_lower, r->bound_upper, "the N.B.U.E. interval", err);
+}
+
 stp_status stp_graph_analyze(const stp_graph *g, const stp_graph_options *o, stp_graph_result *r,
                              stp_error *err) {
   stp_graph_options defaults;
@@ -286,6 +303,7 @@ stp_status stp_graph_analyze(const stp_graph *g, const stp_graph_options *o, stp
   stp_status s = r->is_dag ? dag_analyze(g, &opt, r, err) : teg_analyze(g, &opt, r, err);
   r->law_value = NAN;
   if (s == STP_OK && law_asked(g, &opt)) s = law_analyze(g, &opt, r, err);
+  if (s == STP_OK) s = check_result(r, err);
   if (s != STP_OK) stp_graph_result_free(r);
   return s;
 }

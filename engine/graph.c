@@ -92,6 +92,11 @@ static bool grow_transitions(stp_graph *g) {
   return true;
 }
 
+double stp_graph_memory_estimate(uint64_t transitions, uint64_t places, int simulate) {
+  double bytes = 120.0 * (double)transitions + 30.0 * (double)places;
+  return simulate ? 2 * bytes : bytes;
+}
+
 stp_status stp_graph_add_transition(stp_graph *g, const char *name, double time, stp_law *law,
                                     size_t *index, stp_error *err) {
   stp_status s = STP_EINVAL;
@@ -101,6 +106,12 @@ stp_status stp_graph_add_transition(stp_graph *g, const char *name, double time,
   }
   if (!isfinite(time) || time < 0) {
     stp__fail(err, s, "transition '%s': time %g is not a finite number >= 0", name, time);
+    goto fail;
+  }
+  if (time != 0 && (time < STP_TIME_MIN || time > STP_TIME_MAX)) {
+    stp__fail(err, s, "transition '%s': time %g is outside [%g, %g] (or 0): sums of such "
+              "times would overflow or underflow; rescale the units",
+              name, time, STP_TIME_MIN, STP_TIME_MAX);
     goto fail;
   }
   if (g->nt >= STP_GRAPH_MAX_TRANSITIONS) {

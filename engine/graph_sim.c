@@ -122,7 +122,9 @@ static stp_status statistics(bool dag, uint64_t firings, size_t outputs, double 
   double h = SIM_Z95 * r->stddev / sqrt((double)runs);
   r->ci95_lo = r->mean - h;
   r->ci95_hi = r->mean + h;
-  return STP_OK;
+  STP_CHECK(stp__check_finite(r->mean, "the simulated mean", err));
+  STP_CHECK(stp__check_finite(r->ci95_lo, "the 95% interval's low end", err));
+  return stp__check_finite(r->ci95_hi, "the 95% interval's high end", err);
 }
 
 stp_status stp_graph_simulate(const stp_graph *g, const stp_graph_sim_options *o,
@@ -134,6 +136,15 @@ stp_status stp_graph_simulate(const stp_graph *g, const stp_graph_sim_options *o
   }
   STP_CHECK(check_args(g, o, r, err));
   *r = (stp_graph_sim_result){0};
+  /* one value per run, and the kernel compiled from the graph */
+  uint64_t budget = stp_control_memory_budget(&o->control);
+  double bytes = 8.0 * (double)o->runs + stp_graph_memory_estimate(stp_graph_transition_count(g), stp_graph_place_count(g), 1) / 2;
+  if (bytes > (double)budget)
+    return stp__fail(err, STP_ELIMIT,
+                     "the simulation of %llu runs needs about %.3g GiB, above the memory budget "
+                     "of %.3g GiB (--max-memory)",
+                     (unsigned long long)o->runs, bytes / 1073741824.0,
+                     (double)budget / 1073741824.0);
   bool dag = stp_graph_is_dag(g);
   stp_mc_groups plan = {.groups = (uint32_t)o->runs, .replicated = true, .seed = o->seed,
                         .warmup = dag ? 0 : o->firings / 10, .per_group = dag ? 1 : o->firings};

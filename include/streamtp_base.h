@@ -66,6 +66,14 @@ STP_API int stp_status_is_input_error(stp_status s);
  * its bounds. */
 STP_API const char *stp_interval_position(double lo, double hi, double lower, double upper);
 
+/* The accepted range of every time (and of every quantity a time is made
+ * of) that a file, an option or an array hands the library: 0 where a
+ * reader allows it, else [STP_TIME_MIN, STP_TIME_MAX].  Sums of up to 10^8
+ * such times along a schedule, and the rates 1 / time of the Markov chains,
+ * then stay far from overflow and underflow (docs/format.md, "Numbers"). */
+#define STP_TIME_MIN 1e-150
+#define STP_TIME_MAX 1e150
+
 #define STP_ERROR_MAX 1024
 typedef struct stp_error {
   stp_status status;

@@ -18,9 +18,13 @@
 extern "C" {
 #endif
 
-/* Limits (stated in docs/format.md). */
-#define STP_BCAST_MAX_CLUSTERS 100000
-#define STP_BCAST_MAX_MACHINES 10000 /* rows of a latency matrix */
+/* Limits (stated in docs/format.md), those that a file within the readers'
+ * 64 MiB can reach: a platform of C clusters holds two C x C matrices, at
+ * least 4 C^2 bytes (61 MiB at 4000); a latency matrix of N machines at
+ * least 2 N^2 (48 MiB at 5000). */
+#define STP_BCAST_MAX_CLUSTERS 4000
+#define STP_BCAST_MAX_MACHINES 5000 /* rows of a latency matrix */
+#define STP_BCAST_MAX_CLUSTER_SIZE (UINT64_C(1) << 53) /* machines of one cluster */
 
 /* ---- platforms ------------------------------------------------------------ */
 

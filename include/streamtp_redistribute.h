@@ -69,7 +69,7 @@ STP_API stp_status stp_redist_class_applies(const stp_redist *rd, stp_error *err
  * found by up to min(P, Q) shortest-path searches over the messages left:
  * about ns_opt x min(P, Q) x (messages + P + Q) elementary steps, the
  * estimate checked against max_work before anything runs. */
-#define STP_REDIST_DEFAULT_MAX_WORK 2e10
+#define STP_REDIST_DEFAULT_MAX_WORK 5e9
 STP_API double stp_redist_matching_work(const stp_redist *rd);
 
 typedef struct stp_redist_options {
@@ -122,6 +122,13 @@ typedef struct stp_redist_cost {
   double alpha, beta;
   uint64_t M;
 } stp_redist_cost;
+
+/* STP_OK when c fits rd (M a positive multiple of L; alpha 0 or within
+ * [STP_TIME_MIN, STP_TIME_MAX]; every message time beta (M/L) len 0 or
+ * within that range), else EINVAL saying what: what stp_redist_evaluate
+ * checks first, for callers that check before printing anything. */
+STP_API stp_status stp_redist_cost_check(const stp_redist *rd, const stp_redist_cost *c,
+                                         stp_error *err);
 
 typedef struct stp_redist_costs {
   double cost;     /* alpha NS + beta (M/L) TC: every X = 1 */

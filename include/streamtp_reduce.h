@@ -21,8 +21,12 @@
 extern "C" {
 #endif
 
-/* Largest n accepted (memory: about 100 bytes per machine). */
+/* Largest n accepted.  Memory: the tree and its schedule take about
+ * STP_REDUCE_BYTES_PER_MACHINE per machine (measured: 88), checked against
+ * spec.control's budget before building; the DAG of stp_reduce_graph about
+ * stp_graph_memory_estimate(2(n - 1), 3(n - 1), ...) more. */
 #define STP_REDUCE_MAX_N UINT64_C(100000000)
+#define STP_REDUCE_BYTES_PER_MACHINE 96
 
 typedef enum {
   STP_REDUCE_OPTIMAL = 0, /* Algorithm 1 with the real (d, c) */
@@ -78,6 +82,15 @@ STP_API uint64_t stp_reduce_reception(const stp_reduce *r, uint64_t u, uint64_t 
 /* The deterministic makespan: the longest path of the schedule's DAG
  * (Algorithm 2: the algorithm's own length, max_i t_i). */
 STP_API double stp_reduce_makespan(const stp_reduce *r);
+
+/* A lower bound of the order ideals of stp_reduce_graph's DAG (its
+ * exponential chain's states), without building it: with d, c > 0 the
+ * transfers that start together in the schedule are independent and every
+ * predecessor starts earlier, so each group of w such transfers adds
+ * 2^w - 1 ideals (saturating at UINT64_MAX); at least 2(n - 1) + 1 in any
+ * case.  What a caller compares with max_states before building the DAG
+ * of each n of a range.  Time O(n log n). */
+STP_API uint64_t stp_reduce_ideals_lower(const stp_reduce *r);
 
 /* The activity DAG of the schedule (Algorithms 1 and 3): transitions
  * X<v> (transfer v -> c_v, time d) for v = 2..n, then C<u>.<k> (k-th

@@ -154,6 +154,18 @@ stp_status stp__jr_get_positive(const stp_jreader *r, const json_t *v, stp_jpath
   return STP_OK;
 }
 
+stp_status stp__jr_get_time(const stp_jreader *r, const json_t *v, stp_jpath path,
+                            const char *what, bool allow_zero, double *out) {
+  STP_CHECK(stp__jr_want_type(r, v, path, JSON_REAL, what));
+  double x = json_number_value(v);
+  char p[256], msg[STP_ERROR_MAX];
+  stp__jpath_format(&path, p, sizeof p);
+  if (!stp__rule_time(x, allow_zero, what, p, msg, sizeof msg))
+    return stp__jr_report(r, path, false, "%s", msg);
+  *out = x;
+  return STP_OK;
+}
+
 stp_status stp__jr_get_name(const stp_jreader *r, const json_t *v, stp_jpath path, const char *what,
                            char **out) {
   STP_CHECK(stp__jr_want_type(r, v, path, JSON_STRING, what));
@@ -196,8 +208,14 @@ stp_status stp__jr_parse(const stp_jreader *r, json_t **root) {
                      r->label, r->len, STP_MAX_FILE_BYTES >> 20);
   STP_CHECK(stp__jr_reject_nul(r));
   json_error_t je;
-  if (!(*root = json_loadb(r->text, r->len, JSON_REJECT_DUPLICATES, &je)))
+  *root = json_loadb(r->text, r->len, JSON_REJECT_DUPLICATES, &je);
+  /* Jansson refuses integers of 2^63 or more while it takes 1e22 as a real:
+   * read every number as a real then, so that the value's own check names
+   * what is wrong with it ("tokens ... must be an integer in 0..1e9") */
+  if (!*root && json_error_code(&je) == json_error_numeric_overflow)
+    *root = json_loadb(r->text, r->len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
+  if (!*root) /* Jansson's column is 0 right after a line break; ours count from 1 */
     return stp__fail(r->err, STP_EINVAL, "%s:%d:%d: malformed JSON: %s", r->label, je.line,
-                     je.column, je.text);
+                     je.column < 1 ? 1 : je.column, je.text);
   return STP_OK;
 }

@@ -50,6 +50,10 @@ stp_status stp__jr_get_member(const stp_jreader *r, const json_t *obj, stp_jpath
 /* A finite number > 0 (>= 0 when allow_zero). */
 stp_status stp__jr_get_positive(const stp_jreader *r, const json_t *v, stp_jpath path,
                                 const char *what, bool allow_zero, double *out);
+/* A time: a number that passes stp__rule_time (0 when allow_zero, else
+ * within [STP_TIME_MIN, STP_TIME_MAX]). */
+stp_status stp__jr_get_time(const stp_jreader *r, const json_t *v, stp_jpath path,
+                            const char *what, bool allow_zero, double *out);
 /* A name that passes stp__rule_name (base/inputrules.h), copied into *out. */
 stp_status stp__jr_get_name(const stp_jreader *r, const json_t *v, stp_jpath path,
                             const char *what, char **out);

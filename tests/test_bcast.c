@@ -410,6 +410,13 @@ Test(bcast_reader, values) {
   p = platform(P4);
   cr_assert(!stp_bcast_platform_needs_size(p));
   stp_bcast_platform_free(p);
+  /* a size is a number: 4.0 and 4e0 are the integer 4 */
+  p = platform("{\"clusters\": [{\"name\": \"a\", \"size\": 4.0, \"L\": 1, \"g\": 1}, "
+               "{\"name\": \"b\", \"size\": 3e0, \"L\": 1, \"g\": 1}], "
+               "\"inter\": {\"L\": [[0,1],[1,0]], \"g\": [[0,1],[1,0]]}}");
+  cr_assert_eq(stp_bcast_cluster_size(p, 0), 4);
+  cr_assert_eq(stp_bcast_cluster_size(p, 1), 3);
+  stp_bcast_platform_free(p);
 }
 
 #define CL1 "{\"name\": \"a\", \"size\": 1, \"L\": 1, \"g\": 1}"
@@ -429,17 +436,23 @@ static const bad_case bad_cases[] = {
     {"{" INTER2 "}", "grid.json:1:1: missing required key \"clusters\""},
     {"{\"clusters\": [" CL1 "]}", "missing required key \"inter\""},
     {"{\"clusters\": [{\"name\": \"a\", \"size\": 0, \"L\": 1, \"g\": 1}], " INTER2 "}",
-     "grid.json:1:37: the size of cluster \"a\" must be an integer >= 1"},
+     "grid.json:1:37: the size of cluster \"a\" must be an integer in 1..9007199254740992"},
     {"{\"clusters\": [{\"name\": \"a\", \"size\": 2.5, \"L\": 1, \"g\": 1}], " INTER2 "}",
-     "must be an integer >= 1"},
+     "must be an integer in 1.."},
+    {"{\"clusters\": [{\"name\": \"a\", \"size\": 9223372036854775808, \"L\": 1, \"g\": 1}], "
+     INTER2 "}", "grid.json:1:37: the size of cluster \"a\" must be an integer in 1.."},
+    {"{\"clusters\": [{\"name\": \"a\", \"size\": 1, \"L\": 1e-320, \"g\": 1}], " INTER2 "}",
+     "the latency L (clusters[0].L) = 9.99989e-321 is outside [1e-150, 1e+150] (or 0)"},
+    {"{\"clusters\": [" CL1 ", " CL2 "], \"inter\": {\"L\": [[0,1e308],[1e308,0]], \"g\": [[0,1],[1,0]]}}",
+     "inter.L (inter.L[0][1]) = 1e+308 is outside [1e-150, 1e+150] (or 0)"},
     {"{\"clusters\": [{\"name\": \"a\", \"size\": 1, \"L\": -1, \"g\": 1}], " INTER2 "}",
-     "grid.json:1:45: the latency L (clusters[0].L) must be a finite number >= 0, got -1"},
+     "grid.json:1:45: the latency L (clusters[0].L) must be >= 0, got -1"},
     {"{\"clusters\": [{\"name\": \"a\", \"size\": 1, \"L\": 1, \"g\": \"x\"}], " INTER2 "}",
      "the gap g (clusters[0].g) must be a number or {\"g0\": a, \"per_byte\": b}, not a string"},
     {"{\"clusters\": [{\"name\": \"a\", \"size\": 1, \"L\": 1, \"g\": {\"g0\": 1}}], " INTER2 "}",
      "missing required key \"per_byte\" in an affine gap"},
     {"{\"clusters\": [{\"name\": \"a\", \"size\": 1, \"L\": 1, \"g\": {\"g0\": 1, \"per_byte\": -2}}], "
-     INTER2 "}", "per_byte (clusters[0].g.per_byte) must be a finite number >= 0, got -2"},
+     INTER2 "}", "per_byte (clusters[0].g.per_byte) must be >= 0, got -2"},
     {"{\"clusters\": [{\"name\": \"a\", \"size\": 1, \"L\": 1, \"g\": {\"g0\": 1, \"perbyte\": 2}}], "
      INTER2 "}", "unknown key \"perbyte\" in an affine gap"},
     {"{\"clusters\": [{\"name\": \"a\", \"size\": 1, \"L\": 1, \"g\": 1, \"T\": 3}], " INTER2 "}",
@@ -458,7 +471,7 @@ static const bad_case bad_cases[] = {
      "[{\"g0\": 1, \"per_byte\": 1},0]]}}",
      "inter.g[1][0] differs from inter.g[0][1]"},
     {"{\"clusters\": [" CL1 ", " CL2 "], \"inter\": {\"L\": [[0,-1],[-1,0]], \"g\": [[0,1],[1,0]]}}",
-     "inter.L (inter.L[0][1]) must be a finite number >= 0, got -1"},
+     "inter.L (inter.L[0][1]) must be >= 0, got -1"},
     {"{\"clusters\": [" CL1 ", " CL2 "], \"inter\": {\"L\": [[\"x\",1],[1,0]], \"g\": [[0,1],[1,0]]}}",
      "the diagonal of inter.L is ignored but must be a number or null, not a string"},
     {"{\"clusters\": [" CL1 ", " CL2 "], \"inter\": {\"L\": [[0,1],[1,0]]}}",
@@ -613,13 +626,17 @@ Test(bcast_partition, latency_csv) {
       {"0,1\n1\n", "lat.csv:2:1: row 1 has 1 entries; the matrix must be 2 x 2"},
       {"0,1\n2,0\n", "lat.csv:2:1: entry [1][0] differs from its mirror [0][1]"},
       {"0, x\nx,0\n", "lat.csv:1:4: entry [0][1] is not a number"},
-      {"0,-1\n-1,0\n", "lat.csv:1:3: entry [0][1] must be a finite number >= 0"},
+      {"0,-1\n-1,0\n", "lat.csv:1:3: entry [0][1] must be 0 or a number within [1e-150, 1e+150]"},
+      {"0,1e-320\n1e-320,0\n", "lat.csv:1:3: entry [0][1] must be 0 or a number within"},
+      {"0,2e150\n2e150,0\n", "lat.csv:1:3: entry [0][1] must be 0 or a number within"},
+      {"\n\n\n", "lat.csv:1:1: a blank line where row 0 of 1 should be"},
+      {"0,1\n \n1,0\n", "lat.csv:2:1: a blank line where row 1 of 2 should be"},
       {"0,,\n", "lat.csv:1:3: entry [0][1] is empty"},
       {"", "lat.csv: empty file"},
       {"0,1\n1,\0\n", "lat.csv:2:3: a NUL byte"},
   };
   for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
-    size_t len = k == 8 ? 8 : strlen(bad[k].json);
+    size_t len = k == sizeof bad / sizeof *bad - 1 ? 8 : strlen(bad[k].json);
     cr_assert_neq(stp_bcast_latency_load_string(bad[k].json, len, "lat.csv", &w, &n, &err),
                   STP_OK, "case %zu accepted", k);
     cr_assert(strstr(err.message, bad[k].want), "case %zu: got \"%s\", want \"%s\"", k,

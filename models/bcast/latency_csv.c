@@ -73,10 +73,22 @@ static stp_status parse_field(const csv *c, size_t a, size_t b, size_t i, size_t
   double x = stp__strtod(buf, &endp);
   if (*endp != '\0' || endp == buf)
     return field_error(c, a, "is not a number", i, j);
-  if (errno == ERANGE || !isfinite(x) || x < 0)
-    return field_error(c, a, "must be a finite number >= 0", i, j);
+  if (errno == ERANGE || !isfinite(x) || x < 0 || (x != 0 && (x < STP_TIME_MIN || x > STP_TIME_MAX))) {
+    char what[96];
+    snprintf(what, sizeof what, "must be 0 or a number within [%g, %g]", STP_TIME_MIN,
+             STP_TIME_MAX);
+    return field_error(c, a, what, i, j);
+  }
   *out = x;
   return STP_OK;
+}
+
+/* The line from c->pos to its end `nl` holds only blanks (a CR included). */
+static bool blank_line(const csv *c, size_t nl) {
+  for (size_t k = c->pos; k < nl; k++)
+    if (c->s[k] != ' ' && c->s[k] != '\t' && c->s[k] != '\r')
+      return false;
+  return true;
 }
 
 static stp_status read_rows(csv *c, double *w, size_t n, size_t *beg, size_t *end) {
@@ -85,6 +97,9 @@ static stp_status read_rows(csv *c, double *w, size_t n, size_t *beg, size_t *en
       return stp__fail(c->err, STP_EINVAL, "%s:%d:1: %zu rows for %zu columns; the matrix must "
                        "be square", c->label, c->line, i, n);
     size_t count, nl = split_line(c, beg, end, n, &count);
+    if (count == 1 && beg[0] == end[0] && (n > 1 || blank_line(c, nl)))
+      return stp__fail(c->err, STP_EINVAL, "%s:%d:1: a blank line where row %zu of %zu should "
+                       "be (a row of one machine is \"-\" or a number)", c->label, c->line, i, n);
     if (count != n)
       return stp__fail(c->err, STP_EINVAL, "%s:%d:1: row %zu has %zu entries; the matrix must "
                        "be %zu x %zu", c->label, c->line, i, count, n, n);

@@ -78,12 +78,15 @@ void stp__bcast_times_free(stp__bcast_times *t) {
   t->G = t->T = NULL;
 }
 
+/* A time made of the platform's and --size: 0 or within the times' range
+ * (an affine gap a + b m, or a cluster's broadcast of n machines, may leave it). */
 static stp_status check_time(double x, const char *what, const char *a, const char *b,
                              stp_error *err) {
-  if (isfinite(x))
+  if (x == 0 || (x >= STP_TIME_MIN && x <= STP_TIME_MAX))
     return STP_OK;
-  return stp__fail(err, STP_EINVAL, "the %s of %s%s%s is not finite at this --size", what, a,
-                   b ? " -> " : "", b ? b : "");
+  return stp__fail(err, STP_EINVAL, "the %s of %s%s%s is %g at this --size, outside [%g, %g] "
+                   "(or 0); rescale the units", what, a, b ? " -> " : "", b ? b : "", x,
+                   STP_TIME_MIN, STP_TIME_MAX);
 }
 
 stp_status stp__bcast_times_resolve(const stp_bcast_platform *p, const stp_bcast_options *o,
@@ -93,8 +96,9 @@ stp_status stp__bcast_times_resolve(const stp_bcast_platform *p, const stp_bcast
     return stp__fail(err, STP_EINVAL,
                      "--size: required, since a gap of %s depends on the message size",
                      p->file ? p->file : "the platform");
-  if (o->has_size && !(isfinite(o->size) && o->size >= 1))
-    return stp__fail(err, STP_EINVAL, "--size: must be >= 1 byte, got %g", o->size);
+  if (o->has_size && !(isfinite(o->size) && o->size >= 1 && o->size <= STP_TIME_MAX))
+    return stp__fail(err, STP_EINVAL, "--size: must be within [1, %g] bytes, got %g",
+                     STP_TIME_MAX, o->size);
   t->root = o->root == SIZE_MAX ? p->root : o->root;
   if (t->root >= p->n)
     return stp__fail(err, STP_EINVAL, "root: cluster %zu does not exist", t->root);

@@ -19,18 +19,10 @@
 static stp_jpath key(stp_jpath p, const char *k) { return stp__jpath_key(p, k); }
 static stp_jpath idx(stp_jpath p, size_t i) { return stp__jpath_index(p, i); }
 
-/* A time: a finite number >= 0. */
+/* A time: 0, or a number within [STP_TIME_MIN, STP_TIME_MAX]. */
 static stp_status get_time(const stp_jreader *r, const json_t *v, stp_jpath path, const char *what,
                            double *out) {
-  STP_CHECK(stp__jr_want_type(r, v, path, JSON_REAL, what));
-  double x = json_number_value(v);
-  char p[256];
-  stp__jpath_format(&path, p, sizeof p);
-  if (!isfinite(x) || x < 0)
-    return stp__jr_report(r, path, false, "%s (%s) must be a finite number >= 0, got %g", what, p,
-                          x);
-  *out = x;
-  return STP_OK;
+  return stp__jr_get_time(r, v, path, what, true, out);
 }
 
 /* A gap: a number, or {"g0": a, "per_byte": b} meaning a + b * size. */
@@ -83,11 +75,13 @@ static stp_status read_cluster(const stp_jreader *r, const json_t *c, stp_jpath 
                             "cluster name \"%s\" is used twice (clusters[%zu] and clusters[%zu])",
                             pf->names[j], k, j);
   STP_CHECK(stp__jr_get_member(r, c, p, "size", "a cluster", &v));
-  if (!json_is_integer(v) || json_integer_value(v) < 1)
+  /* an integer, written as one or not (4.0, 4e0): the number is what counts */
+  if (stp__jr_get_count(r, v, key(p, "size"), "the size of a cluster", STP_BCAST_MAX_CLUSTER_SIZE,
+                        &pf->sizes[j]) != STP_OK ||
+      pf->sizes[j] < 1)
     return stp__jr_report(r, key(p, "size"), false,
-                          "the size of cluster \"%s\" must be an integer >= 1 (machines)",
-                          pf->names[j]);
-  pf->sizes[j] = (uint64_t)json_integer_value(v);
+                          "the size of cluster \"%s\" must be an integer in 1..%llu (machines)",
+                          pf->names[j], (unsigned long long)STP_BCAST_MAX_CLUSTER_SIZE);
   STP_CHECK(stp__jr_get_member(r, c, p, "L", "a cluster", &v));
   STP_CHECK(get_time(r, v, key(p, "L"), "the latency L", &pf->L[j]));
   STP_CHECK(stp__jr_get_member(r, c, p, "g", "a cluster", &v));

@@ -73,7 +73,7 @@ static stp_status read_transition(const stp_jreader *r, const json_t *tr, stp_jp
   double time = 0;
   stp_law *law = NULL;
   stp_status s = stp__jr_get_member(r, tr, p, "time", "a transition", &v);
-  if (s == STP_OK) s = stp__jr_get_positive(r, v, stp__jpath_key(p, "time"), "time", true, &time);
+  if (s == STP_OK) s = stp__jr_get_time(r, v, stp__jpath_key(p, "time"), "time", true, &time);
   if (s == STP_OK && (v = json_object_get(tr, "law")))
     s = read_law(r, v, stp__jpath_key(p, "law"), &law);
   bool output = false;

@@ -392,21 +392,10 @@ static stp_status load_string(const char *text, size_t len, const char *label,
   reader r = {.jr = {.label = label ? label : "<input>", .text = text, .len = len, .err = err},
               .teams_optional = teams_optional};
   r.sink = (stp_check_sink){.report = locate_and_fail, .ctx = &r, .err = err};
-  if (len > STP_MAX_FILE_BYTES)
-    return stp__fail(err, STP_EINVAL, "%s: the file is %zu bytes; the limit is %d MiB",
-                     r.jr.label, len, STP_MAX_FILE_BYTES >> 20);
-  /* Jansson would stop at a NUL byte, or take "1\0" for 1, and the position
-   * finder could not walk past it: refuse it first, where it is. */
-  STP_CHECK(stp__reject_nul(text, len, r.jr.label, "JSON", err));
-  json_error_t je;
-  json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-  /* Jansson refuses integers of 2^63 or more while it takes 1e22 as a real:
-   * every number of a mapping is a real, so read them all as reals then. */
-  if (!root && json_error_code(&je) == json_error_numeric_overflow)
-    root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
-  if (!root) /* Jansson's column is 0 right after a line break; ours count from 1 */
-    return stp__fail(err, STP_EINVAL, "%s:%d:%d: malformed JSON: %s", r.jr.label, je.line,
-                     je.column < 1 ? 1 : je.column, je.text);
+  /* the size limit, NUL bytes (where Jansson would stop or take "1\0" for
+   * 1), malformed JSON and integers beyond 2^63 (read as reals) */
+  json_t *root;
+  STP_CHECK(stp__jr_parse(&r.jr, &root));
   stp_status s = read_root(&r, root, out);
   json_decref(root);
   return s;

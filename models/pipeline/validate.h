@@ -17,9 +17,9 @@
 
 /* Every computation and transfer time lies in [STP_MIN_TIME, STP_MAX_TIME]
  * (see validate.c, stp__check_times: sums along the event graph and the
- * rates of the Markov chains stay finite). */
-#define STP_MIN_TIME 1e-150
-#define STP_MAX_TIME 1e150
+ * rates of the Markov chains stay finite): the range of every reader. */
+#define STP_MIN_TIME STP_TIME_MIN
+#define STP_MAX_TIME STP_TIME_MAX
 /* t within [STP_MIN_TIME, STP_MAX_TIME]. */
 bool stp__time_ok(double t);
 

@@ -25,7 +25,29 @@ stp_status stp__redist_cost_check(const stp_redist *rd, const stp_redist_cost *c
     return stp__fail(err, STP_EINVAL, "alpha = %g: must be finite and >= 0", c->alpha);
   if (!isfinite(c->beta) || c->beta < 0)
     return stp__fail(err, STP_EINVAL, "beta = %g: must be finite and >= 0", c->beta);
+  if (c->alpha != 0 && (c->alpha < STP_TIME_MIN || c->alpha > STP_TIME_MAX))
+    return stp__fail(err, STP_EINVAL, "alpha = %g is outside [%g, %g] (or 0); rescale the units",
+                     c->alpha, STP_TIME_MIN, STP_TIME_MAX);
+  /* every message's time beta (M/L) len stays within the times' range too */
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (size_t k = 0; k < rd->nmsg; k++) {
+    lo = rd->mlen[k] < lo ? rd->mlen[k] : lo;
+    hi = rd->mlen[k] > hi ? rd->mlen[k] : hi;
+  }
+  double scale = c->beta * (double)(c->M / rd->L);
+  if (c->beta != 0 && rd->nmsg &&
+      (scale * (double)lo < STP_TIME_MIN || scale * (double)hi > STP_TIME_MAX))
+    return stp__fail(err, STP_EINVAL,
+                     "beta (M/L) len = %g x %llu x [%llu, %llu] leaves the times' range [%g, %g]; "
+                     "rescale the units (beta, M)",
+                     c->beta, (unsigned long long)(c->M / rd->L), (unsigned long long)lo,
+                     (unsigned long long)hi, STP_TIME_MIN, STP_TIME_MAX);
   return STP_OK;
+}
+
+stp_status stp_redist_cost_check(const stp_redist *rd, const stp_redist_cost *c,
+                                 stp_error *err) {
+  return stp__redist_cost_check(rd, c, err);
 }
 
 static int cmp_u64(const void *a, const void *b) {
@@ -82,7 +104,9 @@ stp_status stp_redist_evaluate(const stp_redist *rd, const stp_redist_schedule *
       .exp_cost = c->alpha * (double)sc->ns + e,
       .exp_method = "closed-form",
   };
-  return STP_OK;
+  STP_CHECK(stp__check_finite(out->cost, "the cost", err));
+  STP_CHECK(stp__check_finite(out->exp_cost, "the expected cost", err));
+  return stp__check_ordered(out->cost, out->exp_cost, "the N.B.U.E. interval of the cost", err);
 }
 
 /* Adds step k: its start transition (the barrier, time alpha, law det),

@@ -177,10 +177,12 @@ stp_status stp__reduce_check(const stp_reduce_spec *s, stp_error *err) {
   if (s->n > STP_REDUCE_MAX_N)
     return stp__fail(err, STP_ELIMIT, "n = %llu is beyond the limit of %llu machines",
                      (unsigned long long)s->n, (unsigned long long)STP_REDUCE_MAX_N);
-  if (!isfinite(s->d) || s->d < 0)
-    return stp__fail(err, STP_EINVAL, "d = %g: the transfer time must be finite and >= 0", s->d);
-  if (!isfinite(s->c) || s->c < 0)
-    return stp__fail(err, STP_EINVAL, "c = %g: the reduction time must be finite and >= 0", s->c);
+  if (!isfinite(s->d) || s->d < 0 || (s->d != 0 && (s->d < STP_TIME_MIN || s->d > STP_TIME_MAX)))
+    return stp__fail(err, STP_EINVAL, "d = %g: the transfer time must be 0 or within [%g, %g]",
+                     s->d, STP_TIME_MIN, STP_TIME_MAX);
+  if (!isfinite(s->c) || s->c < 0 || (s->c != 0 && (s->c < STP_TIME_MIN || s->c > STP_TIME_MAX)))
+    return stp__fail(err, STP_EINVAL, "c = %g: the reduction time must be 0 or within [%g, %g]",
+                     s->c, STP_TIME_MIN, STP_TIME_MAX);
   if (s->d + s->c <= 0)
     return stp__fail(err, STP_EINVAL, "d = c = 0: one of the two times must be positive");
   if (s->algorithm != STP_REDUCE_ALG1 && s->algorithm != STP_REDUCE_ALG2 &&

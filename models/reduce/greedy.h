@@ -34,6 +34,9 @@ void stp__greedy_free(stp__greedy *g);
 
 /* Checks a specification (the errors of stp_reduce_build). */
 stp_status stp__reduce_check(const stp_reduce_spec *spec, stp_error *err);
+/* ELIMIT when the tree and schedule of spec->n machines exceed the memory
+ * budget of spec->control (STP_REDUCE_BYTES_PER_MACHINE each). */
+stp_status stp__reduce_check_memory(const stp_reduce_spec *spec, stp_error *err);
 /* The tree of a checked specification: its algorithm, with the costs of its
  * tree (optimal: (d, c); binomial: (max(d, c), 0); fibonacci: (1, 1);
  * Algorithm 2 always with (d, c)). */

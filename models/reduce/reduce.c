@@ -76,8 +76,24 @@ static stp_status schedule_alg2(stp_reduce *r, stp__rcost k, stp_error *err) {
   return s;
 }
 
+/* The tree and its schedule within spec->control's budget, checked before
+ * anything is built. */
+stp_status stp__reduce_check_memory(const stp_reduce_spec *spec, stp_error *err) {
+  uint64_t budget = stp_control_memory_budget(&spec->control);
+  double bytes = (double)spec->n * STP_REDUCE_BYTES_PER_MACHINE;
+  if (bytes <= (double)budget)
+    return STP_OK;
+  return stp__fail(err, STP_ELIMIT,
+                   "n = %llu: the tree and its schedule need about %.3g GiB, above the memory "
+                   "budget of %.3g GiB (--max-memory)",
+                   (unsigned long long)spec->n, bytes / 1073741824.0,
+                   (double)budget / 1073741824.0);
+}
+
 stp_status stp_reduce_build(const stp_reduce_spec *spec, stp_reduce **out, stp_error *err) {
   *out = NULL;
+  STP_CHECK(stp__reduce_check(spec, err));
+  STP_CHECK(stp__reduce_check_memory(spec, err));
   stp_reduce *r = stp__calloc(1, sizeof *r);
   if (!r)
     return stp__oom(err, "reduction tree");
@@ -129,6 +145,39 @@ uint64_t stp_reduce_reception(const stp_reduce *r, uint64_t u, uint64_t k) {
 }
 
 double stp_reduce_makespan(const stp_reduce *r) { return r->makespan; }
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+uint64_t stp_reduce_ideals_lower(const stp_reduce *r) {
+  const stp_reduce_spec *s = &r->spec;
+  uint64_t n = s->n, chain = n > 1 ? 2 * (n - 1) + 1 : 1; /* a topological order's prefixes */
+  /* Start times must separate a transfer from what precedes it: all times
+   * positive and the smallest above the rounding of the largest start */
+  double lo = fmin(s->d, s->c), hi = fmax(s->d, s->c);
+  if (n < 2 || s->algorithm == STP_REDUCE_ALG2 || !(lo > 0) ||
+      lo * 0x1p48 <= (double)n * (s->d + s->c) + hi)
+    return chain;
+  double *t = stp__malloc_array((size_t)n - 1, sizeof *t);
+  if (!t)
+    return chain;
+  for (uint64_t v = 2; v <= n; v++)
+    t[v - 2] = r->start[v];
+  qsort(t, (size_t)n - 1, sizeof *t, cmp_double);
+  uint64_t bound = 1;
+  for (size_t i = 0, j; i < n - 1; i = j) {
+    for (j = i; j < n - 1 && t[j] == t[i]; j++)
+      ;
+    size_t w = j - i;
+    bound = sat_add(bound, w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1);
+  }
+  free(t);
+  return bound > chain ? bound : chain;
+}
 
 /* ---- the paper's bounds ------------------------------------------------------ */
 

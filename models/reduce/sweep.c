@@ -64,7 +64,11 @@ stp_status stp_reduce_sweep_new(const stp_reduce_spec *spec, stp_reduce_sweep **
     return stp__oom(err, "reduction sweep");
   s->spec = *spec;
   s->k = (stp__rcost){spec->d, spec->c};
-  stp_status st = stp__greedy_build(spec, &s->tree, err);
+  stp_status st = stp__reduce_check(spec, err);
+  if (st == STP_OK)
+    st = stp__reduce_check_memory(spec, err);
+  if (st == STP_OK)
+    st = stp__greedy_build(spec, &s->tree, err);
   if (st == STP_OK && spec->algorithm != STP_REDUCE_ALG2)
     st = alloc_blocks(s, err);
   if (st != STP_OK) {

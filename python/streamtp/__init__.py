@@ -23,7 +23,9 @@ import ctypes
 import ctypes.util
 import json
 import math
+import numbers
 import os
+import threading
 
 __all__ = ["Error", "evaluate", "simulate", "optimize", "library_path"]
 
@@ -204,7 +206,85 @@ _simulate = _fn("stp_simulate", _c_int, _P, _c_int, ctypes.POINTER(_SimOptions),
                 ctypes.POINTER(ctypes.POINTER(_SimResult)), _PE)
 _sim_result_free = _fn("stp_sim_result_free", None, ctypes.POINTER(_SimResult))
 
+_cancel_flag = ctypes.cast(_lib.stp_cancel_flag, ctypes.c_void_p).value
+
 _EXP_METHODS = {"auto": 0, "closed-form": 1, "ctmc": 2, "none": 3}
+
+# ---- what every call checks and obeys ---------------------------------------------
+_C_RANGES = {"u64": (0, 2 ** 64 - 1), "u32": (0, 2 ** 32 - 1),
+             "size": (0, 2 ** (8 * ctypes.sizeof(ctypes.c_size_t)) - 1)}
+
+
+def _int(name, value, ctype="u64"):
+    """An integer argument within the range of the C type it goes into:
+    ctypes would wrap 2**64 + 5 to 5 without a word."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
+    lo, hi = _C_RANGES[ctype]
+    if not lo <= value <= hi:
+        raise OverflowError(f"{name} = {value} is outside {lo} .. {hi}, the range of its C type")
+    return int(value)
+
+
+def _path(p):
+    """A path as the bytes the C library opens; a NUL byte would end it there
+    and name another file."""
+    b = os.fsencode(p)
+    if b"\0" in b:
+        raise ValueError(f"embedded null byte in the path {p!r}")
+    return b
+
+
+class _Run:
+    """The run contract of one call (include/streamtp_base.h, stp_control):
+    Ctrl-C reaches the C computation through a flag it polls, and the memory
+    budget (bytes; None: the library's default)."""
+
+    def __init__(self, max_memory=None):
+        self.flag = ctypes.c_int(0)
+        self.max_memory = None if max_memory is None else _int("max_memory", max_memory)
+
+    def fill(self, control):
+        control.cancel.fn = _cancel_flag
+        control.cancel.data = ctypes.addressof(self.flag)
+        if self.max_memory is not None:
+            control.max_memory = self.max_memory
+        return control
+
+
+def _interruptible(body, *args, max_memory=None, **kw):
+    """body(run, *args, **kw), run in a worker thread when called from the
+    main thread, so that Ctrl-C (KeyboardInterrupt, raised in the main
+    thread only) sets the flag the C code polls at once instead of waiting
+    for the call to return; the computation stops at its next poll and the
+    KeyboardInterrupt goes on."""
+    run = _Run(max_memory)
+    if threading.current_thread() is not threading.main_thread():
+        return body(run, *args, **kw)
+    box = {}
+
+    def work():
+        try:
+            box["value"] = body(run, *args, **kw)
+        except BaseException as e:  # noqa: B036 - handed to the caller
+            box["error"] = e
+
+    t = threading.Thread(target=work, name="streamtp", daemon=True)
+    t.start()
+    try:
+        while t.is_alive():
+            t.join(0.1)
+    except KeyboardInterrupt:
+        run.flag.value = 1
+        while t.is_alive():  # a fraction of a second: the next poll
+            try:
+                t.join(0.1)
+            except KeyboardInterrupt:
+                pass
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 _SIM_AUTO = 2 ** 64 - 1
 
 
@@ -227,8 +307,8 @@ class _Mapping:
     def __init__(self, mapping):
         self.ptr = _P()
         err = _Error()
-        if isinstance(mapping, (str, os.PathLike)):
-            st = _load_file(os.fsencode(mapping), ctypes.byref(self.ptr), ctypes.byref(err))
+        if isinstance(mapping, (str, bytes, os.PathLike)):
+            st = _load_file(_path(mapping), ctypes.byref(self.ptr), ctypes.byref(err))
         elif isinstance(mapping, dict):
             # One key per line: the reader's line numbers then point at it.
             text = json.dumps(mapping, indent=1).encode()
@@ -264,15 +344,14 @@ class _Mapping:
                 "paths": paths.value if ok else None}
 
 
-def _options(max_transitions, max_states, exp_method, max_memory):
+def _options(max_transitions, max_states, exp_method, run):
     o = _Options()
     _options_init(ctypes.byref(o))
     if max_transitions is not None:
-        o.max_transitions = max_transitions
+        o.max_transitions = _int("max_transitions", max_transitions)
     if max_states is not None:
-        o.max_states = max_states
-    if max_memory is not None:
-        o.control.max_memory = max_memory
+        o.max_states = _int("max_states", max_states)
+    run.fill(o.control)
     if exp_method not in _EXP_METHODS:
         raise Error("EINVAL", f"exp_method must be one of {', '.join(_EXP_METHODS)}, "
                               f"not {exp_method!r}")
@@ -384,8 +463,14 @@ def evaluate(mapping, model=None, *, exp_method="auto", max_transitions=None, ma
     "closed-form", "ctmc" or "none"; max_transitions, max_states, max_memory
     (bytes): the limits of `eval` (None: defaults); law: a phase-type law
     spec ("erlang:k=4", "ph:fit=FILE", ...) whose exact throughput goes to
-    "exact_law", as with `eval --law` (None: the mapping's "laws", if any)."""
-    opts = _options(max_transitions, max_states, exp_method, max_memory)
+    "exact_law", as with `eval --law` (None: the mapping's "laws", if any).
+    Ctrl-C stops the computation (KeyboardInterrupt) within a second."""
+    return _interruptible(_evaluate_all, mapping, model, exp_method, max_transitions, max_states,
+                          law, max_memory=max_memory)
+
+
+def _evaluate_all(run, mapping, model, exp_method, max_transitions, max_states, law):
+    opts = _options(max_transitions, max_states, exp_method, run)
     lw = _Law(law, "law")
     try:
         opts.law = lw.ptr
@@ -467,14 +552,24 @@ def simulate(mapping, model=None, *, law=None, datasets=1000000, seed=1, warmup=
     (None: the mapping's "laws" default, else exp); warmup None: a tenth of
     a run; replications: K independent runs instead of `batches` batch
     means; bounds: also compute the exact bounds of `eval`; "version" and
-    "limits" (with the seed) end the dict, as on the command's line."""
+    "limits" (with the seed) end the dict, as on the command's line.  Ctrl-C
+    stops the runs (KeyboardInterrupt) within a second."""
+    return _interruptible(_simulate_one, mapping, model, law, datasets, seed, warmup, batches,
+                          replications, associated, resource_law, bounds, exp_method,
+                          max_transitions, max_states, max_memory=max_memory)
+
+
+def _simulate_one(run, mapping, model, law, datasets, seed, warmup, batches, replications,
+                  associated, resource_law, bounds, exp_method, max_transitions, max_states):
     o = _SimOptions()
     _sim_options_init(ctypes.byref(o))
-    o.datasets, o.seed, o.batches = datasets, seed, batches
-    o.warmup = _SIM_AUTO if warmup is None else warmup
-    o.replications = replications or 0
+    o.datasets, o.seed = _int("datasets", datasets), _int("seed", seed)
+    o.batches = _int("batches", batches, "u32")
+    o.warmup = _SIM_AUTO if warmup is None else _int("warmup", warmup)
+    o.replications = _int("replications", replications or 0, "u32")
     o.associated, o.bounds = int(bool(associated)), int(bool(bounds))
-    o.eval = _options(max_transitions, max_states, exp_method, max_memory)
+    o.eval = _options(max_transitions, max_states, exp_method, run)
+    run.fill(o.control)
     laws = [_Law(law, "law"), _Law(resource_law, "resource_law")]
     try:
         o.law, o.resource_law = laws[0].ptr, laws[1].ptr
@@ -590,14 +685,22 @@ def optimize(problem, objective="det", method="auto", *, model=None, max_team=No
     largest team; use: the processors allowed ("P1,P2" or a list); fix:
     teams kept as given ({"T2": ["P1", "P3"]}); time_limit (seconds) and
     max_evaluations stop the search with the best so far; seed: the
-    heuristic's.  Returns the dict `streamtp optimize --json` prints."""
+    heuristic's.  Returns the dict `streamtp optimize --json` prints.  Ctrl-C
+    stops the search (KeyboardInterrupt) within a second."""
+    return _interruptible(_optimize_run, problem, objective, method, model, max_team, use, fix,
+                          time_limit, max_evaluations, seed, exp_method, max_transitions,
+                          max_states, max_memory=max_memory)
+
+
+def _optimize_run(run, problem, objective, method, model, max_team, use, fix, time_limit,
+                  max_evaluations, seed, exp_method, max_transitions, max_states):
     o = _OptimizeOptions()
     _optimize_options_init(ctypes.byref(o))
-    o.eval = _options(max_transitions, max_states, exp_method, max_memory)
+    o.eval = _options(max_transitions, max_states, exp_method, run)
     o.objective = _choice(_objective_parse, objective, "objective", ("det", "exp"))
     o.method = _choice(_method_parse, method, "method",
                        ("auto", "exact", "heuristic", "random"))
-    o.max_team = max_team or 0
+    o.max_team = _int("max_team", max_team or 0, "size")
     if use is not None:
         use = ",".join(use) if not isinstance(use, str) else use
         o.use = use.encode()
@@ -605,8 +708,8 @@ def optimize(problem, objective="det", method="auto", *, model=None, max_team=No
     fixes = (_c_str * max(len(specs), 1))(*specs)
     o.fix, o.nfix = ctypes.cast(fixes, ctypes.POINTER(_c_str)), len(specs)
     o.time_limit = time_limit or 0.0
-    o.max_evaluations = max_evaluations or 0
-    o.seed = seed
+    o.max_evaluations = _int("max_evaluations", max_evaluations or 0)
+    o.seed = _int("seed", seed)
     ptr = _load_problem(problem)
     try:
         if model is None:

@@ -22,7 +22,8 @@ import math
 import os
 import time
 
-from . import _Control, _Error, _Law, _P, _PE, _fn, _num, _raise, _s, Error
+from . import (_Control, _Error, _Law, _P, _PE, _fn, _int, _interruptible, _num, _path, _raise,
+               _s, Error)
 
 __all__ = ["graph", "reduce", "bcast", "bcast_model", "bcast_partition"]
 
@@ -125,6 +126,7 @@ _reduce_graph = _fn("stp_reduce_graph", _c_int, _P, _PP, _PE)
 _opt_lower = _fn("stp_reduce_opt_lower", _c_double, _c_u64, _c_double, _c_double)
 _opt_upper = _fn("stp_reduce_opt_upper", _c_double, _c_u64, _c_double, _c_double)
 _length_bound = _fn("stp_reduce_length_bound", _c_double, ctypes.POINTER(_ReduceSpec))
+_ideals_lower = _fn("stp_reduce_ideals_lower", _c_u64, _P)
 
 _platform_load_file = _fn("stp_bcast_platform_load_file", _c_int, _c_str, _PP, _PE)
 _platform_load_string = _fn("stp_bcast_platform_load_string", _c_int, _c_str, _c_size, _c_str,
@@ -186,8 +188,8 @@ def _usage(message):
 def _load(source, from_file, from_string, label, what):
     """A library object from a path or from a dict (its file's content)."""
     ptr, err = _P(), _Error()
-    if isinstance(source, (str, os.PathLike)):
-        st = from_file(os.fsencode(source), ctypes.byref(ptr), ctypes.byref(err))
+    if isinstance(source, (str, bytes, os.PathLike)):
+        st = from_file(_path(source), ctypes.byref(ptr), ctypes.byref(err))
     elif isinstance(source, dict):
         text = json.dumps(source, indent=1).encode()  # one key per line: located errors
         st = from_string(text, len(text), label, ctypes.byref(ptr), ctypes.byref(err))
@@ -197,25 +199,27 @@ def _load(source, from_file, from_string, label, what):
     return ptr
 
 
-def _graph_options(max_states, exponential=True):
+def _graph_options(run, max_states, exponential=True):
     o = _GraphOptions()
     _graph_options_init(ctypes.byref(o))
     o.exponential = int(exponential)
     if max_states is not None:
-        if max_states < 1:
+        if _int("max_states", max_states) < 1:
             _usage(f"max_states must be >= 1, not {max_states}")
         o.max_states = max_states
+    run.fill(o.control)
     return o
 
 
-def _sim_options(runs, law, seed, firings=10000):
+def _sim_options(run, runs, law, seed, firings=10000):
     o = _SimOptions()
     _sim_options_init(ctypes.byref(o))
-    if runs < 1:
+    if _int("simulate", runs) < 1:
         _usage(f"simulate must be >= 1 runs, not {runs}")
-    if firings < 1:
+    if _int("firings", firings) < 1:
         _usage(f"firings must be >= 1, not {firings}")
-    o.runs, o.seed, o.firings, o.law = runs, seed, firings, law.ptr
+    o.runs, o.seed, o.firings, o.law = runs, _int("seed", seed), firings, law.ptr
+    run.fill(o.control)
     return o
 
 
@@ -283,25 +287,33 @@ def _law_json(r, law):
     return d
 
 
-def graph(source, max_states=None, simulate=None, law=None, seed=1, firings=10000):
+def graph(source, max_states=None, simulate=None, law=None, seed=1, firings=10000, *,
+          max_memory=None):
     """Analyse an event graph (a graph file's path, or a dict of its content):
     the object `streamtp graph FILE --json` prints.  max_states: largest
     exponential chain (None: 1000000); simulate: R Monte Carlo runs with
     `law` (a law spec, None: exp), `seed` and, for a timed event graph,
     `firings` counted per run.  A phase-type `law` (alone, or with a
-    simulation) also gives "exact_law", the exact value under it."""
+    simulation) also gives "exact_law", the exact value under it.
+    max_memory: the budget in bytes (None: 25% of the memory).  Ctrl-C stops
+    the computation (KeyboardInterrupt)."""
+    return _interruptible(_graph, source, max_states, simulate, law, seed, firings,
+                          max_memory=max_memory)
+
+
+def _graph(run, source, max_states, simulate, law, seed, firings):
     t0 = time.monotonic()
     g = _load(source, _graph_read_file, _graph_read_string, b"<graph>", "graph")
     lw = _Law(law, "law")
     try:
         file = os.fsdecode(source) if not isinstance(source, dict) else "<graph>"
-        opts, err, r = _graph_options(max_states), _Error(), _GraphResult()
+        opts, err, r = _graph_options(run, max_states), _Error(), _GraphResult()
         opts.law = _exact_law(lw, simulate)
         _check(_graph_analyze(g, ctypes.byref(opts), ctypes.byref(r), ctypes.byref(err)), err)
         try:
             d = _graph_dict(file, g, r, lw)
             if simulate is not None:
-                so, sr = _sim_options(simulate, lw, seed, firings), _SimResult()
+                so, sr = _sim_options(run, simulate, lw, seed, firings), _SimResult()
                 _check(_graph_simulate(g, ctypes.byref(so), ctypes.byref(sr),
                                        ctypes.byref(err)), err, file)
                 d["simulation"] = _sim_json(lw, seed, sr, bool(r.is_dag))
@@ -335,6 +347,14 @@ def _reduce_values(spec, tree, exp, gopts, sim):
         return (math.nan if reason else 0.0), 1, reason, _SimResult(runs=sim.runs if sim else 0)
     if not exp and sim is None:
         return math.nan, 0, reason, None
+    at_least = _ideals_lower(tree) if exp else 0
+    if at_least > gopts.max_states:  # refused before the DAG is built (cli/cmd_reduce.c)
+        reason = (f"the exponential makespan needs more than {gopts.max_states} states (order "
+                  f"ideals); its transfers that start together give at least {at_least}; "
+                  "raise --max-states")
+        exp = False
+        if sim is None:
+            return math.nan, 0, reason, None
     g, err = _P(), _Error()
     _check(_reduce_graph(tree, ctypes.byref(g), ctypes.byref(err)), err)
     try:
@@ -390,19 +410,29 @@ def _reduce_one(spec, n, exp, gopts, sim, lw, seed, brief):
 
 
 def reduce(n, d, c, *, tree="optimal", max_reducers=None, max_transfers=None,
-           exp_method="dag-ctmc", max_states=None, simulate=None, law=None, seed=1, brief=False):
+           exp_method="dag-ctmc", max_states=None, simulate=None, law=None, seed=1, brief=False,
+           max_memory=None):
     """A reduction tree of Canon and Antoniu: the object `streamtp reduce --n N
     --d D --c C --json` prints; n a pair (A, B) gives the list of the range
     A..B.  max_reducers K: Algorithm 3; max_transfers K: Algorithm 2 (optimal
     tree, no exponential value); exp_method "dag-ctmc" or "none"; simulate R
-    runs with `law` and `seed`; brief leaves out children and transfer_starts."""
+    runs with `law` and `seed`; brief leaves out children and transfer_starts;
+    max_memory: the budget in bytes.  Ctrl-C stops it (KeyboardInterrupt)."""
+    return _interruptible(_reduce, n, d, c, tree, max_reducers, max_transfers, exp_method,
+                          max_states, simulate, law, seed, brief, max_memory=max_memory)
+
+
+def _reduce(run, n, d, c, tree, max_reducers, max_transfers, exp_method, max_states, simulate,
+            law, seed, brief):
     lo, hi = (n, n) if isinstance(n, int) else tuple(n)
+    lo, hi = _int("n", lo), _int("n", hi)
     if not 1 <= lo <= hi:
         _usage(f"n must be >= 1 (a range A..B with A <= B), not {n!r}")
     if d < 0 or c < 0 or not d + c > 0 or not math.isfinite(d + c):
         _usage(f"d and c must be finite, >= 0, one of them positive (d = {d}, c = {c})")
     spec = _ReduceSpec()
     _reduce_spec_init(ctypes.byref(spec), lo, d, c)
+    run.fill(spec.control)
     t = _c_int()
     if _reduce_tree_parse(tree.encode(), ctypes.byref(t)) != 0:
         _usage(f"tree must be one of optimal, binomial, fibonacci, not {tree!r}")
@@ -411,17 +441,18 @@ def reduce(n, d, c, *, tree="optimal", max_reducers=None, max_transfers=None,
         _usage("max_transfers and max_reducers exclude each other")
     if max_reducers is not None or max_transfers is not None:
         spec.algorithm = _REDUCE_ALG3 if max_reducers is not None else _REDUCE_ALG2
-        spec.K = max_reducers if max_reducers is not None else max_transfers
+        spec.K = (_int("max_reducers", max_reducers) if max_reducers is not None
+                  else _int("max_transfers", max_transfers))
     if exp_method not in ("dag-ctmc", "none"):
         _usage(f"exp_method must be dag-ctmc or none, not {exp_method!r}")
     if simulate is not None and spec.algorithm == _REDUCE_ALG2:
         _usage("simulate: Algorithm 2 (max_transfers) limits concurrent transfers, which no "
                "fixed-order DAG expresses")
     exp = exp_method == "dag-ctmc"
-    gopts = _graph_options(max_states, exp)
+    gopts = _graph_options(run, max_states, exp)
     lw = _Law(law, "law")
     try:
-        sim = None if simulate is None else _sim_options(simulate, lw, seed)
+        sim = None if simulate is None else _sim_options(run, simulate, lw, seed)
         out = [_reduce_one(spec, k, exp, gopts, sim, lw, seed, brief) for k in range(lo, hi + 1)]
     finally:
         lw.free()
@@ -493,13 +524,19 @@ def _one_heuristic(p, o, h, gopts, sim, lw, seed):
 
 
 def bcast(platform, inter="all", *, intra="binomial", size=None, root=None, max_states=None,
-          simulate=None, law=None, seed=1):
+          simulate=None, law=None, seed=1, max_memory=None):
     """Broadcast on a grid of clusters (a platform file's path, or a dict of
     its content): the objects `streamtp bcast PLATFORM --json` prints, a list
     of one per heuristic for inter="all", else the one object of heuristic
     `inter`.  intra: binomial, flat or chain; size: the message size in bytes
     (required when a gap depends on it); root: a cluster's name; simulate R
-    runs with `law` and `seed`."""
+    runs with `law` and `seed`; max_memory: the budget in bytes.  Ctrl-C
+    stops it (KeyboardInterrupt)."""
+    return _interruptible(_bcast, platform, inter, intra, size, root, max_states, simulate, law,
+                          seed, max_memory=max_memory)
+
+
+def _bcast(run, platform, inter, intra, size, root, max_states, simulate, law, seed):
     if inter == "all":
         hs = list(range(_HEURISTICS))
     else:
@@ -512,8 +549,9 @@ def bcast(platform, inter="all", *, intra="binomial", size=None, root=None, max_
     lw = _Law(law, "law")
     try:
         o = _bcast_options(p, size, root, intra)
-        gopts = _graph_options(max_states)
-        sim = None if simulate is None else _sim_options(simulate, lw, seed)
+        run.fill(o.control)
+        gopts = _graph_options(run, max_states)
+        sim = None if simulate is None else _sim_options(run, simulate, lw, seed)
         out = [_one_heuristic(p, o, h, gopts, sim, lw, seed) for h in hs]
     finally:
         lw.free()
@@ -525,7 +563,7 @@ def bcast_model(P, L, g, *, k=1, gs=None, g1=0.0):
     """Table 1 of Steffenel: `streamtp bcast --model --P P --L L --g G --json`,
     the printed formula and the (max,+) value ("dag", None where the
     algorithm has none) of each intra-cluster algorithm."""
-    if not (isinstance(P, int) and P >= 2 and isinstance(k, int) and k >= 1):
+    if _int("P", P) < 2 or _int("k", k) < 1:
         _usage(f"P must be an integer >= 2 and k >= 1 (P = {P!r}, k = {k!r})")
     gs = g if gs is None else gs
     for name, x in (("L", L), ("g", g), ("gs", gs), ("g1", g1)):
@@ -548,9 +586,9 @@ def bcast_partition(latency, rho):
     if not (0 <= rho < math.inf):
         _usage(f"rho must be finite and >= 0, not {rho}")
     w, n, err = _PD(), _c_size(), _Error()
-    if isinstance(latency, (str, os.PathLike)):
+    if isinstance(latency, (str, bytes, os.PathLike)):
         file = os.fsdecode(latency)
-        st = _latency_load_file(os.fsencode(latency), ctypes.byref(w), ctypes.byref(n),
+        st = _latency_load_file(_path(latency), ctypes.byref(w), ctypes.byref(n),
                                 ctypes.byref(err))
     else:
         file = "<latency>"
