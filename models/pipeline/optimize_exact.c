@@ -220,6 +220,23 @@ static stp_status member_bound(bb *t, size_t s, size_t r, size_t y, size_t p, do
 
 static stp_status place(bb *t, size_t s, size_t r, size_t y, double known, stp_error *err);
 
+/* Stages 0..s are complete: under Strict the pipeline cut after s bounds
+ * every completion; then the node of stage s + 1. */
+static stp_status next_stage(bb *t, size_t s, double known, stp_error *err) {
+  stp_opt *x = t->x;
+  if (x->model == STP_MODEL_STRICT && s + 1 < x->N) {
+    double v;
+    stp_status st = stp__opt_strict_prefix(x, &t->c, s + 1, t->theta, &v, err);
+    if (st == STP_ELIMIT) {
+      drop(t, known);
+      return STP_OK;
+    }
+    STP_CHECK(st);
+    known = fmin(known, v);
+  }
+  return stage_start(t, s + 1, known, err);
+}
+
 static stp_status visit_member(bb *t, size_t s, size_t r, const child *ch, stp_error *err) {
   stp_opt *x = t->x;
   size_t y = t->c.size[s], p = ch->what;
@@ -250,21 +267,8 @@ static bool symmetry_allows(const bb *t, size_t s, size_t r, size_t y, size_t p)
 /* Position y of stage s (team of r): the members that may come next. */
 static stp_status place(bb *t, size_t s, size_t r, size_t y, double known, stp_error *err) {
   stp_opt *x = t->x;
-  if (y == r) { /* the team is complete: the next stage's node */
-    if (known <= t->theta)
-      return STP_OK;
-    if (x->model == STP_MODEL_STRICT && s + 1 < x->N) {
-      double v;
-      stp_status st = stp__opt_strict_prefix(x, &t->c, s + 1, t->theta, &v, err);
-      if (st == STP_ELIMIT) {
-        drop(t, known);
-        return STP_OK;
-      }
-      STP_CHECK(st);
-      known = fmin(known, v);
-    }
-    return stage_start(t, s + 1, known, err);
-  }
+  if (y == r) /* the team is complete: the next stage's node */
+    return known > t->theta ? next_stage(t, s, known, err) : STP_OK;
   if (leave_now(t, known))
     return STP_OK;
   size_t need = future_need(t, s), rest = r - y - 1; /* members after this one */
@@ -319,16 +323,8 @@ static stp_status fixed_stage(bb *t, size_t s, double known, stp_error *err) {
       STP_CHECK(st);
       known = fmin(known, v);
     }
-  } else if (s + 1 < x->N) {
-    stp_status st = stp__opt_strict_prefix(x, &t->c, s + 1, t->theta, &v, err);
-    if (st == STP_ELIMIT) {
-      drop(t, known);
-      return STP_OK;
-    }
-    STP_CHECK(st);
-    known = fmin(known, v);
   }
-  return stage_start(t, s + 1, known, err);
+  return next_stage(t, s, known, err);
 }
 
 static stp_status stage_start(bb *t, size_t s, double known, stp_error *err) {

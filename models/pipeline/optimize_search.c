@@ -265,6 +265,21 @@ static bool swap(search *s, size_t a) {
   return true;
 }
 
+/* The teams of stages a and b change places (no check). */
+static void swap_teams(search *s, size_t a, size_t b) {
+  size_t *ta = stp__opt_team(s->x, &s->cur, a), *tb = stp__opt_team(s->x, &s->cur, b);
+  for (size_t k = 0; k < s->x->kmax; k++) {
+    size_t t = ta[k];
+    ta[k] = tb[k];
+    tb[k] = t;
+  }
+  size_t r = s->cur.size[a];
+  s->cur.size[a] = s->cur.size[b];
+  s->cur.size[b] = r;
+  set_owners(s, a, a);
+  set_owners(s, b, b);
+}
+
 /* Exchange the whole teams of two stages (a pipeline of similar stages may
  * want its large team elsewhere: one move instead of many worse ones). */
 static bool exchange(search *s, size_t a) {
@@ -281,16 +296,7 @@ static bool exchange(search *s, size_t a) {
       return false;
   save(s, a);
   save(s, b);
-  for (size_t k = 0; k < x->kmax; k++) {
-    size_t t = ta[k];
-    ta[k] = tb[k];
-    tb[k] = t;
-  }
-  size_t r = s->cur.size[a];
-  s->cur.size[a] = s->cur.size[b];
-  s->cur.size[b] = r;
-  set_owners(s, a, a);
-  set_owners(s, b, b);
+  swap_teams(s, a, b);
   return true;
 }
 
@@ -306,19 +312,8 @@ static bool mirror(search *s) {
       if (!allowed(s, x->N - 1 - i, t[k]))
         return false;
   }
-  for (size_t i = 0; i < x->N / 2; i++) {
-    size_t j = x->N - 1 - i, *ti = stp__opt_team(x, &s->cur, i), *tj = stp__opt_team(x, &s->cur, j);
-    for (size_t k = 0; k < x->kmax; k++) {
-      size_t t = ti[k];
-      ti[k] = tj[k];
-      tj[k] = t;
-    }
-    size_t r = s->cur.size[i];
-    s->cur.size[i] = s->cur.size[j];
-    s->cur.size[j] = r;
-    set_owners(s, i, i);
-    set_owners(s, j, j);
-  }
+  for (size_t i = 0; i < x->N / 2; i++)
+    swap_teams(s, i, x->N - 1 - i);
   return true;
 }
 
