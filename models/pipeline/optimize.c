@@ -231,11 +231,19 @@ static stp_status finish(stp_opt *x, stp_optimize_result *res, stp_error *err) {
   stp_status s = stp__problem_mapping(x->pb, x->model, x->best.size, teams, &res->mapping, err);
   free(teams);
   STP_CHECK(s);
-  /* not cancellable: the search has evaluated it already, and a Ctrl-C
-   * that stopped the search must not lose its answer */
-  stp_options once = x->eval;
-  once.control.cancel = (stp_cancel){0};
-  STP_CHECK(stp_evaluate(res->mapping, x->model, &once, &res->eval, err));
+  /* as eval evaluates it; a Ctrl-C there (a Strict chain, long when the
+   * search never needed it) must not lose the answer: again, uncancelled,
+   * without exp when the objective is det (under exp the search solved
+   * that chain already, within the limits) */
+  stp_status st = stp_evaluate(res->mapping, x->model, &x->eval, &res->eval, err);
+  if (st == STP_EINTERRUPTED) {
+    stp_options once = x->eval;
+    once.control.cancel = (stp_cancel){0};
+    if (x->objective == STP_OBJECTIVE_DET)
+      once.exp_method = STP_EXP_NONE;
+    st = stp_evaluate(res->mapping, x->model, &once, &res->eval, err);
+  }
+  STP_CHECK(st);
   res->value = objective_of(res->eval, x->objective);
   if (!stp__close(res->value, x->best_value, 1e-9, 0))
     return stp__fail(err, STP_EINTERNAL,
@@ -290,9 +298,9 @@ static stp_status optimize(stp_opt *x, const stp_optimize_options *o, stp_optimi
     res->note = stp__asprintf("%llu candidates (or partial mappings) were beyond the limits and "
                               "not compared", (unsigned long long)x->skipped);
   else if (!res->optimal && x->capped && !res->note)
-    res->note = stp__asprintf("the search left out %llu candidates whose transfer pattern chain "
-                              "has more than %d states", (unsigned long long)x->capped,
-                              STP_OPT_SEARCH_CHAIN_CAP);
+    res->note = stp__asprintf("the search left out %llu candidates whose Markov chain has more "
+                              "than %llu states (a share of --max-states)",
+                              (unsigned long long)x->capped, (unsigned long long)x->capped_at);
   return finish(x, res, err);
 }
 

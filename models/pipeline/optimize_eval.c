@@ -687,7 +687,15 @@ static stp_status strict_exp(stp_opt *x, const stp_opt_cand *c, size_t n, cache_
     set_view(x, c, n);
     stp_ctmc_info info = {0};
     stp_error local = {0};
-    stp_status s = stp__strict_exp_throughput(&x->view, &x->eval, &e->exp, &info, &local);
+    stp_options o = x->eval; /* the heuristic enumerates no chain above its cap */
+    bool capped = x->chain_cap && x->chain_cap < o.max_states;
+    if (capped)
+      o.max_states = x->chain_cap;
+    stp_status s = stp__strict_exp_throughput(&x->view, &o, &e->exp, &info, &local);
+    if (s == STP_ELIMIT && capped) {
+      x->capped_now = true; /* not a limit of the run: left unknown */
+      return s;
+    }
     if (s == STP_ELIMIT) {
       e->exp_state = EXP_BEYOND;
     } else if (s != STP_OK) {

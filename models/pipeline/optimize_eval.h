@@ -71,10 +71,12 @@ typedef struct stp_opt {
   double *bw;             /* M * M bandwidths (0: none), or NULL above DENSE_BW_MAX processors */
   stp_options eval;       /* each evaluation's limits and cancellation */
   stp_progress shown;     /* the caller's control.progress: the search reports there */
-  uint64_t chain_cap;     /* heuristic: pattern chains of more states are not solved (the
-                             candidate is dropped); 0: only the limits of eval */
+  uint64_t chain_cap;     /* heuristic: chains of more states (a pattern's, a Strict
+                             mapping's) are not solved, the candidate is dropped; 0: only
+                             the limits of eval */
   bool capped_now;        /* the last ELIMIT came from chain_cap */
   uint64_t capped;        /* candidates dropped for chain_cap */
+  uint64_t capped_at;     /* the cap they were dropped at */
   stp_opt_cache *cache;
   /* Strict: the platform seen with a candidate's teams */
   stp_mapping view;

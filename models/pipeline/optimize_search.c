@@ -859,7 +859,10 @@ stp_status stp__opt_heuristic(stp_opt *x, const stp_opt_bound *b, uint64_t budge
                               double *constructive_value, stp_error *err) {
   search s;
   STP_CHECK(search_init(&s, x, b, budget, err));
-  x->chain_cap = STP_OPT_SEARCH_CHAIN_CAP;
+  x->chain_cap = x->eval.max_states / (x->model == STP_MODEL_STRICT ? STP_OPT_SEARCH_STRICT_SHARE
+                                                                    : STP_OPT_SEARCH_CHAIN_SHARE);
+  x->chain_cap += !x->chain_cap; /* 0 would mean no cap */
+  x->capped_at = x->chain_cap;
   *constructive_value = NAN;
   bool found;
   stp_status st = constructive(&s, false, &found, err);

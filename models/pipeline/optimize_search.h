@@ -7,11 +7,14 @@
 #include "models/pipeline/optimize_bound.h"
 #include "models/pipeline/optimize_eval.h"
 
-/* While searching under exp, the heuristic solves no transfer pattern
- * chain of more states than this: such candidates (teams of 4 and 35 give
- * 295,260 states, most of a second) are left out, and counted.  The exact
- * and random methods solve them all. */
-#define STP_OPT_SEARCH_CHAIN_CAP 20000
+/* While searching under exp, the heuristic solves no Markov chain of more
+ * than max_states / STP_OPT_SEARCH_CHAIN_SHARE states (an Overlap transfer
+ * pattern's; 20,000 by default) or max_states / STP_OPT_SEARCH_STRICT_SHARE
+ * (a Strict mapping's; 200,000): such candidates (teams of 4 and 35 give a
+ * pattern of 295,260 states, most of a second) are left out, and counted.
+ * The exact and random methods solve every chain within max_states. */
+#define STP_OPT_SEARCH_CHAIN_SHARE 100
+#define STP_OPT_SEARCH_STRICT_SHARE 10
 
 /* The best of random mappings until x stops (x->best updated). */
 stp_status stp__opt_random(stp_opt *x, stp_error *err);
