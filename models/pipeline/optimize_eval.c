@@ -67,8 +67,10 @@ static void cache_clear(stp_opt_cache *c) {
   memset(c->slot, 0, c->size * sizeof *c->slot);
 }
 
+/* What the entries hold (not the room kept for them: after a clear the
+ * arrays keep their size, and the next entries reuse it). */
 static size_t cache_bytes(const stp_opt_cache *c) {
-  return c->cap * sizeof *c->e + c->arena_cap * sizeof *c->arena + c->size * sizeof *c->slot;
+  return c->n * (sizeof *c->e + 2 * sizeof *c->slot) + c->used * sizeof *c->arena;
 }
 
 static bool cache_rehash(stp_opt_cache *c, size_t size) {

@@ -806,10 +806,11 @@ static stp_status climb(search *s, uint64_t patience, double tau, stp_error *err
       if (s->cv.value > record + fabs(record) * STP_OPT_RTOL) {
         record = s->cv.value;
         stp__opt_offer(x, &s->cur, s->cv.value);
-        fails = 0;
-      } else {
-        fails++;
       }
+      /* progress is a better score than the current one: the value, or
+       * fewer items at it, or a larger second item (many items tie on
+       * large problems); travelling down is not */
+      fails = c > 0 ? 0 : fails + 1;
       find_critical(s);
     } else {
       forget(s);
