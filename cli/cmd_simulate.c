@@ -84,6 +84,18 @@ static json_t *bounds_json(const stp_sim_result *r) {
   return b;
 }
 
+/* The exact throughput under the simulated laws, and where it lies relative
+ * to the 95 % interval ("below", "within", "above" it). */
+static const char *exact_position(const stp_sim_result *r) {
+  return stp_interval_position(r->law_exact, r->law_exact, r->ci_low, r->ci_high);
+}
+
+static json_t *exact_json(const stp_sim_result *r) {
+  return json_pack("{s:s,s:o,s:o,s:I,s:s}", "law", r->law, "throughput",
+                   report_number(r->law_exact), "period", report_number(1 / r->law_exact),
+                   "states", (json_int_t)r->law_states, "position", exact_position(r));
+}
+
 static json_t *nbue_json(int nbue) { return nbue < 0 ? json_null() : json_boolean(nbue); }
 
 /* The Monte Carlo estimate, under the glossary's "simulation" key. */
@@ -131,6 +143,8 @@ static json_t *sim_json(const stp_mapping *m, const stp_sim_result *r) {
   json_t *sim = simulation_json(r);
   json_object_set_new(o, "simulation", sim);
   json_object_set_new(o, "bounds", bounds_json(r));
+  if (isfinite(r->law_exact))
+    json_object_set_new(o, "exact_law", exact_json(r));
   json_object_set_new(o, "seconds", report_number(r->seconds));
   json_object_set_new(o, "cpu_seconds", report_number(r->cpu_seconds));
   json_object_set_new(o, "bounds_seconds", report_number(r->bounds_seconds));
@@ -203,6 +217,9 @@ static void sim_text(FILE *f, const stp_mapping *m, const stp_sim_result *r) {
           (unsigned long long)r->warmup, (unsigned long long)r->simulated,
           (unsigned long long)r->firings, (unsigned long long)r->seed);
   bounds_text(f, r);
+  if (isfinite(r->law_exact))
+    fprintf(f, "  exact          %.8g under these laws (ctmc, %llu states): %s the 95%% CI\n",
+            r->law_exact, (unsigned long long)r->law_states, exact_position(r));
   fprintf(f, "  time           %.3f s (%.1f million firings/s), bounds %.3f s\n", r->seconds,
           r->seconds > 0 ? 1e-6 * (double)r->firings / r->seconds : 0.0, r->bounds_seconds);
 }

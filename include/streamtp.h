@@ -239,6 +239,11 @@ typedef struct stp_sim_result {
   double seconds;            /* simulation wall time (bounds excluded) */
   double cpu_seconds;        /* its CPU time: firings / cpu_seconds is the rate per core */
   double bounds_seconds;
+  /* With the bounds, when the laws are phase-type and the times
+   * independent: the exact throughput under the same laws (stp_result's
+   * exact_law), to compare with the interval; NaN when not computed. */
+  double law_exact;
+  uint64_t law_states;     /* its largest chain */
 } stp_sim_result;
 
 /* Simulate the event graph of m under `model` with random firing times and

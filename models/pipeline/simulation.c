@@ -276,8 +276,15 @@ static stp_status sim_bounds(const stp_mapping *m, stp_model model, const stp_si
   double t0 = stp__now();
   stp_result *ev = NULL;
   stp_error local = {0};
-  stp_status s = stp_evaluate(m, model, &o->eval, &ev, &local);
+  stp_options eval = o->eval; /* the simulated laws, exactly, where they are phase-type */
+  if (o->law && !o->associated && stp_law_phases(o->law) > 0)
+    eval.law = o->law;
+  stp_status s = stp_evaluate(m, model, &eval, &ev, &local);
   r->bounds_seconds = stp__now() - t0;
+  if (s == STP_OK && !o->associated && ev->exact_law.available) {
+    r->law_exact = ev->exact_law.throughput;
+    r->law_states = ev->exact_law.states;
+  }
   if (s == STP_OK) {
     r->upper = ev->det_throughput;
     r->lower = ev->exp_available ? ev->exp_throughput : NAN;
@@ -322,6 +329,7 @@ static stp_status describe(stp_model model, const stp_sim_options *o, const sim_
                         .simulated = c->simulated, .firings = c->firings, .seed = o->seed,
                         .associated = s->associated, .ncolumns = s->ncols,
                         .nbue = laws_nbue(s), .lower = NAN, .upper = NAN, .relative = NAN,
+                        .law_exact = NAN,
                         .position = "unknown"};
   r->law = stp__strdup(stp_law_spec(s->dflt));
   r->column_law = stp__calloc(s->ncols, sizeof *r->column_law);

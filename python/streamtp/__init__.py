@@ -130,7 +130,8 @@ class _SimResult(ctypes.Structure):
                 ("column_law", ctypes.POINTER(_c_str)), ("nbue", _c_int), ("lower", _c_double),
                 ("upper", _c_double), ("bounds_reason", _c_str), ("position", _c_str),
                 ("relative", _c_double), ("seconds", _c_double), ("cpu_seconds", _c_double),
-                ("bounds_seconds", _c_double)]
+                ("bounds_seconds", _c_double), ("law_exact", _c_double),
+                ("law_states", _c_u64)]
 
 
 # ---- loading the library ------------------------------------------------------
@@ -205,6 +206,8 @@ _sim_options_init = _fn("stp_sim_options_init", None, ctypes.POINTER(_SimOptions
 _simulate = _fn("stp_simulate", _c_int, _P, _c_int, ctypes.POINTER(_SimOptions),
                 ctypes.POINTER(ctypes.POINTER(_SimResult)), _PE)
 _sim_result_free = _fn("stp_sim_result_free", None, ctypes.POINTER(_SimResult))
+_interval_position = _fn("stp_interval_position", _c_str, _c_double, _c_double, _c_double,
+                         _c_double)
 
 _cancel_flag = ctypes.cast(_lib.stp_cancel_flag, ctypes.c_void_p).value
 
@@ -534,7 +537,13 @@ def _sim_dict(mp, r):
               "relative": _num(r.relative)}
     if r.bounds_reason:
         bounds["reason"] = _s(r.bounds_reason)
-    d.update({"simulation": sim, "bounds": bounds, "seconds": _num(r.seconds),
+    d.update({"simulation": sim, "bounds": bounds})
+    if math.isfinite(r.law_exact):  # the exact value under the simulated laws
+        d["exact_law"] = {"law": _s(r.law), "throughput": _num(r.law_exact),
+                          "period": _num(1 / r.law_exact), "states": r.law_states,
+                          "position": _s(_interval_position(r.law_exact, r.law_exact,
+                                                            r.ci_low, r.ci_high))}
+    d.update({"seconds": _num(r.seconds),
               "cpu_seconds": _num(r.cpu_seconds), "bounds_seconds": _num(r.bounds_seconds),
               "firings_per_second": _num(r.firings / r.seconds) if r.seconds > 0 else None,
               "firings_per_cpu_second":
