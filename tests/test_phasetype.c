@@ -768,3 +768,35 @@ Test(phasetype, inside_the_monte_carlo_band_on_random_graphs, .timeout = 600) {
     stp_graph_free(g);
   }
 }
+
+/* simulate, with its bounds, gives the exact value under the simulated
+ * phase-type laws (none for a law that is not phase-type, nor for
+ * associated times). */
+Test(phasetype, simulate_reports_the_exact_value_of_its_laws) {
+  stp_mapping *m = example("example-a.json");
+  const char *specs[] = {"erlang:k=2", "gamma:cv=0.5"};
+  for (int k = 0; k < 2; k++) {
+    for (int assoc = 0; assoc < 2; assoc++) {
+      stp_sim_options so;
+      stp_sim_options_init(&so);
+      stp_law *law = law_of(specs[k]);
+      so.law = law;
+      so.associated = assoc;
+      so.datasets = 20000;
+      stp_sim_result *sr;
+      stp_error err = {0};
+      cr_assert_eq(stp_simulate(m, STP_MODEL_OVERLAP, &so, &sr, &err), STP_OK, "%s",
+                   err.message);
+      if (k == 0 && !assoc) {
+        assert_close(sr->law_exact, mapping_law(m, STP_MODEL_OVERLAP, specs[k]), TOL_EXACT);
+        cr_assert_gt(sr->law_states, 0);
+      } else {
+        cr_assert(isnan(sr->law_exact), "%s, associated %d: %g", specs[k], assoc,
+                  sr->law_exact);
+      }
+      stp_sim_result_free(sr);
+      stp_law_free(law);
+    }
+  }
+  stp_mapping_free(m);
+}
