@@ -81,10 +81,10 @@ json_t *report_exponential(const char *key, double value, uint64_t states, const
 json_t *report_graph_law(const stp_graph_result *r, const char *law) {
   json_t *o = json_object();
   const char *key = r->is_dag ? "makespan" : "throughput";
-  json_object_set_new(o, "law", json_string(law));
+  json_object_set_new(o, "law", report_string(law));
   json_object_set_new(o, key, report_number(r->law_computed ? r->law_value : NAN));
   if (!r->law_computed) {
-    json_object_set_new(o, "reason", json_string(r->law_reason));
+    json_object_set_new(o, "reason", report_string(r->law_reason));
     return o;
   }
   if (!r->is_dag)
@@ -227,32 +227,55 @@ json_t *report_fit(const stp_law_fit *fit) {
                    report_number(fit->moment_error), "ks", report_number(fit->ks));
 }
 
+/* A throughput from a Markov chain ("exponential", "exact_law"): the value,
+ * its period and chain, or null and the reason. */
+typedef struct chain_fields {
+  int available;
+  double throughput, period;
+  const char *method;
+  uint64_t states;
+  double residual;
+  const char *solver;
+  size_t sweeps;
+  const char *reason;
+} chain_fields;
+
+static void chain_value(json_t *o, const chain_fields *f) {
+  json_object_set_new(o, "throughput", report_number(f->available ? f->throughput : NAN));
+  if (!f->available) {
+    json_object_set_new(o, "reason", report_string(f->reason ? f->reason : "unknown"));
+    return;
+  }
+  json_object_set_new(o, "period", report_number(f->period));
+  json_object_set_new(o, "method", json_string(f->method));
+  json_object_set_new(o, "states", json_integer((json_int_t)f->states));
+  json_object_set_new(o, "residual", report_number(f->residual));
+  if (f->solver) {
+    json_object_set_new(o, "solver", json_string(f->solver));
+    json_object_set_new(o, "sweeps", json_integer((json_int_t)f->sweeps));
+  }
+}
+
+/* Some column has another law than the default. */
+static bool mixed_laws(const stp_law_result *lr) {
+  for (size_t c = 0; c < lr->ncolumns; c++)
+    if (strcmp(lr->column_law[c], lr->law) != 0)
+      return true;
+  return false;
+}
+
 /* "exact_law" (docs/format.md): the value and its chain as "exponential"'s,
  * or null and the reason; the columns' laws when the file sets some. */
 static json_t *law_json(const stp_mapping *m, const stp_law_result *lr) {
   json_t *o = json_object();
-  json_object_set_new(o, "law", json_string(lr->law));
-  json_object_set_new(o, "throughput", report_number(lr->available ? lr->throughput : NAN));
-  if (lr->available) {
-    json_object_set_new(o, "period", report_number(lr->period));
-    json_object_set_new(o, "method", json_string(lr->method));
-    json_object_set_new(o, "states", json_integer((json_int_t)lr->states));
-    json_object_set_new(o, "residual", report_number(lr->residual));
-    if (lr->solver) {
-      json_object_set_new(o, "solver", json_string(lr->solver));
-      json_object_set_new(o, "sweeps", json_integer((json_int_t)lr->sweeps));
-    }
-  } else {
-    json_object_set_new(o, "reason", json_string(lr->reason ? lr->reason : "unknown"));
-  }
-  bool mixed = false;
-  for (size_t c = 0; c < lr->ncolumns; c++)
-    mixed |= strcmp(lr->column_law[c], lr->law) != 0;
-  if (mixed) {
+  json_object_set_new(o, "law", report_string(lr->law));
+  chain_value(o, &(chain_fields){lr->available, lr->throughput, lr->period, lr->method,
+                                 lr->states, lr->residual, lr->solver, lr->sweeps, lr->reason});
+  if (mixed_laws(lr)) {
     json_t *stages = json_object(), *transfers = json_object();
     for (size_t c = 0; c < lr->ncolumns; c++)
       json_object_set_new(c % 2 ? transfers : stages, stp_mapping_stage_name(m, c / 2),
-                          json_string(lr->column_law[c]));
+                          report_string(lr->column_law[c]));
     json_object_set_new(o, "laws", json_pack("{s:o,s:o}", "stages", stages, "transfers",
                                              transfers));
   }
@@ -275,19 +298,9 @@ json_t *report_json(const stp_mapping *m, const stp_result *r) {
   json_object_set_new(det, "max_cycle_time_resource", json_string(r->mct_resource));
   json_object_set_new(o, "deterministic", det);
   json_t *ex = json_object();
-  json_object_set_new(ex, "throughput", report_number(r->exp_available ? r->exp_throughput : NAN));
-  if (r->exp_available) {
-    json_object_set_new(ex, "period", report_number(r->exp_period));
-    json_object_set_new(ex, "method", json_string(r->exp_method));
-    json_object_set_new(ex, "states", json_integer((json_int_t)r->exp_states));
-    json_object_set_new(ex, "residual", report_number(r->exp_residual));
-    if (r->exp_solver) {
-      json_object_set_new(ex, "solver", json_string(r->exp_solver));
-      json_object_set_new(ex, "sweeps", json_integer((json_int_t)r->exp_sweeps));
-    }
-  } else {
-    json_object_set_new(ex, "reason", report_string(r->exp_reason ? r->exp_reason : "unknown"));
-  }
+  chain_value(ex, &(chain_fields){r->exp_available, r->exp_throughput, r->exp_period,
+                                  r->exp_method, r->exp_states, r->exp_residual, r->exp_solver,
+                                  r->exp_sweeps, r->exp_reason});
   json_object_set_new(o, "exponential", ex);
   json_object_set_new(o, "bounds", json_pack("{s:o,s:o}", "lower",
                                              report_number(r->exp_available ? r->lower : NAN),
@@ -780,10 +793,7 @@ static void law_text(FILE *f, const stp_mapping *m, const stp_law_result *lr) {
       fprintf(f, ", %zu sweeps", lr->sweeps);
     fputs(")\n", f);
   }
-  bool mixed = false;
-  for (size_t c = 0; c < lr->ncolumns; c++)
-    mixed |= strcmp(lr->column_law[c], lr->law) != 0;
-  if (mixed) {
+  if (mixed_laws(lr)) {
     fputs("  laws            ", f);
     for (size_t c = 0; c < lr->ncolumns; c++)
       fprintf(f, "%s%s%s %s", c ? ", " : "", stp_mapping_stage_name(m, c / 2),

@@ -376,12 +376,17 @@ static stp_graph *random_dag(trng *rng, size_t n) {
   return g;
 }
 
+/* Graph k of a series: DAGs and timed event graphs (1 to 3 tokens) in turn. */
+static stp_graph *random_graph(trng *rng, int k) {
+  return k % 2 ? random_dag(rng, 8) : random_teg(rng, 6, 5, 1 + (uint64_t)k % 3);
+}
+
 /* erlang:k=1 is the exponential law in one phase: the same chain, the same
  * value to the last bit, on timed event graphs and on DAGs. */
 Test(phasetype, erlang_1_is_exponential_on_graphs) {
   trng rng = {101};
   for (int k = 0; k < 20; k++) {
-    stp_graph *g = k % 2 ? random_dag(&rng, 8) : random_teg(&rng, 6, 5, 1 + k % 3);
+    stp_graph *g = random_graph(&rng, k);
     stp_graph_result r;
     double v = graph_law(g, "erlang:k=1", &r);
     cr_assert(r.exp_computed);
@@ -397,7 +402,7 @@ Test(phasetype, erlang_1_is_exponential_on_graphs) {
 Test(phasetype, a_two_phase_exponential_gives_the_exponential_values) {
   trng rng = {202};
   for (int k = 0; k < 20; k++) {
-    stp_graph *g = k % 2 ? random_dag(&rng, 8) : random_teg(&rng, 6, 5, 1 + k % 3);
+    stp_graph *g = random_graph(&rng, k);
     stp_graph_result r;
     double v = graph_law(g, "coxian:rate=2/1,next=0.5", &r);
     cr_assert(r.law_states > r.exp_states);
