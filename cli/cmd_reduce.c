@@ -233,7 +233,7 @@ static int evaluate(const reduce_run *run, const stp_reduce *r, reduce_values *v
   if (run->exp || run->gopts.law) {
     st = stp_graph_analyze(g, &run->gopts, &v->g, &err);
     v->analysed = st == STP_OK;
-    if (st == STP_OK && !v->g.exp_computed)
+    if (st == STP_OK && run->exp && !v->g.exp_computed)
       v->exp_reason = v->g.exp_reason;
   }
   if (st == STP_OK && run->simulate) {
@@ -283,10 +283,13 @@ static json_t *exponential_json(const stp_reduce_spec *s, const reduce_values *v
 
 /* "exact_law": one element takes no time under any law. */
 static json_t *law_json(const reduce_run *run, const stp_reduce_spec *s, const reduce_values *v) {
+  const char *law = stp_law_spec(run->law);
+  if (s->algorithm == STP_REDUCE_ALG2)
+    return json_pack("{s:s,s:n,s:s}", "law", law, "makespan", "reason", REASON_ALG2);
   if (s->n == 1)
-    return json_pack("{s:s,s:f,s:s,s:i}", "law", stp_law_spec(run->law), "makespan", 0.0,
-                     "method", "dag-ctmc", "states", 1);
-  return report_graph_law(&v->g, stp_law_spec(run->law));
+    return json_pack("{s:s,s:f,s:s,s:i}", "law", law, "makespan", 0.0, "method", "dag-ctmc",
+                     "states", 1);
+  return report_graph_law(&v->g, law);
 }
 
 /* The common simulation block, and where it lies in [det, exp]. */
@@ -386,7 +389,9 @@ static void print_text(FILE *f, const reduce_run *run, const stp_reduce *r, cons
            (unsigned long long)exp_states(s, v));
   else
     fprintf(f, "  %-16s none: %s\n", "exponential", v->exp_reason);
-  if (run->gopts.law && s->n > 1 && v->g.law_computed)
+  if (run->gopts.law && s->algorithm == STP_REDUCE_ALG2)
+    fprintf(f, "  law %-12s none: %s\n", stp_law_spec(run->law), REASON_ALG2);
+  else if (run->gopts.law && s->n > 1 && v->g.law_computed)
     fprintf(f, "  law %-12s %.10g (dag-ctmc, %llu states)\n", stp_law_spec(run->law),
             v->g.law_value, (unsigned long long)v->g.law_states);
   else if (run->gopts.law && s->n > 1)

@@ -338,41 +338,51 @@ def _position(lo, hi, s):
     return "within"
 
 
-def _reduce_values(spec, tree, exp, gopts, sim):
-    """(exp_makespan or NaN, states, reason, sim result) of one built tree."""
+def _reduce_values(spec, tree, exp, gopts, sim, lw):
+    """(exp_makespan or NaN, states, reason, sim result, exact_law or None) of
+    one built tree."""
+    law = None
+    if gopts.law:  # the exact value under the law (cli/cmd_reduce.c, law_json)
+        law = {"law": _law_name(lw), "makespan": None, "reason": _REASON_ALG2} \
+            if spec.algorithm == _REDUCE_ALG2 else \
+            {"law": _law_name(lw), "makespan": 0.0, "method": "dag-ctmc", "states": 1}
     if spec.algorithm == _REDUCE_ALG2:
-        return math.nan, 0, _REASON_ALG2, None
+        return math.nan, 0, _REASON_ALG2, None, law
     reason = None if exp else _REASON_NONE
     if spec.n == 1:  # nothing to reduce: every value is 0, in every run
-        return (math.nan if reason else 0.0), 1, reason, _SimResult(runs=sim.runs if sim else 0)
-    if not exp and sim is None:
-        return math.nan, 0, reason, None
-    at_least = _ideals_lower(tree) if exp else 0
+        return ((math.nan if reason else 0.0), 1, reason, _SimResult(runs=sim.runs if sim else 0),
+                law)
+    if not exp and sim is None and law is None:
+        return math.nan, 0, reason, None, law
+    # (a phase-type law asked for: the DAG is built, its own refusal speaks)
+    at_least = _ideals_lower(tree) if exp and law is None else 0
     if at_least > gopts.max_states:  # refused before the DAG is built (cli/cmd_reduce.c)
         reason = (f"the exponential makespan needs more than {gopts.max_states} states (order "
                   f"ideals); its transfers that start together give at least {at_least}; "
                   "raise --max-states")
         exp = False
         if sim is None:
-            return math.nan, 0, reason, None
+            return math.nan, 0, reason, None, law
     g, err = _P(), _Error()
     _check(_reduce_graph(tree, ctypes.byref(g), ctypes.byref(err)), err)
     try:
         value, states = math.nan, 0
-        if exp:
+        if exp or law is not None:
             r = _GraphResult()
             _check(_graph_analyze(g, ctypes.byref(gopts), ctypes.byref(r), ctypes.byref(err)), err)
-            if r.exp_computed:
+            if exp and r.exp_computed:
                 value, states = r.exp_value, r.exp_states
-            else:
+            elif exp:
                 reason = _s(r.exp_reason)
+            if law is not None:
+                law = _law_json(r, lw)
             _graph_result_free(ctypes.byref(r))
         sr = None
         if sim is not None:
             sr = _SimResult()
             _check(_graph_simulate(g, ctypes.byref(sim), ctypes.byref(sr), ctypes.byref(err)),
                    err)
-        return value, states, reason, sr
+        return value, states, reason, sr, law
     finally:
         _graph_free(g)
 
@@ -384,7 +394,7 @@ def _reduce_one(spec, n, exp, gopts, sim, lw, seed, brief):
     _check(_reduce_build(ctypes.byref(spec), ctypes.byref(tree), ctypes.byref(err)), err)
     try:
         det = _reduce_makespan(tree)
-        e, states, reason, sr = _reduce_values(spec, tree, exp, gopts, sim)
+        e, states, reason, sr, law = _reduce_values(spec, tree, exp, gopts, sim, lw)
         d = {"n": n, "d": float(spec.d), "c": float(spec.c),
              "tree": _s(_reduce_tree_name(spec.tree)),
              "algorithm": _s(_reduce_alg_name(spec.algorithm)),
@@ -395,6 +405,8 @@ def _reduce_one(spec, n, exp, gopts, sim, lw, seed, brief):
         d["deterministic"] = {"makespan": _num(det)}
         d["exponential"] = ({"makespan": None, "reason": reason} if reason else
                             {"makespan": _num(e), "states": states, "method": "dag-ctmc"})
+        if law is not None:
+            d["exact_law"] = law
         d["bounds"] = {"lower": _num(det), "upper": _num(e)}
         d["opt_bounds"] = [_num(_opt_lower(n, spec.d, spec.c)), _num(_opt_upper(n, spec.d, spec.c))]
         d["length_bound"] = _num(_length_bound(ctypes.byref(spec)))
@@ -452,6 +464,7 @@ def _reduce(run, n, d, c, tree, max_reducers, max_transfers, exp_method, max_sta
     gopts = _graph_options(run, max_states, exp)
     lw = _Law(law, "law")
     try:
+        gopts.law = _exact_law(lw, simulate)
         sim = None if simulate is None else _sim_options(run, simulate, lw, seed)
         out = [_reduce_one(spec, k, exp, gopts, sim, lw, seed, brief) for k in range(lo, hi + 1)]
     finally:
@@ -473,8 +486,10 @@ def _bcast_dict(p, s, r, sim, lw, seed, t0):
          "sends": [{"from": name(x.from_), "to": name(x.to), "start": _num(x.start),
                     "arrival": _num(x.arrival)}
                    for x in (s.sends[k] for k in range(s.nclusters - 1))],
-         "deterministic": {"makespan": _num(s.makespan)}, "exponential": e,
-         "bounds": {"lower": _num(r.bound_lower), "upper": _num(r.bound_upper)}}
+         "deterministic": {"makespan": _num(s.makespan)}, "exponential": e}
+    if r.law_asked:
+        d["exact_law"] = _law_json(r, lw)
+    d["bounds"] = {"lower": _num(r.bound_lower), "upper": _num(r.bound_upper)}
     if sim is not None:
         d["simulation"] = _sim_json(lw, seed, sim)
     d["seconds"] = time.monotonic() - t0
@@ -551,6 +566,7 @@ def _bcast(run, platform, inter, intra, size, root, max_states, simulate, law, s
         o = _bcast_options(p, size, root, intra)
         run.fill(o.control)
         gopts = _graph_options(run, max_states)
+        gopts.law = _exact_law(lw, simulate)
         sim = None if simulate is None else _sim_options(run, simulate, lw, seed)
         out = [_one_heuristic(p, o, h, gopts, sim, lw, seed) for h in hs]
     finally:

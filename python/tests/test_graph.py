@@ -183,6 +183,24 @@ def test_reduce_is_reduce_json(kw, args):
     same(streamtp.reduce(n, d, c, **kw), cli_json("reduce", "--n", n, "--d", d, "--c", c, *args)[0])
 
 
+@pytest.mark.parametrize("law", ["erlang:k=3", "hyperexp:cv=2", "gamma:cv=0.5"])
+def test_reduce_and_bcast_exact_law_are_the_commands(law):
+    # --law alone: exact_law beside the exponential value (none for gamma
+    # with a simulation); one element, Algorithm 2 and a range too
+    for kw, args in [({}, []), ({"max_transfers": 2}, ["--max-transfers", 2]),
+                     ({"exp_method": "none"}, ["--exp-method", "none"])]:
+        for n in (1, 7):
+            same(streamtp.reduce(n, 1, 2, law=law, **kw),
+                 cli_json("reduce", "--n", n, "--d", 1, "--c", 2, "--law", law, *args)[0])
+    same(streamtp.reduce((3, 5), 1, 2, law=law),
+         cli_json("reduce", "--n", "3..5", "--d", 1, "--c", 2, "--law", law))
+    path = rel("examples", "bcast", "small4.json")
+    same(streamtp.bcast(path, law=law), cli_json("bcast", path, "--law", law))
+    got = streamtp.bcast(path, "flat", law=law, simulate=20)
+    same(got, cli_json("bcast", path, "--inter", "flat", "--law", law, "--simulate", 20)[0])
+    assert ("exact_law" in got) == (law != "gamma:cv=0.5")
+
+
 def test_reduce_range():
     same(streamtp.reduce((1, 6), 1, 2), cli_json("reduce", "--n", "1..6", "--d", 1, "--c", 2))
     same(streamtp.reduce((3, 8), 1, 2, brief=True, exp_method="none"),
