@@ -285,10 +285,11 @@ static json_t *exponential_json(const stp_reduce_spec *s, const reduce_values *v
 static json_t *law_json(const reduce_run *run, const stp_reduce_spec *s, const reduce_values *v) {
   const char *law = stp_law_spec(run->law);
   if (s->algorithm == STP_REDUCE_ALG2)
-    return json_pack("{s:s,s:n,s:s}", "law", law, "makespan", "reason", REASON_ALG2);
+    return json_pack("{s:o,s:n,s:s}", "law", report_string(law), "makespan", "reason",
+                     REASON_ALG2);
   if (s->n == 1)
-    return json_pack("{s:s,s:f,s:s,s:i}", "law", law, "makespan", 0.0, "method", "dag-ctmc",
-                     "states", 1);
+    return json_pack("{s:o,s:f,s:s,s:i}", "law", report_string(law), "makespan", 0.0,
+                     "method", "dag-ctmc", "states", 1);
   return report_graph_law(&v->g, law);
 }
 

@@ -91,7 +91,7 @@ static const char *exact_position(const stp_sim_result *r) {
 }
 
 static json_t *exact_json(const stp_sim_result *r) {
-  return json_pack("{s:s,s:o,s:o,s:I,s:s}", "law", r->law, "throughput",
+  return json_pack("{s:o,s:o,s:o,s:I,s:s}", "law", report_string(r->law), "throughput",
                    report_number(r->law_exact), "period", report_number(1 / r->law_exact),
                    "states", (json_int_t)r->law_states, "position", exact_position(r));
 }
