@@ -108,11 +108,21 @@ else()
   set(STP_PYTHON_DIR_DEFAULT lib/python${STP_PYTHON3_VERSION}/dist-packages)
 endif()
 set(STP_PYTHON_DIR ${STP_PYTHON_DIR_DEFAULT} CACHE STRING "Where the Python module goes (relative to the prefix)")
-install(FILES ${PROJECT_SOURCE_DIR}/python/streamtp/__init__.py ${PROJECT_SOURCE_DIR}/python/streamtp/graph.py
-        DESTINATION ${STP_PYTHON_DIR}/streamtp)
+file(GLOB STP_PYTHON_FILES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/python/streamtp/*.py)
+install(FILES ${STP_PYTHON_FILES} DESTINATION ${STP_PYTHON_DIR}/streamtp)
 install(CODE "
   set(dir \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${STP_PYTHON_DIR}/streamtp\")
   file(WRITE \"\${dir}/_config.py\"
        \"# Written by cmake --install: where libstreamtp was installed.\\nLIBDIR = '\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}'\\n\")
   message(STATUS \"Installing: \${dir}/_config.py\")
+  cmake_policy(SET CMP0057 NEW) # if(IN_LIST) in this install script
+  # Say so when the interpreter would not find the module (a private prefix,
+  # or DESTDIR): the one line that makes it work.
+  execute_process(COMMAND ${STP_PYTHON3} -c \"import sys; print(chr(10).join(sys.path))\"
+                  OUTPUT_VARIABLE path OUTPUT_STRIP_TRAILING_WHITESPACE)
+  string(REPLACE \"\\n\" \";\" path \"\${path}\")
+  get_filename_component(site \"\${CMAKE_INSTALL_PREFIX}/${STP_PYTHON_DIR}\" ABSOLUTE)
+  if(NOT \"\${site}\" IN_LIST path)
+    message(STATUS \"Python: ${STP_PYTHON3} does not look in \${site}; use PYTHONPATH=\${site} (docs/guide/install.md)\")
+  endif()
 ")

@@ -18,7 +18,7 @@
 # drifted (the differences are printed), 2 for a malformed marker.
 # Relative links must reach a file of the tree and a heading in it.
 # Usage: scripts/readme-examples.sh [--bin PATH/TO/streamtp] [--update] [FILE.md...]
-#   (default: README.md docs/*.md docs/guide/*.md)
+#   (default: README.md docs/*.md docs/guide/*.md python/README.md)
 #   --update rewrites the marked console blocks with the current outputs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ ${#files[@]} -gt 0 ] || files=("$root"/README.md "$root"/docs/*.md "$root"/docs/guide/*.md)
+[ ${#files[@]} -gt 0 ] || files=("$root"/README.md "$root"/docs/*.md "$root"/docs/guide/*.md "$root"/python/README.md)
 [ -x "$bin" ] || { echo "readme-examples: no binary at $bin (build first, or --bin)" >&2; exit 2; }
 scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
 for entry in "$root"/*; do  # the repository, read-only by convention; outputs land here

@@ -27,6 +27,8 @@ import numbers
 import os
 import threading
 
+from . import _located
+
 __all__ = ["Error", "evaluate", "simulate", "optimize", "library_path"]
 
 _c_size = ctypes.c_size_t
@@ -313,10 +315,15 @@ class _Mapping:
         if isinstance(mapping, (str, bytes, os.PathLike)):
             st = _load_file(_path(mapping), ctypes.byref(self.ptr), ctypes.byref(err))
         elif isinstance(mapping, dict):
-            # One key per line: the reader's line numbers then point at it.
-            text = json.dumps(mapping, indent=1).encode()
-            st = _load_string(text, len(text), b"<mapping>", ctypes.byref(self.ptr),
+            # One key per line: the reader's line numbers then point at it,
+            # and its messages are turned into the place in the dict.
+            text, spans = _located.dumps(mapping)
+            data = text.encode()
+            st = _load_string(data, len(data), b"<mapping>", ctypes.byref(self.ptr),
                               ctypes.byref(err))
+            if st != 0:
+                raise Error(_status_name(st).decode(),
+                            _located.relocate(_s(err.message), "<mapping>", text, spans))
         else:
             raise TypeError("mapping must be a dict (a mapping file's content) or a path")
         if st != 0:

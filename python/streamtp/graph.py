@@ -22,8 +22,8 @@ import math
 import os
 import time
 
-from . import (_Control, _Error, _Law, _P, _PE, _fn, _int, _interruptible, _num, _path, _raise,
-               _s, Error)
+from . import (_Control, _Error, _Law, _P, _PE, _fn, _int, _interruptible, _located, _num, _path,
+               _raise, _s, _status_name, Error)
 
 __all__ = ["graph", "reduce", "bcast", "bcast_model", "bcast_partition"]
 
@@ -191,8 +191,12 @@ def _load(source, from_file, from_string, label, what):
     if isinstance(source, (str, bytes, os.PathLike)):
         st = from_file(_path(source), ctypes.byref(ptr), ctypes.byref(err))
     elif isinstance(source, dict):
-        text = json.dumps(source, indent=1).encode()  # one key per line: located errors
-        st = from_string(text, len(text), label, ctypes.byref(ptr), ctypes.byref(err))
+        text, spans = _located.dumps(source)  # one key per line: located errors
+        data = text.encode()
+        st = from_string(data, len(data), label, ctypes.byref(ptr), ctypes.byref(err))
+        if st != 0:  # the message cites the place in the dict, not in text never seen
+            raise Error(_s(_status_name(st)), _located.relocate(_s(err.message), label.decode(),
+                                                                 text, spans))
     else:
         raise TypeError(f"{what} must be a dict (a {what} file's content) or a path")
     _check(st, err)

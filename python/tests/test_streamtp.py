@@ -146,10 +146,11 @@ def test_errors_carry_the_library_message(tmp_path):
     with pytest.raises(streamtp.Error) as e:
         streamtp.evaluate(mapping)
     assert e.value.status == "EINVAL" and e.value.input_error
-    # The command, on a file holding the same text, says the same after the label.
+    # The command, on a file holding the same text, says the same after the
+    # place (file:line:column there, the place in the dict here).
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(mapping, indent=1))
-    assert str(e.value) == cli_error(str(path)).replace(str(path), "<mapping>")
+    assert str(e.value) == "<mapping> at mapping[1][1]: " + cli_error(str(path)).split(": ", 1)[1]
     assert 'processor "P9" in mapping[1][1] is not declared' in str(e.value)
 
 
@@ -206,3 +207,28 @@ def test_notebook_example_runs(tmp_path):
     lines = [l for l in run.stdout.splitlines() if l.startswith("bandwidth")]
     assert len(lines) == 11
     assert "limited by T2 transfer" in lines[0] and "limited by T1 computation" in lines[-1]
+
+
+@pytest.mark.parametrize("edit, where", [
+    (lambda m: m["mapping"][1].__setitem__(1, "P9"), "mapping[1][1]"),
+    (lambda m: m["stages"][1].__setitem__("work", -3), "stages[1].work"),
+    (lambda m: m["stages"][1].__setitem__("wrok", 3), "stages[1].wrok"),
+    (lambda m: m["links"][0].__setitem__("to", "P77"), "links[0].to"),
+    (lambda m: m.pop("stages"), "the top level"),
+    (lambda m: m["processors"][3].__setitem__("name", "P0"), "processors[3].name"),
+])
+def test_errors_on_a_dict_cite_the_place_in_the_dict(edit, where, tmp_path):
+    """A dict's errors name the key or value of the dict, not a line and
+    column of JSON text the user never wrote; the rest of the message is the
+    command's on the same content written to a file."""
+    with open(example("example-a.json")) as f:
+        mapping = json.load(f)
+    edit(mapping)
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.evaluate(mapping)
+    assert str(e.value).startswith(f"<mapping> at {where}: "), str(e.value)
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(mapping, indent=1))
+    cli = cli_error(str(path))
+    assert str(e.value).split(": ", 1)[1] == cli.split(": ", 1)[1].replace(str(path), "<mapping>")
+    assert ":" not in str(e.value).split(" at ")[0][len("<mapping>"):]  # no line:column

@@ -85,6 +85,10 @@ print(os.path.realpath(streamtp.library_path).startswith(os.path.realpath(sys.ar
       "$map" "$prefix") || fail "python3 -c 'import streamtp' from the prefix"
 [ "$got" = "True $want" ] || fail "Python from the prefix printed '$got', streamtp eval gives '$want'"
 echo "ok   python3: import streamtp from the prefix"
+grep -qF -- "-- Python: /usr/bin/python3 does not look in $(dirname "$pydir")" "$tmp/install.log" &&
+  grep -qF "use PYTHONPATH=$(dirname "$pydir")" "$tmp/install.log" ||
+  fail "cmake --install into a private prefix does not say to set PYTHONPATH"
+echo "ok   cmake --install says which PYTHONPATH a private prefix needs"
 
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 cc -std=c11 $extra "$here/consumer/main.c" -o "$tmp/pc-shared" $(pkg-config --cflags --libs streamtp) \
