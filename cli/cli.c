@@ -36,6 +36,64 @@ void cli_usage_error(const cli_command *cmd, const char *fmt, ...) {
           cmd->synopsis, cmd->name);
 }
 
+/* ---- did you mean: the nearest of the accepted words ---------------------- */
+/* Levenshtein distance of a[0..la) and b[0..lb) (words of at most 63). */
+static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb) {
+  if (la > 63 || lb > 63)
+    return SIZE_MAX;
+  size_t row[64];
+  for (size_t j = 0; j <= lb; j++)
+    row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+      best = up + 1 < best ? up + 1 : best;
+      best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+      diag = up;
+      row[j] = best;
+    }
+  }
+  return row[lb];
+}
+
+const char *cli_nearest(const char *s, const char *list, char *out, size_t cap) {
+  size_t ls = strlen(s), best = SIZE_MAX;
+  const char *pick = NULL;
+  size_t pick_len = 0;
+  for (const char *w = list; *w;) {
+    w += strspn(w, ",| ");
+    size_t lw = strcspn(w, ",| ");
+    if (!lw)
+      break;
+    /* a typo (a third of the word at most), or the start of a longer word */
+    size_t d = edit_distance(s, ls, w, lw);
+    if (ls >= 2 && ls < lw && strncmp(s, w, ls) == 0)
+      d = 1;
+    size_t room = lw > 3 ? (lw + 1) / 3 : 1;
+    if (d <= room && d < best && !(lw == ls && strncmp(s, w, lw) == 0)) {
+      best = d;
+      pick = w;
+      pick_len = lw;
+    }
+    w += lw;
+  }
+  if (!pick || pick_len + 1 > cap)
+    return NULL;
+  memcpy(out, pick, pick_len);
+  out[pick_len] = '\0';
+  return out;
+}
+
+void cli_bad_value(const cli_command *cmd, const char *opt, const char *s, const char *list) {
+  char near[64];
+  if (cli_nearest(s, list, near, sizeof near))
+    cli_usage_error(cmd, "--%s: '%s' is not one of %s (did you mean '%s'?)", opt, s, list, near);
+  else
+    cli_usage_error(cmd, "--%s: '%s' is not one of %s", opt, s, list);
+}
+
 int cli_report_error(const stp_error *err) {
   static bool said;
   if (err->status == STP_EINTERRUPTED && cli_interrupted()) {
@@ -73,12 +131,15 @@ void cli_print_help(FILE *f, const cli_command *cmd) {
   fputs("\noptions:\n", f);
   for (int k = 0; option_at(cmd, k); k++) {
     const cli_option *o = option_at(cmd, k);
-    char left[64];
+    char left[128];
     int n = o->short_name ? snprintf(left, sizeof left, "-%c, --%s", o->short_name, o->name)
                           : snprintf(left, sizeof left, "    --%s", o->name);
     if (o->metavar && n > 0 && (size_t)n < sizeof left)
       snprintf(left + n, sizeof left - (size_t)n, " %s", o->metavar);
-    fprintf(f, "  %-28s %s\n", left, o->help);
+    if (strlen(left) > 28) /* a list of values: the help on the next line */
+      fprintf(f, "  %s\n  %-28s %s\n", left, "", o->help);
+    else
+      fprintf(f, "  %-28s %s\n", left, o->help);
   }
   fprintf(f, "  %-28s %s\n", "-h, --help", "show this help and exit");
 }
@@ -134,6 +195,45 @@ static void build_table(const cli_command *cmd, getopt_table *t) {
   t->shorts[at] = '\0';
 }
 
+/* A metavar "a|b|c" (lower-case words) lists the only values the option
+ * takes: cli_parse checks them (with a "did you mean"), --help shows them
+ * and the bash completion offers them (scripts/cli-docs.py). */
+static bool is_choice_list(const char *metavar) {
+  return metavar && strchr(metavar, '|') && strspn(metavar, "abcdefghijklmnopqrstuvwxyz0123456789-|") ==
+                                                   strlen(metavar);
+}
+
+static bool in_choice_list(const char *list, const char *s) {
+  size_t ls = strlen(s);
+  for (const char *w = list; *w; w += strcspn(w, "|"), w += *w == '|')
+    if (strcspn(w, "|") == ls && strncmp(w, s, ls) == 0)
+      return true;
+  return false;
+}
+
+/* Every value given to an option with a list of values is one of them. */
+static bool check_choices(const cli_command *cmd, const cli_args *a) {
+  for (int k = 0; cmd->options[k].name; k++) {
+    const char *m = cmd->options[k].metavar, *v = a->value[k];
+    if (!v || !is_choice_list(m) || in_choice_list(m, v))
+      continue;
+    char list[256];
+    size_t at = 0;
+    for (const char *c = m; *c && at + 3 < sizeof list; c++) {
+      if (*c == '|') {
+        list[at++] = ',';
+        list[at++] = ' ';
+      } else {
+        list[at++] = *c;
+      }
+    }
+    list[at] = '\0';
+    cli_bad_value(cmd, cmd->options[k].name, v, list);
+    return false;
+  }
+  return true;
+}
+
 /* getopt_long said no to argv[optind - 1]: say why, as precisely as we can. */
 static void explain_refusal(const cli_command *cmd, const char *arg, int opt) {
   if (arg[0] == '-' && arg[1] == '-') {
@@ -167,7 +267,17 @@ static void explain_refusal(const cli_command *cmd, const char *arg, int opt) {
         cli_usage_error(cmd, "option '--%s' takes no value", o->name);
       return;
     }
-    cli_usage_error(cmd, "unknown option '%s' for '%s'", arg, cmd->name);
+    char names[1024] = "", near[64];
+    for (int k = 0; option_at(cmd, k); k++)
+      snprintf(names + strlen(names), sizeof names - strlen(names), "%s ",
+               option_at(cmd, k)->name);
+    char word[64];
+    snprintf(word, sizeof word, "%.*s", (int)(len < 63 ? len : 63), name);
+    if (cli_nearest(word, names, near, sizeof near))
+      cli_usage_error(cmd, "unknown option '%s' for '%s' (did you mean '--%s'?)", arg, cmd->name,
+                      near);
+    else
+      cli_usage_error(cmd, "unknown option '%s' for '%s'", arg, cmd->name);
     return;
   }
   int k = find_short(cmd, optopt);
@@ -220,6 +330,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out) {
   for (int i = optind; rc == CLI_OK && i < argc + 1; i++)
     out->pos[out->npos++] = av[i];
   free(av);
+  if (rc == CLI_OK && !check_choices(cmd, out))
+    rc = CLI_USAGE;
   if (rc == CLI_OK && !cmd->opens_output)
     rc = cli_open_output(cmd, out);
   if (rc != CLI_OK)
@@ -395,8 +507,7 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
     else if (stp_model_parse(s, &m) == STP_OK)
       *models = m == STP_MODEL_STRICT ? CLI_MODEL_STRICT : CLI_MODEL_OVERLAP;
     else {
-      cli_usage_error(cmd, "--model: '%s' is not one of overlap, strict%s", s,
-                      both ? ", both" : "");
+      cli_bad_value(cmd, "model", s, both ? "overlap, strict, both" : "overlap, strict");
       return false;
     }
   }
@@ -416,7 +527,7 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
     else if (strcmp(s, "none") == 0)
       o->exp_method = STP_EXP_NONE;
     else {
-      cli_usage_error(cmd, "--exp-method: '%s' is not one of auto, closed-form, ctmc, none", s);
+      cli_bad_value(cmd, "exp-method", s, "auto, closed-form, ctmc, none");
       return false;
     }
   }
@@ -507,6 +618,6 @@ bool cli_parse_format(const cli_command *cmd, const cli_args *a, const char *con
     snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", n == allowed ? "" : ", ",
              *n);
   }
-  cli_usage_error(cmd, "--format: '%s' is not one of %s", s, list);
+  cli_bad_value(cmd, "format", s, list);
   return false;
 }

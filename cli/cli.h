@@ -59,6 +59,12 @@ void cli_print_help(FILE *f, const cli_command *cmd);
 void cli_usage_error(const cli_command *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "--OPT: 'S' is not one of LIST (did you mean 'X'?)" as a usage error; list
+ * is "a, b, c". */
+void cli_bad_value(const cli_command *cmd, const char *opt, const char *s, const char *list);
+/* The word of list (separated by ',', '|' or spaces) nearest to s, copied
+ * into out, or NULL when none is near enough to be a likely typo. */
+const char *cli_nearest(const char *s, const char *list, char *out, size_t cap);
 /* Print err's message and return the exit status its kind deserves. */
 int cli_report_error(const stp_error *err);
 

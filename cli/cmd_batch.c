@@ -22,11 +22,11 @@
 
 static const cli_option batch_options[] = {
     {"jobs", 'j', "N", "worker threads (default: the number of online cores)"},
-    {"model", 0, "M", "overlap, strict or both (default: each file's \"model\")"},
-    {"format", 0, "F", "csv (default) or jsonl"},
+    {"model", 0, "overlap|strict|both", "overlap, strict or both (default: each file's \"model\")"},
+    {"format", 0, "csv|jsonl", "csv (default) or jsonl"},
     {"output", 'o', "FILE", "write the rows to FILE (default, or '-': standard output)"},
     {"quiet", 'q', NULL, "no progress and no summary on standard error"},
-    {"exp-method", 0, "M", "auto (default), closed-form, ctmc, or none"},
+    {"exp-method", 0, "auto|closed-form|ctmc|none", "auto (default), closed-form, ctmc, or none"},
     {"max-transitions", 0, "N", "largest full event graph built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},
     {"shard", 0, "I/N", "only the inputs k with k mod N = I (default: from SLURM_ARRAY_TASK_ID)"},
@@ -212,7 +212,7 @@ static bool parse_batch_options(const cli_args *a, stp_batch_config *cfg, batch_
     } else if (strcmp(s, "csv") == 0) {
       c->format = ROWFILE_CSV;
     } else {
-      cli_usage_error(cmd, "--format: '%s' is not one of csv, jsonl", s);
+      cli_bad_value(cmd, "format", s, "csv, jsonl");
       return false;
     }
   }

@@ -18,9 +18,9 @@
 static const cli_option bcast_options[] = {
     {"size", 0, "BYTES", "message size (needed when a gap is {\"g0\", \"per_byte\"})"},
     {"root", 0, "NAME", "root cluster (default: the file's \"root\", else the first cluster)"},
-    {"inter", 0, "H", "flat, fef, ecef, ecef-la, ecef-lat, ecef-lat-max, bottomup or all "
+    {"inter", 0, "flat|fef|ecef|ecef-la|ecef-lat|ecef-lat-max|bottomup|all", "flat, fef, ecef, ecef-la, ecef-lat, ecef-lat-max, bottomup or all "
                       "(default all)"},
-    {"intra", 0, "A", "binomial (default), flat or chain: the broadcast inside clusters"},
+    {"intra", 0, "binomial|flat|chain", "binomial (default), flat or chain: the broadcast inside clusters"},
     {"max-states", 0, "N", "largest order-ideal chain of the exact exponential makespan "
                            "(default 1000000)"},
     CLI_SIM_OPTIONS,
@@ -202,6 +202,14 @@ typedef struct platform_run {
   bool simulate, json;
   stp_graph_sim_options sim;
   int first, last; /* heuristics to run */
+  /* one line per heuristic done, for the closing comparison table (text) */
+  struct {
+    stp_bcast_heuristic h;
+    double makespan, exp_value, mean, lo, hi;
+    bool exp_computed;
+    const char *position;
+  } done[STP_BCAST_HEURISTIC_COUNT];
+  int ndone;
 } platform_run;
 
 typedef struct outcome {
@@ -216,6 +224,20 @@ static json_t *exponential_json(const stp_graph_result *r) {
   return report_exponential("makespan", r->exp_value, r->exp_states,
                             r->exp_method ? r->exp_method : "dag-ctmc",
                             r->exp_computed ? NULL : r->exp_reason);
+}
+
+/* Where the simulated 95% interval lies against [deterministic, exponential]
+ * (stp_interval_position: below, within, above, unknown). */
+static const char *sim_position(const outcome *x) {
+  return stp_interval_position(x->sim.ci95_lo, x->sim.ci95_hi, x->r.bound_lower,
+                               x->r.exp_computed ? x->r.bound_upper : NAN);
+}
+
+static const char *position_text(const char *where) {
+  return strcmp(where, "unknown") == 0  ? "no exponential bound to place it"
+         : strcmp(where, "within") == 0 ? "within the bounds"
+         : strcmp(where, "below") == 0  ? "below the bounds"
+                                        : "above the bounds";
 }
 
 static int print_json(const platform_run *run, const outcome *x) {
@@ -242,8 +264,11 @@ static int print_json(const platform_run *run, const outcome *x) {
   if (x->r.law_asked)
     json_object_set_new(o, "exact_law", report_graph_law(&x->r, report_sim_law(&run->sim)));
   json_object_set_new(o, "bounds", report_bounds(x->r.bound_lower, x->r.bound_upper));
-  if (run->simulate)
-    json_object_set_new(o, "simulation", report_simulation(&run->sim, &x->sim, true));
+  if (run->simulate) {
+    json_t *sim = report_simulation(&run->sim, &x->sim, true);
+    json_object_set_new(sim, "position", json_string(sim_position(x)));
+    json_object_set_new(o, "simulation", sim);
+  }
   json_object_set_new(o, "seconds", report_number(report_now() - x->t0));
   int rc = report_json_line(stdout, o);
   json_decref(o);
@@ -261,9 +286,10 @@ static void print_text(FILE *f, const platform_run *run, const outcome *x) {
   if (x->r.law_asked)
     report_graph_law_text(f, &x->r, report_sim_law(&run->sim), 16);
   if (run->simulate)
-    fprintf(f, "  simulation (%s, %llu runs, seed %llu): mean %.10g, 95%% [%.10g, %.10g]\n",
+    fprintf(f, "  simulation (%s, %llu runs, seed %llu): mean %.10g, 95%% [%.10g, %.10g], %s\n",
            report_sim_law(&run->sim), (unsigned long long)x->sim.runs,
-           (unsigned long long)run->sim.seed, x->sim.mean, x->sim.ci95_lo, x->sim.ci95_hi);
+           (unsigned long long)run->sim.seed, x->sim.mean, x->sim.ci95_lo, x->sim.ci95_hi,
+           position_text(sim_position(x)));
   for (size_t k = 0; k + 1 < x->s.nclusters; k++) {
     const stp_bcast_send *e = &x->s.sends[k];
     fprintf(f, "  %-12s -> %-12s start %-14.10g arrival %.10g\n", stp_bcast_cluster_name(p, e->from),
@@ -271,7 +297,40 @@ static void print_text(FILE *f, const platform_run *run, const outcome *x) {
   }
 }
 
-static int one_heuristic(const platform_run *run, stp_bcast_heuristic h) {
+/* After several heuristics (text): one line each, the best makespans marked. */
+static int print_comparison(const platform_run *run) {
+  double best_det = INFINITY, best_exp = INFINITY;
+  for (int k = 0; k < run->ndone; k++) {
+    best_det = fmin(best_det, run->done[k].makespan);
+    if (run->done[k].exp_computed)
+      best_exp = fmin(best_exp, run->done[k].exp_value);
+  }
+  cli_record rec;
+  if (!cli_record_open(&rec))
+    return CLI_FAILURE;
+  fprintf(rec.f, "\n%-14s %14s %16s", "heuristic", "makespan", "E[exp]");
+  if (run->simulate)
+    fprintf(rec.f, " %16s %33s  %s", "simulated mean", "95% interval", "position");
+  fputc('\n', rec.f);
+  for (int k = 0; k < run->ndone; k++) {
+    char e[32] = "-";
+    if (run->done[k].exp_computed)
+      snprintf(e, sizeof e, "%.10g%s", run->done[k].exp_value,
+               run->done[k].exp_value == best_exp ? "*" : "");
+    char d[32];
+    snprintf(d, sizeof d, "%.10g%s", run->done[k].makespan,
+             run->done[k].makespan == best_det ? "*" : "");
+    fprintf(rec.f, "%-14s %14s %16s", stp_bcast_heuristic_name(run->done[k].h), d, e);
+    if (run->simulate)
+      fprintf(rec.f, " %16.10g   [%14.10g, %14.10g]  %s", run->done[k].mean, run->done[k].lo,
+              run->done[k].hi, run->done[k].position);
+    fputc('\n', rec.f);
+  }
+  fputs("(* the smallest of its column)\n", rec.f);
+  return cli_record_close(&rec) ? CLI_OK : CLI_FAILURE;
+}
+
+static int one_heuristic(platform_run *run, stp_bcast_heuristic h) {
   outcome x = {.t0 = report_now()};
   stp_error err = {0};
   stp_status s = stp_bcast_schedule_compute(run->p, &run->opts, h, &x.s, &err);
@@ -286,6 +345,17 @@ static int one_heuristic(const platform_run *run, stp_bcast_heuristic h) {
   } else if (run->json) {
     rc = print_json(run, &x);
   } else {
+    if (run->ndone < STP_BCAST_HEURISTIC_COUNT) {
+      run->done[run->ndone].h = h;
+      run->done[run->ndone].makespan = x.s.makespan;
+      run->done[run->ndone].exp_computed = x.r.exp_computed;
+      run->done[run->ndone].exp_value = x.r.exp_value;
+      run->done[run->ndone].mean = x.sim.mean;
+      run->done[run->ndone].lo = x.sim.ci95_lo;
+      run->done[run->ndone].hi = x.sim.ci95_hi;
+      run->done[run->ndone].position = run->simulate ? sim_position(&x) : "";
+      run->ndone++;
+    }
     cli_record rec;
     rc = cli_record_open(&rec) ? CLI_OK : CLI_FAILURE;
     if (rc == CLI_OK) {
@@ -349,7 +419,7 @@ static bool platform_options(const cli_args *a, const stp_bcast_platform *p, pla
     }
   }
   if ((s = cli_get(CMD, a, "intra")) && stp_bcast_intra_parse(s, &run->opts.intra) != STP_OK) {
-    cli_usage_error(CMD, "--intra: '%s' is not one of binomial, flat, chain", s);
+    cli_bad_value(CMD, "intra", s, "binomial, flat, chain");
     return false;
   }
   if (!cli_parse_max_states(CMD, a, &run->gopts.max_states))
@@ -360,8 +430,7 @@ static bool platform_options(const cli_args *a, const stp_bcast_platform *p, pla
   if (s && strcmp(s, "all") != 0) {
     stp_bcast_heuristic h;
     if (stp_bcast_heuristic_parse(s, &h) != STP_OK) {
-      cli_usage_error(CMD, "--inter: '%s' is not one of flat, fef, ecef, ecef-la, ecef-lat, "
-                           "ecef-lat-max, bottomup, all", s);
+      cli_bad_value(CMD, "inter", s, "flat, fef, ecef, ecef-la, ecef-lat, ecef-lat-max, bottomup, all");
       return false;
     }
     run->first = run->last = (int)h;
@@ -401,6 +470,8 @@ static int run_platform(const cli_args *a, bool json) {
     rc = draw_gantt(&run, (stp_bcast_heuristic)run.first, &chart);
   for (int h = run.first; rc == CLI_OK && !gantt && h <= run.last && cli_go_on(); h++)
     rc = one_heuristic(&run, (stp_bcast_heuristic)h);
+  if (rc == CLI_OK && !json && !gantt && run.ndone > 1 && cli_go_on())
+    rc = print_comparison(&run);
   stp_bcast_platform_free(p);
   stp_law_free(law);
   stp_law_free(chart_law);
@@ -447,7 +518,7 @@ static int run_bcast(int argc, char **argv) {
 
 const cli_command cli_bcast_command = {
     .name = "bcast",
-    .synopsis = "bcast PLATFORM.json [--inter H|all] [--intra A] [--size BYTES] [--root NAME] "
+    .synopsis = "bcast PLATFORM.json [--inter HEURISTIC|all] [--intra binomial|flat|chain] [--size BYTES] [--root NAME] "
                 "| --model --P P --L L --g G | --partition CSV --rho R",
     .summary = "Broadcast on a grid of clusters (Steffenel 2006): each inter-cluster heuristic's\n"
                "send order and makespan, the exact expected makespan with exponential times\n"

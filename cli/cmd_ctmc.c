@@ -16,12 +16,12 @@
 
 static const cli_option ctmc_options[] = {
     {"component", 'c', "K", "transfer component K (index in the \"components\" of eval --json)"},
-    {"model", 0, "M", "overlap or strict (default: the file's \"model\", else overlap)"},
-    {"format", 0, "F", "prism, storm, mtx or csv: what -o writes (docs/format.md)"},
+    {"model", 0, "overlap|strict", "overlap or strict (default: the file's \"model\", else overlap)"},
+    {"format", 0, "prism|storm|mtx|csv", "prism, storm, mtx or csv: what -o writes (docs/format.md)"},
     {"output", 'o', "OUT", "write the chain to OUT in --format (prism: OUT.tra, .sta, .lab, .srew)"},
     {"mtx", 0, "OUT", "write the generator Q to OUT in MatrixMarket format (- for stdout)"},
     {"states", 0, "OUT", "write one CSV line per state to OUT (- for stdout)"},
-    {"solver", 0, "S", "auto (default), direct (UMFPACK) or iterative (Gauss-Seidel)"},
+    {"solver", 0, "auto|direct|iterative", "auto (default), direct (UMFPACK) or iterative (Gauss-Seidel)"},
     {"no-solve", 0, NULL, "build (and write) the chain without solving it"},
     {"tolerance", 0, "X", "accepted scaled residual of the solve (default 1e-9)"},
     {"json", 0, NULL, "print the summary as one JSON object"},
@@ -47,7 +47,7 @@ static bool parse_solver(const cli_command *cmd, const char *s, stp_solver *out)
   else if (strcmp(s, "iterative") == 0)
     *out = STP_SOLVER_ITERATIVE;
   else {
-    cli_usage_error(cmd, "--solver: '%s' is not one of auto, direct, iterative", s);
+    cli_bad_value(cmd, "solver", s, "auto, direct, iterative");
     return false;
   }
   return true;
@@ -112,7 +112,7 @@ static bool parse_format(const cli_command *cmd, const cli_args *a, int *format)
     if (strcmp(f, names[k]) == 0)
       *format = k;
   if (*format < 0) {
-    cli_usage_error(cmd, "--format: '%s' is not one of prism, storm, mtx, csv", f);
+    cli_bad_value(cmd, "format", f, "prism, storm, mtx, csv");
     return false;
   }
   if (*format == OUT_PRISM && strcmp(o, "-") == 0) {

@@ -8,13 +8,13 @@
 #include <string.h>
 
 static const cli_option eval_options[] = {
-    {"model", 0, "M", "overlap, strict or both (default: the file's \"model\", else overlap)"},
+    {"model", 0, "overlap|strict|both", "overlap, strict or both (default: the file's \"model\", else overlap)"},
     {"json", 0, NULL, "one JSON object per file and model, one per line (--format jsonl)"},
-    {"format", 0, "F", "text (default), jsonl, csv (the columns of batch) or table"},
+    {"format", 0, "text|jsonl|csv|table", "text (default), jsonl, csv (the columns of batch) or table"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
-    {"exp-method", 0, "M", "auto (default), closed-form, ctmc, or none"},
+    {"exp-method", 0, "auto|closed-form|ctmc|none", "auto (default), closed-form, ctmc, or none"},
     {"law", 0, "SPEC", "also the exact throughput under this phase-type law (erlang:k=4,\n"
-                       "hyperexp:cv=2, coxian:..., ph:..., ph:fit=FILE; docs/format.md)"},
+                       "                               hyperexp:cv=2, coxian:..., ph:..., ph:fit=FILE; docs/format.md)"},
     {"max-transitions", 0, "N", "largest full event graph built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},
     CLI_DISTRIBUTED_OPTION,

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -17,17 +18,17 @@ static const cli_option generate_options[] = {
     {"stages", 0, "N", "number of stages (or the length of --teams)"},
     {"processors", 0, "M", "number of processors, M >= N (all used unless --team-sizes says)"},
     {"teams", 0, "R1,R2,...", "fixed team sizes instead of a random split of M"},
-    {"team-sizes", 0, "HOW", "how random team sizes are drawn: composition (default: a\n"
+    {"team-sizes", 0, "composition|fit|independent|sequential", "how random team sizes are drawn: composition (default: a\n"
                               "                               uniform split of M), fit (uniform among sizes with sum <= M),\n"
                               "                               independent (each uniform in 1..M/N), or sequential (stage\n"
                               "                               by stage in what is left; the last takes the rest)"},
     {"comp", 0, "A..B", "computation times, uniform in [A, B] (default 5..15; A alone: all A)"},
     {"comm", 0, "A..B", "communication times, uniform in [A, B] (default 5..15)"},
-    {"draw", 0, "HOW", "times (default: uniform times), rates (uniform speeds and\n"
+    {"draw", 0, "times|rates|integers", "times (default: uniform times), rates (uniform speeds and\n"
                          "                               bandwidths), or integers (uniform integer times)"},
-    {"comp-per", 0, "WHAT", "processor (default: one computation time each) or stage\n"
+    {"comp-per", 0, "processor|stage", "processor (default: one computation time each) or stage\n"
                              "                               (one per stage, shared by its team)"},
-    {"comm-per", 0, "WHAT", "link (default: one communication time each), transfer\n"
+    {"comm-per", 0, "link|transfer|processor", "link (default: one communication time each), transfer\n"
                              "                               (one per pair of consecutive stages, shared by its links),\n"
                              "                               or processor (one per processor, its private link:\n"
                              "                               p -> q takes the larger of the two)"},
@@ -35,9 +36,12 @@ static const cli_option generate_options[] = {
                             "                               optimize; per link or per processor)"},
     {"count", 0, "K", "number of mappings (default 1)"},
     {"seed", 0, "S", "seed of the random streams (default 1)"},
-    {"model", 0, "M", "overlap (default) or strict, written into the files"},
+    {"model", 0, "overlap|strict", "overlap (default) or strict, written into the files"},
     {"prefix", 0, "P", "file and mapping name prefix (default \"map\")"},
-    {"output", 'o', "DIR", "directory to write into (created if missing)"},
+    {"output", 'o', "DIR", "directory to write into (created if missing; refused if it\n"
+                           "                               holds PREFIX-*.json files, unless --force)"},
+    {"force", 0, NULL, "write into a DIR that already holds PREFIX-*.json files\n"
+                       "                               (overwriting those of the same names, leaving the others)"},
     {0}};
 
 /* "A..B" or "A" (then B = A), with 0 < A <= B. */
@@ -139,6 +143,7 @@ typedef struct generate_job {
   size_t *teams;
   uint64_t count;
   const char *prefix, *dir;
+  bool force;
 } generate_job;
 
 static bool valid_prefix(const char *p) {
@@ -193,7 +198,7 @@ static bool parse_choice(const char *opt, const char *s, const char *const *name
   char list[128] = "";
   for (int k = 0; k < n; k++)
     snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", names[k]);
-  cli_usage_error(&cli_generate_command, "--%s: '%s' is not one of %s", opt, s, list);
+  cli_bad_value(&cli_generate_command, opt, s, list);
   return false;
 }
 
@@ -256,7 +261,7 @@ static bool parse_generate_options(const cli_args *a, generate_job *job) {
     else if (strcmp(s, "integers") == 0)
       p->draw = STP_DRAW_INTEGER_TIMES;
     else {
-      cli_usage_error(cmd, "--draw: '%s' is not one of times, rates, integers", s);
+      cli_bad_value(cmd, "draw", s, "times, rates, integers");
       return false;
     }
   }
@@ -269,7 +274,7 @@ static bool parse_generate_options(const cli_args *a, generate_job *job) {
   if ((s = cli_get(cmd, a, "seed")) && !cli_parse_u64(cmd, "seed", s, 0, UINT64_MAX, &p->seed))
     return false;
   if ((s = cli_get(cmd, a, "model")) && stp_model_parse(s, &p->model) != STP_OK) {
-    cli_usage_error(cmd, "--model: '%s' is not one of overlap, strict", s);
+    cli_bad_value(cmd, "model", s, "overlap, strict");
     return false;
   }
   if ((s = cli_get(cmd, a, "prefix")) && !valid_prefix(s)) {
@@ -277,6 +282,7 @@ static bool parse_generate_options(const cli_args *a, generate_job *job) {
     return false;
   }
   job->prefix = s ? s : job->prefix;
+  job->force = cli_flag(cmd, a, "force");
   return true;
 }
 
@@ -315,9 +321,36 @@ static int write_one(const generate_job *job, uint64_t k, int width) {
   return rc;
 }
 
+/* DIR/PREFIX-*.json from an earlier run would be overwritten in part and
+ * left in part, and a later `batch DIR` would mix the two experiments:
+ * refused unless --force (other prefixes in DIR are left alone: writing
+ * several prefixes into one directory is deliberate).  True when writing
+ * may go on. */
+static bool dir_is_free(const generate_job *job) {
+  DIR *d = opendir(job->dir);
+  if (!d)
+    return true; /* missing (created later) or unreadable (said when writing) */
+  size_t n = 0, lp = strlen(job->prefix);
+  char first[256] = "";
+  for (struct dirent *e; (e = readdir(d));) {
+    size_t len = strlen(e->d_name);
+    if (len > lp + 6 && strncmp(e->d_name, job->prefix, lp) == 0 && e->d_name[lp] == '-' &&
+        strcmp(e->d_name + len - 5, ".json") == 0 && n++ == 0)
+      snprintf(first, sizeof first, "%s", e->d_name);
+  }
+  closedir(d);
+  if (n == 0 || job->force)
+    return true;
+  cli_error("%s already holds %zu file%s %s-*.json (%s%s) from another run: writing there "
+            "would overwrite some and leave the others for a later `streamtp batch`; choose "
+            "another directory or --prefix, or add --force",
+            job->dir, n, n > 1 ? "s" : "", job->prefix, first, n > 1 ? ", ..." : "");
+  return false;
+}
+
 static int write_all(const generate_job *job) {
   int width = digits(job->count) > 5 ? digits(job->count) : 5;
-  int rc = CLI_OK;
+  int rc = dir_is_free(job) ? CLI_OK : CLI_USAGE;
   for (uint64_t k = 1; k <= job->count && rc == CLI_OK; k++)
     rc = write_one(job, k, width);
   return rc;

@@ -14,11 +14,11 @@
 #include <string.h>
 
 static const cli_option optimize_options[] = {
-    {"objective", 0, "O", "det (default: deterministic throughput) or exp (the exponential\n"
+    {"objective", 0, "det|exp", "det (default: deterministic throughput) or exp (the exponential\n"
                           "                               throughput, guaranteed for every N.B.U.E. law)"},
-    {"method", 0, "M", "auto (default), exact (branch and bound, with a proof), heuristic\n"
+    {"method", 0, "auto|exact|heuristic|random", "auto (default), exact (branch and bound, with a proof), heuristic\n"
                        "                               (local search), or random (best of random mappings)"},
-    {"model", 0, "M", "overlap or strict (default: the file's \"model\", else overlap)"},
+    {"model", 0, "overlap|strict", "overlap or strict (default: the file's \"model\", else overlap)"},
     {"max-team", 0, "K", "largest team (default: no limit)"},
     {"use", 0, "P1,P2,...", "only these processors"},
     {"fix", 0, "T=P1,P2;...", "keep these teams as given, in this order (';' between stages)"},
@@ -27,7 +27,7 @@ static const cli_option optimize_options[] = {
     {"seed", 0, "S", "seed of the heuristic and random methods (default 1)"},
     {"json", 0, NULL, "one JSON object per file, one per line"},
     {"output", 'o', "FILE.json", "write the problem with its \"mapping\" set to the answer"},
-    {"exp-method", 0, "M", "auto (default), closed-form or ctmc"},
+    {"exp-method", 0, "auto|closed-form|ctmc|none", "auto (default), closed-form or ctmc"},
     {"max-transitions", 0, "N", "largest event graph or pattern built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},
     {0}};
@@ -70,11 +70,11 @@ static bool parse_options(const cli_command *cmd, const cli_args *a, run *r) {
     return false;
   const char *s;
   if ((s = cli_get(cmd, a, "objective")) && stp_objective_parse(s, &r->o.objective) != STP_OK) {
-    cli_usage_error(cmd, "--objective: '%s' is not one of det, exp", s);
+    cli_bad_value(cmd, "objective", s, "det, exp");
     return false;
   }
   if ((s = cli_get(cmd, a, "method")) && stp_optimize_method_parse(s, &r->o.method) != STP_OK) {
-    cli_usage_error(cmd, "--method: '%s' is not one of auto, exact, heuristic, random", s);
+    cli_bad_value(cmd, "method", s, "auto, exact, heuristic, random");
     return false;
   }
   uint64_t k;

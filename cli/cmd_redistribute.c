@@ -23,7 +23,7 @@ static const cli_option redistribute_options[] = {
     {"M", 0, "M", "array size, a positive multiple of L = lcm(P r, Q s) (default L)"},
     {"alpha", 0, "A", "start-up time of a step (default 0)"},
     {"beta", 0, "B", "time per element (default 1)"},
-    {"strategy", 0, "NAME", "class, stepwise, greedy, caterpillar, optimal, or all (default: class where it applies, else stepwise)"},
+    {"strategy", 0, "class|stepwise|greedy|caterpillar|optimal|all", "class, stepwise, greedy, caterpillar, optimal, or all (default: class where it applies, else stepwise)"},
     {"max-steps", 0, "K", "optimal: at most K steps (default: no limit)"},
     {"max-nodes", 0, "N", "optimal: search nodes before giving up (default 1e6)"},
     {"max-work", 0, "W", "stepwise, greedy, optimal: refuse above W estimated steps (default 5e9)"},
@@ -68,8 +68,7 @@ static bool parse_strategies(const cli_command *cmd, const cli_args *a, const st
   if (strcmp(s, "all") != 0) {
     stp_redist_strategy st;
     if (stp_redist_strategy_parse(s, &st) != STP_OK) {
-      cli_usage_error(cmd, "--strategy: '%s' is not one of class, stepwise, greedy, "
-                      "caterpillar, optimal, all", s);
+      cli_bad_value(cmd, "strategy", s, "class, stepwise, greedy, caterpillar, optimal, all");
       return false;
     }
     if (st == STP_REDIST_CLASS && stp_redist_class_applies(rd, &why) != STP_OK) {

@@ -18,10 +18,10 @@ static const cli_option reduce_options[] = {
     {"n", 0, "N|A..B", "number of elements (machines), or a range: one result per n"},
     {"d", 0, "D", "transfer time of one element (>= 0)"},
     {"c", 0, "C", "reduction time of two elements (>= 0; d + c > 0)"},
-    {"tree", 0, "T", "optimal (default), binomial or fibonacci"},
+    {"tree", 0, "optimal|binomial|fibonacci", "optimal (default), binomial or fibonacci"},
     {"max-reducers", 0, "K", "Algorithm 3: at most K machines reduce"},
     {"max-transfers", 0, "K", "Algorithm 2: at most K concurrent transfers (optimal tree)"},
-    {"exp-method", 0, "M", "exponential makespan: dag-ctmc (default) or none"},
+    {"exp-method", 0, "dag-ctmc|none", "exponential makespan: dag-ctmc (default) or none"},
     {"max-states", 0, "N", "largest number of order ideals (default 1000000)"},
     CLI_SIM_OPTIONS,
     {"json", 0, NULL, "one JSON object per n, one per line"},
@@ -174,7 +174,7 @@ static bool parse_run(const cli_args *a, reduce_run *run) {
   }
   stp_reduce_spec_init(&run->spec, run->lo, d, c);
   if ((s = cli_get(CMD, a, "tree")) && stp_reduce_tree_parse(s, &run->spec.tree) != STP_OK) {
-    cli_usage_error(CMD, "--tree: '%s' is not one of optimal, binomial, fibonacci", s);
+    cli_bad_value(CMD, "tree", s, "optimal, binomial, fibonacci");
     return false;
   }
   if (!parse_limit(a, run))
@@ -186,7 +186,7 @@ static bool parse_run(const cli_args *a, reduce_run *run) {
     if (strcmp(s, "none") == 0)
       run->exp = false;
     else if (strcmp(s, "dag-ctmc") != 0) {
-      cli_usage_error(CMD, "--exp-method: '%s' is not one of dag-ctmc, none", s);
+      cli_bad_value(CMD, "exp-method", s, "dag-ctmc, none");
       return false;
     }
   }

@@ -12,7 +12,7 @@
 #include <string.h>
 
 static const cli_option simulate_options[] = {
-    {"model", 0, "M", "overlap or strict (default: the file's \"model\", else overlap)"},
+    {"model", 0, "overlap|strict", "overlap or strict (default: the file's \"model\", else overlap)"},
     {"law", 0, "SPEC", "default law of the times (default: the file's, else exp); see --help"},
     {"associated", 0, NULL, "associated case: task sizes shared by the n-th use of each resource"},
     {"resource-law", 0, "SPEC", "associated case: law of the speed/bandwidth factor (default det)"},
@@ -22,11 +22,11 @@ static const cli_option simulate_options[] = {
     {"replications", 0, "K", "K independent runs instead of batch means"},
     {"seed", 0, "S", "seed of the random generator (default 1)"},
     {"json", 0, NULL, "one JSON object per file, one per line (--format jsonl)"},
-    {"format", 0, "F", "text (default), jsonl, csv or table"},
+    {"format", 0, "text|jsonl|csv|table", "text (default), jsonl, csv or table"},
     {"output", 'o', "FILE", "write to FILE instead of standard output"},
     {"no-bounds", 0, NULL, "do not compute the exact bounds"},
     {"histogram", 0, "FILE.csv", "histogram of the intervals between data-set completions"},
-    {"exp-method", 0, "M", "exponential bound: auto (default), closed-form, ctmc, or none"},
+    {"exp-method", 0, "auto|closed-form|ctmc|none", "exponential bound: auto (default), closed-form, ctmc, or none"},
     {"max-transitions", 0, "N", "largest full event graph built for the bounds (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved for the bounds (default 2000000)"},
     {0}};
@@ -228,9 +228,32 @@ static void sim_text(FILE *f, const stp_mapping *m, const stp_sim_result *r) {
 #define HIST_BINS 50
 #define HIST_MAX_DATASETS UINT64_C(1000000)
 
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Where the bins stop being equal: the 99th percentile of x[0..n), when a
+ * tail beyond it would squeeze the bulk of the law into the first bins (a
+ * hyperexponential put 80% of its intervals into the first of 50 equal
+ * bins); else the largest. */
+static double bins_top(const double *x, uint64_t n, double lo, double hi) {
+  double *y = malloc((size_t)n * sizeof *y);
+  if (!y)
+    return hi; /* equal bins then: still a histogram */
+  memcpy(y, x, (size_t)n * sizeof *y);
+  qsort(y, (size_t)n, sizeof *y, cmp_double);
+  double q = y[(size_t)((double)n * 0.99 + 0.5) - ((double)n * 0.99 + 0.5 >= 1)];
+  free(y);
+  return q > lo && q < hi && hi - lo > 2 * (q - lo) ? q : hi;
+}
+
 /* One run of min(--datasets, 10^6) data sets (same seed and laws), the
- * interval between consecutive in-order completions of each, in HIST_BINS
- * equal bins from the smallest to the largest, as CSV. */
+ * interval between consecutive in-order completions of each, as CSV: in
+ * HIST_BINS equal bins from the smallest to the largest, or, when the
+ * largest lies beyond twice the 99th percentile's distance from the
+ * smallest, HIST_BINS - 1 equal bins up to that percentile and one last bin
+ * for the tail up to the largest. */
 static stp_status write_histogram(const char *path, const stp_mapping *m, stp_model model,
                                   const stp_sim_options *o, stp_error *err) {
   uint64_t n = o->datasets < HIST_MAX_DATASETS ? o->datasets : HIST_MAX_DATASETS;
@@ -255,10 +278,12 @@ static stp_status write_histogram(const char *path, const stp_mapping *m, stp_mo
       sum += x[k];
     }
     uint64_t count[HIST_BINS] = {0};
-    double w = (hi - lo) / HIST_BINS;
+    double top = bins_top(x, n, lo, hi);
+    int equal = top < hi ? HIST_BINS - 1 : HIST_BINS; /* the last bin: the tail */
+    double w = (top - lo) / equal;
     for (uint64_t k = 0; k < n; k++) {
-      int b = w > 0 ? (int)((x[k] - lo) / w) : 0;
-      count[b < HIST_BINS ? b : HIST_BINS - 1]++;
+      int b = x[k] > top ? HIST_BINS - 1 : w > 0 ? (int)((x[k] - lo) / w) : 0;
+      count[b < equal ? b : equal - 1 + (x[k] > top)]++;
     }
     fprintf(f, "# %s (%s), %s model, law %s: intervals between the completions of %llu "
                "consecutive data sets (mean %.10g), seed %llu\n",
@@ -266,9 +291,12 @@ static stp_status write_histogram(const char *path, const stp_mapping *m, stp_mo
             o->law ? stp_law_spec(o->law) : "(the file's)", (unsigned long long)n,
             sum / (double)n, (unsigned long long)o->seed);
     fputs("bin_low,bin_high,count,fraction\n", f);
-    for (int b = 0; b < (w > 0 ? HIST_BINS : 1); b++)
-      fprintf(f, "%.10g,%.10g,%llu,%.10g\n", lo + b * w, w > 0 ? lo + (b + 1) * w : hi,
+    for (int b = 0; b < (w > 0 ? HIST_BINS : 1); b++) {
+      double from = b < equal ? lo + b * w : top, to = b + 1 < equal ? lo + (b + 1) * w
+                                                       : b + 1 == equal ? top : hi;
+      fprintf(f, "%.10g,%.10g,%llu,%.10g\n", from, w > 0 ? to : hi,
               (unsigned long long)count[b], (double)count[b] / (double)n);
+    }
     if (fclose(f) != 0) {
       snprintf(err->message, sizeof err->message, "--histogram: cannot write '%.900s': %s",
                path, strerror(errno));

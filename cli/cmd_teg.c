@@ -15,7 +15,7 @@
   } while (0)
 
 static const cli_option teg_options[] = {
-    {"model", 0, "M", "overlap or strict (default: the file's \"model\")"},
+    {"model", 0, "overlap|strict", "overlap or strict (default: the file's \"model\")"},
     {"dot", 0, NULL, "print the graph in Graphviz dot format"},
     {"graph-json", 0, NULL, "print the graph as a graph file (streamtp graph reads it)"},
     {"json", 0, NULL, "print the summary as one JSON object"},

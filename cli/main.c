@@ -45,6 +45,17 @@ static const cli_command *find_command(const char *name) {
   return NULL;
 }
 
+/* "unknown command", with the nearest command name when one is close. */
+static void unknown_command(const char *name) {
+  char names[256] = "", near[32];
+  for (const cli_command *const *c = commands; *c; c++)
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s ", (*c)->name);
+  if (cli_nearest(name, names, near, sizeof near))
+    cli_error("unknown command '%s' (did you mean '%s'?); see 'streamtp --help'", name, near);
+  else
+    cli_error("unknown command '%s'; see 'streamtp --help'", name);
+}
+
 static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     print_global_help(stderr);
@@ -62,7 +73,7 @@ static int dispatch(int argc, char **argv) {
   if (strcmp(cmd, "help") == 0) {
     const cli_command *c = argc > 2 ? find_command(argv[2]) : NULL;
     if (argc > 2 && !c) {
-      cli_error("unknown command '%s'; see 'streamtp --help'", argv[2]);
+      unknown_command(argv[2]);
       return CLI_USAGE;
     }
     if (c)
@@ -73,7 +84,7 @@ static int dispatch(int argc, char **argv) {
   }
   const cli_command *c = find_command(cmd);
   if (!c) {
-    cli_error("unknown command '%s'; see 'streamtp --help'", cmd);
+    unknown_command(cmd);
     return CLI_USAGE;
   }
   return cli_run_command(c, argc - 2, argv + 2);

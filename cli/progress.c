@@ -55,7 +55,7 @@ static void print_line(double t) {
   double elapsed = t - started;
   if (snap.has && t - snap.at < STALE) {
     char est[64] = "";
-    if (snap.estimate)
+    if (snap.estimate > snap.done) /* a lower bound: once passed, it says nothing */
       snprintf(est, sizeof est, ", at least %llu in all", (unsigned long long)snap.estimate);
     snprintf(body, sizeof body, "%s: %llu so far, %.0f/s%s, %.1f s", snap.what,
              (unsigned long long)snap.done,

@@ -722,39 +722,75 @@ static bool shown(const stp_result *r, size_t k, size_t *rows) {
   return false;
 }
 
+/* A component's name ("T2", "T2->T3") and processors ("P1 P2 -> P3 P4"),
+ * whole: the table's columns widen to the longest. */
+static char *component_name(const stp_mapping *m, const stp_component_result *c) {
+  char *out = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&out, &len);
+  if (!mem)
+    return NULL;
+  if (c->kind == STP_COMPONENT_COMPUTE)
+    fputs(stp_mapping_stage_name(m, c->stage), mem);
+  else
+    fprintf(mem, "%s->%s", stp_mapping_stage_name(m, c->stage),
+            stp_mapping_stage_name(m, c->stage + 1));
+  fclose(mem);
+  return out;
+}
+
+static char *component_procs(const stp_mapping *m, const stp_component_result *c) {
+  char *out = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&out, &len);
+  if (!mem)
+    return NULL;
+  names_text(mem, m, c->senders, c->u, 4);
+  if (c->receivers) {
+    fputs(" -> ", mem);
+    names_text(mem, m, c->receivers, c->v, 4);
+  }
+  fclose(mem);
+  return out;
+}
+
 static void component_table(FILE *f, const stp_mapping *m, const stp_result *r) {
   bool law = r->exact_law.asked;
-  fprintf(f, "\n  %-4s %-12s %-30s %7s %5s %13s %13s%s %s\n", "", "component", "processors",
-          "u x v", "g", "det bound", "exp bound", law ? "     law bound" : "", "states");
-  size_t rows = 0, hidden = 0;
-  for (size_t k = 0; k < r->ncomponents; k++) {
-    const stp_component_result *c = &r->components[k];
-    if (!shown(r, k, &rows)) {
+  size_t n = r->ncomponents, rows = 0, hidden = 0, wname = 12, wprocs = 30;
+  char **name = calloc(n ? n : 1, sizeof *name), **procs = calloc(n ? n : 1, sizeof *procs);
+  bool *show = calloc(n ? n : 1, sizeof *show);
+  if (!name || !procs || !show) {
+    free(name);
+    free(procs);
+    free(show);
+    fputs("\n  (no memory left for the component table)\n", f);
+    return;
+  }
+  for (size_t k = 0; k < n; k++) {
+    if (!(show[k] = shown(r, k, &rows))) {
       hidden++;
       continue;
     }
+    name[k] = component_name(m, &r->components[k]);
+    procs[k] = component_procs(m, &r->components[k]);
+    if (name[k] && strlen(name[k]) > wname)
+      wname = strlen(name[k]);
+    if (procs[k] && strlen(procs[k]) > wprocs)
+      wprocs = strlen(procs[k]);
+  }
+  fprintf(f, "\n  %-4s %-*s %-*s %7s %5s %13s %13s%s %s\n", "", (int)wname, "component",
+          (int)wprocs, "processors", "u x v", "g", "det bound", "exp bound",
+          law ? "     law bound" : "", "states");
+  for (size_t k = 0; k < n; k++) {
+    const stp_component_result *c = &r->components[k];
+    if (!show[k])
+      continue;
     const char *mark = c->limits_det && c->limits_exp ? "*de"
                        : c->limits_det               ? "*d"
                        : c->limits_exp               ? "*e"
                                                      : "";
-    char name[64], uv[32], procs[512];
-    if (c->kind == STP_COMPONENT_COMPUTE)
-      snprintf(name, sizeof name, "%s", stp_mapping_stage_name(m, c->stage));
-    else
-      snprintf(name, sizeof name, "%s->%s", stp_mapping_stage_name(m, c->stage),
-               stp_mapping_stage_name(m, c->stage + 1));
+    char uv[48];
     snprintf(uv, sizeof uv, "%zux%zu", c->u, c->v);
-    FILE *mem = fmemopen(procs, sizeof procs, "w");
-    if (mem) {
-      names_text(mem, m, c->senders, c->u, 4);
-      if (c->receivers) {
-        fputs(" -> ", mem);
-        names_text(mem, m, c->receivers, c->v, 4);
-      }
-      fclose(mem);
-    } else {
-      procs[0] = '\0';
-    }
     char expv[32] = "-", lawv[32] = "";
     if (isfinite(c->exp_throughput))
       snprintf(expv, sizeof expv, "%.6g", c->exp_throughput);
@@ -762,9 +798,15 @@ static void component_table(FILE *f, const stp_mapping *m, const stp_result *r) 
       snprintf(lawv, sizeof lawv, " %13.6g", c->law_throughput);
     else if (law)
       snprintf(lawv, sizeof lawv, " %13s", "-");
-    fprintf(f, "  %-4s %-12.12s %-30.30s %7s %5zu %13.6g %13s%s %llu\n", mark, name, procs, uv,
-            c->g, c->det_throughput, expv, lawv, (unsigned long long)c->states);
+    fprintf(f, "  %-4s %-*s %-*s %7s %5zu %13.6g %13s%s %llu\n", mark, (int)wname,
+            name[k] ? name[k] : "?", (int)wprocs, procs[k] ? procs[k] : "?", uv, c->g,
+            c->det_throughput, expv, lawv, (unsigned long long)c->states);
+    free(name[k]);
+    free(procs[k]);
   }
+  free(name);
+  free(procs);
+  free(show);
   if (hidden)
     fprintf(f, "  ... %zu more components (--json lists them all)\n", hidden);
   fputs("  (*d limits the deterministic throughput, *e the exponential one)\n", f);

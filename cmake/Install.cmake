@@ -113,7 +113,7 @@ install(FILES ${STP_PYTHON_FILES} DESTINATION ${STP_PYTHON_DIR}/streamtp)
 install(CODE "
   set(dir \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${STP_PYTHON_DIR}/streamtp\")
   file(WRITE \"\${dir}/_config.py\"
-       \"# Written by cmake --install: where libstreamtp was installed.\\nLIBDIR = '\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}'\\n\")
+       \"# Written by cmake --install: where libstreamtp and streamtp were installed.\\nLIBDIR = '\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}'\\nBINDIR = '\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}'\\n\")
   message(STATUS \"Installing: \${dir}/_config.py\")
   cmake_policy(SET CMP0057 NEW) # if(IN_LIST) in this install script
   # Say so when the interpreter would not find the module (a private prefix,

@@ -93,6 +93,30 @@ static stp_status unknown_key_listed(const stp_jreader *r, stp_jpath path, const
                         "unknown key \"%s\" in %s (allowed: %s)", key, where, list);
 }
 
+/* The kinds of input file, each known by the key no other kind has. */
+static const struct {
+  const char *kind, *key, *what, *command;
+} kinds[] = {
+    {"mapping", "stages", "a mapping file", "streamtp eval, simulate, batch, optimize, teg, ctmc"},
+    {"graph", "transitions", "an event graph file", "streamtp graph"},
+    {"platform", "clusters", "a broadcast platform file", "streamtp bcast"},
+};
+
+stp_status stp__jr_check_kind(const stp_jreader *r, const json_t *root, const char *kind) {
+  size_t n = sizeof kinds / sizeof kinds[0], want = n;
+  for (size_t k = 0; k < n; k++)
+    if (strcmp(kinds[k].kind, kind) == 0)
+      want = k;
+  if (want == n || !json_is_object(root) || json_object_get(root, kinds[want].key))
+    return STP_OK; /* its own kind, even with mistakes: the key checks say which */
+  for (size_t k = 0; k < n; k++)
+    if (k != want && json_object_get(root, kinds[k].key))
+      return stp__jr_report(r, (stp_jpath){0}, false,
+                            "this is %s (it has \"%s\"), not %s: it is read by %s",
+                            kinds[k].what, kinds[k].key, kinds[want].what, kinds[k].command);
+  return STP_OK;
+}
+
 /* Every key of obj must be in `allowed` (NULL-terminated). */
 stp_status stp__jr_check_keys(const stp_jreader *r, const json_t *obj, stp_jpath path,
                              const char *const *allowed, const char *where) {

@@ -39,6 +39,11 @@ size_t stp__jr_edit_distance(const char *a, const char *b);
 /* Keeps candidate as *hint when it is the closest to name so far. */
 void stp__jr_consider_hint(const char *name, const char *candidate, size_t *best,
                            const char **hint);
+/* The top-level object of a file of another kind (a graph given where a
+ * mapping is read, ...) is named as such, with the command that reads it,
+ * instead of failing on its first key.  kind: "mapping", "graph" or
+ * "platform", what the caller reads. */
+stp_status stp__jr_check_kind(const stp_jreader *r, const json_t *root, const char *kind);
 /* Every key of obj must be in allowed (NULL-terminated); where = "a stage". */
 stp_status stp__jr_check_keys(const stp_jreader *r, const json_t *obj, stp_jpath path,
                               const char *const *allowed, const char *where);

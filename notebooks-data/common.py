@@ -55,7 +55,7 @@ class Streamtp:
 
     def generate(self, out_dir, **options):
         """streamtp generate with --key value options (underscores become dashes)."""
-        argv = ["generate", "-o", out_dir]
+        argv = ["generate", "-o", out_dir, "--force"]  # the same files again on a rerun
         for k, v in options.items():
             argv += ["--" + k.replace("_", "-"), v]
         self.run(*argv)

@@ -53,13 +53,15 @@ def parse_command(text):
             in_opts = True
             continue
         if in_opts:
-            m = re.match(r"\s+(-\w, )?(--[\w-]+)(?: (\S+))?\s{2,}(.*)$", line)
+            # "  -o, --output FILE   help", or a long list of values with
+            # the help on the next line
+            m = re.match(r"\s{2,6}(-\w, )?(--[\w-]+)(?: (\S+))?(?:\s{2,}(.*))?$", line)
             if m:
                 short = m.group(1)[:-2] if m.group(1) else None
-                options.append((short, m.group(2), m.group(3), m.group(4).strip()))
+                options.append((short, m.group(2), m.group(3), (m.group(4) or "").strip()))
             elif options and line.strip():  # continuation of the previous help
                 s, l, v, h = options[-1]
-                options[-1] = (s, l, v, h + " " + line.strip())
+                options[-1] = (s, l, v, (h + " " + line.strip()).strip())
             continue
         if line.strip():
             cur.append(line.strip())
@@ -110,6 +112,26 @@ def man_page(binary):
     return "\n".join(out) + "\n"
 
 
+def law_names(binary):
+    """The law names, from the command's own refusal of an unknown one."""
+    err = subprocess.run([binary, "simulate", "--law", "?", "-"], capture_output=True,
+                         text=True, stdin=subprocess.DEVNULL).stderr
+    m = re.search(r"known laws: ([\w, -]+)", err)
+    if not m:
+        sys.exit("cli-docs.py: `streamtp simulate --law ?` did not list the laws: " + err)
+    return [w.strip() for w in m.group(1).split(",")]
+
+
+def completion_values(binary, long, metavar):
+    """The values an option takes: its metavar "a|b|c" (the list cli_parse checks),
+    the law names for a law SPEC; nothing for a free value (N, FILE, ...)."""
+    if metavar and "|" in metavar and re.fullmatch(r"[a-z0-9|-]+", metavar):
+        return metavar.split("|")
+    if long == "--law" and metavar == "SPEC":
+        return law_names(binary)
+    return []
+
+
 def bash_completion(binary):
     _, commands, _ = parse_global(run_help(binary))
     names = [n for n, _ in commands]
@@ -122,8 +144,11 @@ def bash_completion(binary):
             if short:
                 words.append(short)
         choices = []
-        for opt, alts in re.findall(r"(--[\w-]+) ([\w-]+(?:\|[\w-]+)+)", usage):
-            choices.append(f"      {opt}) COMPREPLY=($(compgen -W '{alts.replace('|', ' ')}' -- \"$cur\")); return ;;")
+        for short, long, metavar, _ in options:
+            values = completion_values(binary, long, metavar)
+            if values:
+                flags = long + (f"|{short}" if short else "")
+                choices.append(f"      {flags}) COMPREPLY=($(compgen -W '{' '.join(values)}' -- \"$cur\")); return ;;")
         cases.append(f"    {name})\n      opts='{' '.join(words)}'\n      case $prev in\n"
                      + "\n".join(choices + ["      *) ;;"]) + "\n      esac ;;")
     return f"""# bash completion for streamtp (generated from its --help by scripts/cli-docs.py)

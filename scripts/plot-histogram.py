@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """plot-histogram.py: draw the CSV of `streamtp simulate --histogram` (the
 intervals between consecutive data-set completions) as a PNG with
 matplotlib.  Usage: scripts/plot-histogram.py FILE.csv FILE.png"""

@@ -85,7 +85,7 @@ def strict():
     p = streamtp("ctmc", f"{out}/map-00001.json", "--no-solve", check=False)
     # the last line of stderr (progress lines may come first on a slow machine)
     msg = p.stderr.strip().split("\n")[-1].split(f"{out}/map-00001.json: ", 1)[-1]
-    print(msg.replace("`streamtp simulate`", "streamtp simulate"))
+    print(msg.replace("`streamtp simulate --model strict`", "streamtp simulate --model strict"))
 
 
 def reduce():
@@ -106,7 +106,7 @@ def bcast():
     out = streamtp("bcast", "examples/bcast/grid88.json", "--size", "4194304",
                    "--inter", "all").stdout
     span = {l.split(":")[0]: (float(l.split()[2].rstrip(",")), float(l.split()[4]))
-            for l in out.split("\n") if l and not l.startswith(" ")}
+            for l in out.split("\n") if l and not l.startswith(" ") and ": makespan " in l}
     s = lambda x: f"{x / 1e6:.2f} s"
     print(f"{s(span['ecef'][0])} with constant times, {s(span['ecef'][1])} expected")
     print(f"Flat at {s(span['flat'][0])}")

@@ -138,7 +138,7 @@ Test(strict_chain, state_limit_stops_the_enumeration_cleanly) {
   cr_assert(strstr(err.message, "example-a.json: the Strict Markov chain has more than 100 "
                                 "reachable markings (enumeration stopped at depth "),
             "%s", err.message);
-  cr_assert(strstr(err.message, "raise --max-states or use `streamtp simulate`"), "%s",
+  cr_assert(strstr(err.message, "raise --max-states or use `streamtp simulate --model strict`"), "%s",
             err.message);
   /* Through the evaluation: the exponential part is unavailable, with the
    * reason, and the rest of the result stands. */

@@ -160,6 +160,7 @@ static stp_status read_root(const stp_jreader *r, const json_t *root, stp_bcast_
   if (!json_is_object(root))
     return stp__jr_report(r, top, false, "the top level must be an object, not %s",
                           stp__jr_json_type_name(root));
+  STP_CHECK(stp__jr_check_kind(r, root, "platform"));
   STP_CHECK(stp__jr_check_keys(r, root, top, keys, "the top-level object"));
   json_t *cl, *v;
   STP_CHECK(stp__jr_get_member(r, root, top, "clusters", "the top-level object", &cl));

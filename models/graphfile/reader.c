@@ -158,6 +158,7 @@ static stp_status read_root(const stp_jreader *r, const json_t *root, stp_graph 
   if (!json_is_object(root))
     return stp__jr_report(r, top, false, "the top level must be an object, not %s",
                           stp__jr_json_type_name(root));
+  STP_CHECK(stp__jr_check_kind(r, root, "graph"));
   STP_CHECK(stp__jr_check_keys(r, root, top, keys, "a graph"));
   json_t *trs, *pls = json_object_get(root, "places");
   STP_CHECK(stp__jr_get_member(r, root, top, "transitions", "a graph", &trs));

@@ -349,6 +349,7 @@ static stp_status read_root(const reader *r, const json_t *root, stp_mapping **o
   if (!json_is_object(root))
     return report(r, top, false, "the top level must be an object, not %s",
                   stp__jr_json_type_name(root));
+  STP_CHECK(stp__jr_check_kind(&r->jr, root, "mapping"));
   STP_CHECK(check_keys(r, root, top, keys, "the top-level object"));
   json_t *stages, *procs, *links, *teams;
   size_t ns, np, nl;

@@ -177,13 +177,13 @@ static stp_status limit_reached(const bfs *b, uint64_t expanded, stp_error *err)
     return stp__fail(err, STP_ELIMIT,
                      "%s: the Strict Markov chain has more than %llu reachable markings "
                      "(enumeration stopped at depth %llu, after expanding %llu markings); raise "
-                     "--max-states or use `streamtp simulate`",
+                     "--max-states or use `streamtp simulate --model strict`",
                      b->map->file, (unsigned long long)state_limit(b),
                      (unsigned long long)b->depth, (unsigned long long)expanded);
   return stp__fail(err, STP_ELIMIT,
                    "%s: the Strict Markov chain has more than %llu reachable markings of %llu "
                    "places each, beyond the memory budget of %.3g GiB (--max-memory; stopped at "
-                   "depth %llu); use `streamtp simulate`",
+                   "depth %llu); use `streamtp simulate --model strict`",
                    b->map->file, (unsigned long long)state_limit(b),
                    (unsigned long long)b->teg->g->m, (double)b->budget / 1073741824.0,
                    (unsigned long long)b->depth);
@@ -376,7 +376,7 @@ static stp_status strict_estimate(const stp_mapping *m, const stp_options *o, ui
     return stp__fail(err, STP_ELIMIT,
                      "%s: the Strict Markov chain has at least %llu reachable markings (a "
                      "processor's cycle has that many places), above the limit of %llu "
-                     "(--max-states); use `streamtp simulate`",
+                     "(--max-states); use `streamtp simulate --model strict`",
                      m->file, (unsigned long long)*lower, (unsigned long long)o->max_states);
   double bytes = (double)*lower * ((double)((places + 63) / 64) * 8 + STP_STRICT_BYTES_PER_STATE);
   uint64_t budget = stp_options_memory_budget(o);
@@ -384,7 +384,7 @@ static stp_status strict_estimate(const stp_mapping *m, const stp_options *o, ui
     return stp__fail(err, STP_ELIMIT,
                      "%s: the Strict Markov chain has at least %llu reachable markings of %llu "
                      "places each, at least %.3g GiB, above the memory budget of %.3g GiB "
-                     "(--max-memory); use `streamtp simulate`",
+                     "(--max-memory); use `streamtp simulate --model strict`",
                      m->file, (unsigned long long)*lower, (unsigned long long)places,
                      bytes / 1073741824.0, (double)budget / 1073741824.0);
   return STP_OK;

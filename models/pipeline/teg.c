@@ -76,14 +76,18 @@ stp_status stp__teg_check_size(const stp_mapping *m, stp_model model, uint64_t m
   uint32_t cols = (uint32_t)(2 * m->nstages - 1);
   if (!stp__mapping_lcm(m, &rows) || !stp__mul_u64(rows, cols, &n))
     return stp__fail(err, STP_ELIMIT,
-                     "%s: the event graph has more than 2^64 transitions (lcm of the team sizes "
-                     "overflows)", m->file);
+                     "%s: the %s event graph has more than 2^64 transitions (lcm of the team "
+                     "sizes overflows); `streamtp simulate --model %s` estimates its "
+                     "throughput without building it", m->file, stp_model_name(model),
+                     stp_model_name(model));
   if (n > max_transitions || n >= STP_DIGRAPH_MAX_NODES)
     return stp__fail(err, STP_ELIMIT,
                      "%s: the %s event graph would have %llu transitions (%llu paths x %u "
-                     "columns), above the limit of %llu (--max-transitions)",
+                     "columns), above the limit of %llu (--max-transitions); `streamtp "
+                     "simulate --model %s` estimates its throughput without building it",
                      m->file, stp_model_name(model), (unsigned long long)n,
-                     (unsigned long long)rows, cols, (unsigned long long)max_transitions);
+                     (unsigned long long)rows, cols, (unsigned long long)max_transitions,
+                     stp_model_name(model));
   return STP_OK;
 }
 
@@ -105,9 +109,10 @@ stp_status stp__teg_check_memory(const stp_mapping *m, stp_model model, uint64_t
     return STP_OK;
   return stp__fail(err, STP_ELIMIT,
                    "%s: the %s event graph (%.4g transitions) would need about %.3g GiB, above "
-                   "the memory budget of %.3g GiB (--max-memory)",
+                   "the memory budget of %.3g GiB (--max-memory); `streamtp simulate --model "
+                   "%s` estimates its throughput without building it",
                    m->file, stp_model_name(model), n, bytes / 1073741824.0,
-                   (double)budget / 1073741824.0);
+                   (double)budget / 1073741824.0, stp_model_name(model));
 }
 
 stp_status stp__teg_build(const stp_mapping *m, stp_model model, uint64_t max_transitions,

@@ -749,3 +749,8 @@ def _optimize_run(run, problem, objective, method, model, max_team, use, fix, ti
 from .graph import bcast, bcast_model, bcast_partition, graph, reduce  # noqa: E402
 
 __all__ += ["graph", "reduce", "bcast", "bcast_model", "bcast_partition"]
+
+# The other commands, through the streamtp executable (streamtp.command).
+from ._command import batch, command, ctmc, generate, redistribute, teg  # noqa: E402
+
+__all__ += ["command", "teg", "ctmc", "redistribute", "generate", "batch"]

@@ -494,8 +494,9 @@ def _bcast_dict(p, s, r, sim, lw, seed, t0):
     if r.law_asked:
         d["exact_law"] = _law_json(r, lw)
     d["bounds"] = {"lower": _num(r.bound_lower), "upper": _num(r.bound_upper)}
-    if sim is not None:
-        d["simulation"] = _sim_json(lw, seed, sim)
+    if sim is not None:  # placed against the bounds as cli/cmd_bcast.c does
+        d["simulation"] = dict(_sim_json(lw, seed, sim), position=_position(
+            r.bound_lower, r.bound_upper if r.exp_computed else math.nan, sim))
     d["seconds"] = time.monotonic() - t0
     return d
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # batch.sh: end-to-end checks of `generate` and `batch` that take more than
 # one command each (the single-command cases live in cases/):
-#   generate is reproducible and independent of --count;
+#   generate is reproducible and independent of --count, and refuses a
+#   directory holding PREFIX-*.json files of another run (unless --force);
 #   batch rows follow the sorted input order, whatever --jobs;
 #   batch rows agree with `eval --json`, and CSV with JSON lines;
 #   Ctrl-C (SIGINT) stops a batch with status 130, keeping the rows in order;
@@ -53,6 +54,18 @@ check "generate: mapping k does not depend on --count" \
 check "generate: another seed, other files" bash -c '! cmp -s g1/map-00001.json g4/map-00001.json'
 check "generate: the files are valid mappings" \
   "$bin" eval --exp-method none g1/map-00001.json g4/map-00005.json > /dev/null
+cp -r g4 g4.before
+"$bin" generate --stages 4 --processors 9 --count 3 --seed 5 -o g4 2> g4.err
+check "generate into a directory holding map-*.json: exit 2" test $? -eq 2
+check "generate into a directory holding map-*.json: says so and suggests --force" \
+  grep -q "g4 already holds 5 files map-\*.json (map-0000[1-5].json, ...) from another run.*--force" g4.err
+check "generate refused: the directory is untouched" diff -r g4 g4.before
+"$bin" generate --stages 4 --processors 9 --count 3 --seed 5 --prefix other -o g4
+check "generate: another --prefix in the same directory is allowed" \
+  test "$(ls g4 | wc -l)" -eq 8
+"$bin" generate --stages 4 --processors 9 --count 3 --seed 5 --force -o g4
+check "generate --force overwrites map-00001..3 and leaves map-00004..5" \
+  bash -c 'cmp -s g4/map-00001.json g3/map-00001.json && cmp -s g4/map-00005.json g4.before/map-00005.json'
 
 # ---- batch: order, jobs, consistency -------------------------------------------
 mkdir -p in/b in/a

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """check.py: `streamtp ctmc --format prism|storm` read back by the rules of
 the formats' documentation, independently of streamtp (docs/format.md,
 "ctmc exports", quotes them):

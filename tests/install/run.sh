@@ -55,7 +55,15 @@ got=$(bash -c "source '$prefix/share/bash-completion/completions/streamtp'
   COMP_WORDS=(streamtp eval --mo); COMP_CWORD=2; _streamtp; echo \"\${COMPREPLY[*]}\"
   COMP_WORDS=(streamtp eval --model s); COMP_CWORD=3; _streamtp; echo \"\${COMPREPLY[*]}\"")
 [ "$got" = $'eval\n--model\nstrict' ] || fail "bash completion gave: $got"
-echo "ok   bash completion"
+got=$(bash -c "source '$prefix/share/bash-completion/completions/streamtp'
+  COMP_WORDS=(streamtp simulate x --law erl); COMP_CWORD=4; _streamtp; echo \"\${COMPREPLY[*]}\"
+  COMP_WORDS=(streamtp bcast x --inter ''); COMP_CWORD=4; _streamtp; echo \"\${COMPREPLY[*]}\"
+  COMP_WORDS=(streamtp eval x --format ''); COMP_CWORD=4; _streamtp; echo \"\${COMPREPLY[*]}\"")
+[ "$got" = $'erlang\nflat fef ecef ecef-la ecef-lat ecef-lat-max bottomup all\ntext jsonl csv table' ] ||
+  fail "bash completion of values gave: $got"
+/usr/bin/python3 "$here/completion.py" "$prefix/share/bash-completion/completions/streamtp" \
+  "$prefix/bin/streamtp" || fail "the completion's values are not the command's"
+echo "ok   bash completion (commands, options, values)"
 
 # The reference numbers, from the installed command.
 map=$src/examples/example-a.json

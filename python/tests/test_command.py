@@ -1,0 +1,81 @@
+"""Tests of the commands reached through the executable (streamtp.command and
+teg, ctmc, redistribute, generate, batch): options become the command's,
+its JSON records come back as dicts, its errors as streamtp.Error, and the
+values agree with closed forms and with the library functions (evaluate).
+"""
+import math
+import os
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+os.environ.setdefault("STREAMTP_COMMAND", os.environ.get("STREAMTP", os.path.join(ROOT, "build",
+                                                                                   "streamtp")))
+import streamtp  # noqa: E402
+
+EXAMPLE_A = os.path.join(ROOT, "examples", "example-a.json")
+
+
+def test_every_command_is_reachable():
+    for name in ("evaluate", "simulate", "optimize", "graph", "reduce", "bcast", "teg", "ctmc",
+                 "redistribute", "generate", "batch", "command"):
+        assert callable(getattr(streamtp, name)) and name in streamtp.__all__
+
+
+def test_teg_sizes_are_the_closed_form():
+    # Example A: teams 1,2,3,1, so R = lcm = 6 paths and 2N - 1 = 7 columns
+    (r,) = streamtp.teg(EXAMPLE_A, model="strict")
+    assert (r["paths"], r["columns"], r["transitions"]) == (6, 7, 42)
+    assert r["model"] == "strict" and "version" in r and "limits" in r
+
+
+def test_ctmc_component_is_evaluate_component():
+    # the 2x3 transfer T2 -> T3 limits Example A; its chain has 12 states
+    ev = streamtp.evaluate(EXAMPLE_A)
+    (r,) = streamtp.ctmc(EXAMPLE_A, component=4)
+    assert r["states"] == 12
+    assert math.isclose(r["throughput"], ev["exponential"]["throughput"],
+                        rel_tol=1e-9)
+
+
+def test_redistribute_options_and_records():
+    recs = streamtp.redistribute(P=15, Q=6, r=2, s=3, strategy="all")
+    names = [r["strategy"] for r in recs]
+    assert names[:3] == ["stepwise", "greedy", "caterpillar"]
+    # the stepwise schedule of docs/guide/redistribute.md: 10 steps, cost 20,
+    # each step costing its longest message (alpha 0, beta 1)
+    step = recs[0]
+    assert step["deterministic"]["makespan"] == 20.0
+    assert sum(max(m["length"] for m in st) for st in step["steps"]) == 20
+    assert len(step["steps"]) == step["ns_opt"] == 10
+    assert "version" in step and "limits" in step
+
+
+def test_generate_and_batch_agree_with_evaluate(tmp_path):
+    files = streamtp.generate(str(tmp_path / "g"), stages=3, processors=6, count=3, seed=3)
+    assert [os.path.basename(f) for f in files] == ["map-00001.json", "map-00002.json",
+                                                   "map-00003.json"]
+    rows = streamtp.batch(*files, model="both", exp_method="none")
+    assert len(rows) == 6 and all(r["status"] == "OK" for r in rows)
+    for row in rows:
+        ev = streamtp.evaluate(row["file"], row["model"], exp_method="none")
+        assert row["deterministic"]["throughput"] == ev["deterministic"]["throughput"]
+
+
+def test_errors_are_streamtp_errors(tmp_path):
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.redistribute(P=15, Q=6, r=2, s=3, strategy="clas")
+    assert e.value.status == "EINVAL" and "did you mean 'class'" in str(e.value)
+    streamtp.generate(str(tmp_path / "g"), stages=2, processors=3)
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.generate(str(tmp_path / "g"), stages=2, processors=3, seed=2)
+    assert "--force" in str(e.value)
+    assert streamtp.generate(str(tmp_path / "g"), stages=2, processors=3, seed=2, force=True)
+
+
+def test_text_output_and_flags():
+    text = streamtp.command("eval", EXAMPLE_A, json_lines=False, exp_method="none")
+    assert "deterministic   throughput 0.0052910053" in text
