@@ -681,6 +681,14 @@ static void put_table(FILE *f, const void *arg) {
   }
   for (size_t r = 0; r <= nrow; r++)
     for (size_t c = 0; c < ncol; c++) {
+      /* an input that failed: its error after the first column, not blanks */
+      const char *error = r ? json_string_value(json_object_get(json_array_get(s->rows, r - 1),
+                                                                "error"))
+                            : NULL;
+      if (error && c == 1 && ncol > 1) {
+        fprintf(f, "error: %s\n", error);
+        break;
+      }
       const char *t = cell[r * ncol + c] ? cell[r * ncol + c] : "";
       if (c + 1 < ncol)
         fprintf(f, "%-*s  ", (int)width[c], t);
