@@ -22,16 +22,19 @@
  *
  * Solve.  A = Q^T, one PETSc AIJ matrix over the ranks, its rows in the
  * order of the solve (below), preallocated from the in-moves.  Three
- * routes (measured in bench/distributed/README.md; PETSc's option
- * -stp_dist_method picks one, and PETSc's own options, e.g.
- * PETSC_OPTIONS="-ksp_type bcgs", tune it):
+ * routes (measured in bench/README.md, "One chain across MPI ranks"; the
+ * PETSc option -stp_dist_method picks one, and PETSc's own options, e.g.
+ * PETSC_OPTIONS="-ksp_type gmres -pc_type bjacobi", tune it):
  *   "null"  (default) the singular system A x = 0 itself from x = 1, the
- *           null space of A^T (the constants) attached, by GMRES with block
- *           Jacobi / ILU(0), a zero pivot shifted: 7 to 30 iterations on
- *           1 to 4 ranks;
- *   "fixed" row 0 of A replaced by e_0 and b = e_0, a nonsingular system:
- *           the same preconditioner stalls near 1e-11 and takes about 65
- *           iterations whatever the ranks;
+ *           null space of A^T (the constants) attached, by BiCGStab
+ *           preconditioned by a forward Gauss-Seidel sweep over each rank's
+ *           rows (PETSc's SOR, local): 3 to 12 iterations on 1 to 4 ranks
+ *           for 1e6 states (GMRES with block Jacobi / ILU(0): 6 to 21, and a
+ *           quarter more memory, its factor and one vector per iteration);
+ *   "fixed" row 0 of A replaced by e_0 and b = e_0, a nonsingular system,
+ *           by the same Krylov method: about as many iterations (6 and 11
+ *           on 1 and 2 ranks for 1.8e5 states; GMRES with ILU(0) stalled
+ *           near 1e-11 and took about 65 whatever the ranks);
  *   "eps"   SLEPc (when found): the eigenvector of A for the eigenvalue of
  *           largest real part, 0: 150 to 200 Krylov-Schur iterations, ten
  *           times slower.
@@ -419,8 +422,8 @@ static stp_status enumerate(dist *d, stp_error *err) {
  * over its moves of depth(source) + 1 - depth(target)), so that every move
  * goes from level l to level l + 1 mod p; then by depth, rank and local
  * number.  Each rank solves a contiguous range of this order: within it,
- * ILU(0) of the diagonal block is a Gauss-Seidel sweep in level order (the
- * serial solver's, stationary.h), and only the moves across the K
+ * the preconditioner's forward sweep (SOR) is a Gauss-Seidel sweep in level
+ * order (the serial solver's, stationary.h); only the moves across the K
  * boundaries of the ranges are left to the Krylov iteration. */
 
 typedef struct order {
@@ -598,19 +601,48 @@ static stp_status count_entries(const dist *d, const order *o, PetscInt *dnz, Pe
   return s;
 }
 
+/* Entries whose row another rank solves wait in PETSc's stash until an
+ * assembly sends them: a flush every 2^18 entries (on every rank alike: it
+ * is collective) bounds the stash, which would otherwise hold a copy of
+ * (K - 1)/K of this rank's entries beside the in-moves and the matrix, and
+ * set the rank's peak memory.  Measured on 1e6 states and 4 ranks: 177 MiB
+ * per rank without flushes, 152 with flushes of 2^20 entries, 129 with
+ * 2^18 (and with 2^16); on 8.7e6 states and 2 ranks, 2,149 and 1,558 MiB
+ * (none, 2^20).  The PETSc option -stp_dist_fill_chunk N changes the 2^18
+ * (the cluster test makes it small). */
+static uint64_t fill_chunk(void) {
+  PetscInt n = 1 << 18;
+  PetscBool set = PETSC_FALSE;
+  PetscOptionsGetInt(NULL, NULL, "-stp_dist_fill_chunk", &n, &set);
+  return n > 0 ? (uint64_t)n : 1;
+}
+
 static stp_status fill_matrix(const dist *d, const order *o, Mat A, stp_error *err) {
-  for (uint64_t k = 0; k < d->nin; k++) {
-    const in_move *m = &d->in[k];
-    if ((int)m->src_rank == d->rank && m->src == m->target)
-      continue; /* a move back to its state: not in the generator */
-    PetscInt i = new_index(o, d->rank, m->target), j = new_index(o, (int)m->src_rank, m->src);
-    PetscScalar v = d->src->rate[m->label];
-    PCHECK(MatSetValues(A, 1, &i, 1, &j, &v, ADD_VALUES), "filling the matrix");
-  }
-  for (uint64_t j = 0; j < d->nlocal; j++) {
-    PetscInt i = new_index(o, d->rank, j);
-    PetscScalar v = -d->out_rate[j];
-    PCHECK(MatSetValues(A, 1, &i, 1, &i, &v, ADD_VALUES), "filling the matrix");
+  uint64_t total = d->nin + d->nlocal, k = 0, chunk = fill_chunk();
+  uint64_t rounds = (total + chunk - 1) / chunk, most = 0;
+  (void)MPI_Allreduce(&rounds, &most, 1, MPI_UINT64_T, MPI_MAX, d->comm);
+  for (uint64_t round = 0; round < most; round++) {
+    uint64_t end = k + chunk < total ? k + chunk : total;
+    for (; k < end; k++) {
+      PetscInt i, j;
+      PetscScalar v;
+      if (k < d->nin) { /* a move: Q^T[target][source] */
+        const in_move *m = &d->in[k];
+        if ((int)m->src_rank == d->rank && m->src == m->target)
+          continue; /* a move back to its state: not in the generator */
+        i = new_index(o, d->rank, m->target);
+        j = new_index(o, (int)m->src_rank, m->src);
+        v = d->src->rate[m->label];
+      } else { /* a state's diagonal */
+        i = j = new_index(o, d->rank, k - d->nin);
+        v = -d->out_rate[k - d->nin];
+      }
+      PCHECK(MatSetValues(A, 1, &i, 1, &j, &v, ADD_VALUES), "filling the matrix");
+    }
+    if (round + 1 < most) {
+      PCHECK(MatAssemblyBegin(A, MAT_FLUSH_ASSEMBLY), "assembling the matrix");
+      PCHECK(MatAssemblyEnd(A, MAT_FLUSH_ASSEMBLY), "assembling the matrix");
+    }
   }
   PCHECK(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY), "assembling the matrix");
   PCHECK(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY), "assembling the matrix");
@@ -700,10 +732,13 @@ static stp_status ksp_solve(Mat A, Vec x, Vec b, route how, double norm_a, int r
   PCHECK(VecDuplicate(x, &r), "the solver's vectors");
   PCHECK(KSPCreate(PetscObjectComm((PetscObject)A), &ksp), "the Krylov solver");
   PCHECK(KSPSetOperators(ksp, A, A), "the Krylov solver");
-  PCHECK(KSPSetType(ksp, KSPGMRES), "the Krylov solver");
-  PCHECK(KSPGMRESSetRestart(ksp, 60), "the Krylov solver");
+  /* BiCGStab (a fixed handful of vectors, where GMRES keeps one per
+   * iteration) preconditioned by one forward Gauss-Seidel sweep over each
+   * rank's rows (in level order: the serial solver's sweep) */
+  PCHECK(KSPSetType(ksp, KSPBCGS), "the Krylov solver");
   PCHECK(KSPGetPC(ksp, &pc), "the Krylov solver");
-  PCHECK(PCSetType(pc, size > 1 ? PCBJACOBI : PCILU), "the Krylov solver");
+  PCHECK(PCSetType(pc, PCSOR), "the Krylov solver");
+  PCHECK(PCSORSetSymmetric(pc, SOR_LOCAL_FORWARD_SWEEP), "the Krylov solver");
   PCHECK(KSPSetTolerances(ksp, 1e-12, 1e-300, PETSC_DEFAULT, 20000), "the Krylov solver");
   if (how == ROUTE_NULL) {
     /* A x = 0 from x = 1: the left null space of A (constants) attached;
@@ -722,8 +757,7 @@ static stp_status ksp_solve(Mat A, Vec x, Vec b, route how, double norm_a, int r
   PCType pt;
   KSPGetType(ksp, &kt);
   PCGetType(pc, &pt);
-  snprintf(sv->name, sizeof sv->name, "petsc %s + %s%s (%s, %d rank%s)", kt, pt,
-           strcmp(pt, PCBJACOBI) == 0 ? "/ilu" : "",
+  snprintf(sv->name, sizeof sv->name, "petsc %s + %s (%s, %d rank%s)", kt, pt,
            how == ROUTE_NULL ? "singular system with its null space" : "row 0 fixed", size,
            size == 1 ? "" : "s");
   stp_status s = STP_OK;
@@ -805,6 +839,14 @@ static stp_status eps_solve(Mat A, Vec x, double norm_a, int rank, int size, sol
 static stp_status solve_chain(Mat A, Vec x, int rank, int size, solve *sv, stp_error *err) {
   PetscReal norm_a;
   PCHECK(MatNorm(A, NORM_INFINITY, &norm_a), "the matrix norm");
+  PetscInt n;
+  PCHECK(MatGetSize(A, &n, NULL), "the matrix size");
+  if (n == 1) { /* one state: pi = 1, nothing to solve (its moves go back to it) */
+    PCHECK(VecSet(x, 1.0), "pi");
+    snprintf(sv->name, sizeof sv->name, "one state (%d rank%s)", size, size == 1 ? "" : "s");
+    sv->residual = 0;
+    return STP_OK;
+  }
   sv->how = pick_route();
 #ifdef STP_SLEPC
   if (sv->how == ROUTE_EPS)

@@ -10,8 +10,10 @@
 #     graph --distributed` with K = 1, 2, 4 gives the one-machine answer to
 #     1e-10 (relative) on Strict chains of 1e4 and 1e5 states and Overlap
 #     patterns of 2e4 and 1e5 states, the same states and moves, a scaled
-#     residual of at most 1e-12, and PETSc named as the solver; a
-#     homogeneous pattern solved as a chain gives Theorem 4's closed form;
+#     residual of at most 1e-12, and PETSc named as the solver; so do the
+#     other routes (-stp_dist_method fixed, eps) and a matrix filled in
+#     flushes of 1,000 entries; a homogeneous pattern solved as a chain
+#     gives Theorem 4's closed form, a chain of one state its rate;
 #     a limit hit on some rank stops every rank with one message.
 # Skipped (exit 77, with the reason) when the feature is not built.
 # Usage: run.sh PATH/TO/streamtp STP_MPI STP_PETSC   (the CMake options: ON/OFF)
@@ -137,6 +139,23 @@ EOF
   done
 done
 
+# the other routes of the solve, and the matrix filled by flushes of 1,000
+# entries (-stp_dist_fill_chunk; 2^18 by default, more than these chains
+# have): the same answer
+for opts in "-stp_dist_method fixed" "-stp_dist_method eps" "-stp_dist_fill_chunk 1000"; do
+  PETSC_OPTIONS="$opts" run 3 "$bin" eval ch/s1e4-00001.json --json --distributed > o.json 2> /dev/null
+  check "eval --distributed, 3 ranks, $opts: the one-machine answer to 1e-10" \
+    python3 - ch/s1e4-00001.json.one o.json "$opts" <<'EOF'
+import json, sys
+a, b = json.load(open(sys.argv[1]))["exponential"], json.load(open(sys.argv[2]))["exponential"]
+assert abs(a["throughput"] - b["throughput"]) <= 1e-10 * a["throughput"] and b["residual"] <= 1e-12, (a, b)
+route = {"-stp_dist_method fixed": "row 0 fixed", "-stp_dist_method eps": "slepc"}.get(sys.argv[3], "null space")
+# without SLEPc in the build, eps falls back to the default route
+assert route in b["solver"] or (route == "slepc" and "null space" in b["solver"]), b["solver"]
+print(f'     {b["solver"]}: {b["sweeps"]} iterations, residual {b["residual"]:.1e}')
+EOF
+done
+
 pattern 6 7 ch/h6x7.json homogeneous
 run 2 "$bin" eval ch/h6x7.json --json --exp-method ctmc --distributed > h.json 2> /dev/null
 check "a homogeneous 6 x 7 pattern as a distributed chain: Theorem 4, u v lambda / (u + v - 1)" \
@@ -146,6 +165,14 @@ e = json.load(open("h.json"))["exponential"]
 closed = 6 * 7 * (2.0 / 10) / (6 + 7 - 1)
 assert "ctmc" in e["method"] and e["states"] == 7 * 792, e  # S(6, 7) = 7 C(12, 5)
 assert abs(e["throughput"] - closed) <= 1e-10 * closed, (e["throughput"], closed)'
+
+pattern 1 1 ch/h1x1.json homogeneous
+run 2 "$bin" eval ch/h1x1.json --json --exp-method ctmc --distributed > h1.json 2> /dev/null
+check "a chain of one state on 2 ranks: no solve, the link's rate (bandwidth 2 / size 10)" \
+  python3 -c '
+import json
+e = json.load(open("h1.json"))["exponential"]
+assert e["states"] == 1 and abs(e["throughput"] - 0.2) <= 1e-15 and "one state" in e["solver"], e'
 
 for args in "ch/s1e5-00001.json" "ch/p8x9.json --component 8"; do
   # shellcheck disable=SC2086
