@@ -180,6 +180,11 @@ int cli_open_output(const cli_command *cmd, const cli_args *a);
  * standard output has failed: loops over files stop there. */
 bool cli_write_record(FILE *f, const char *text, size_t n);
 bool cli_output_ok(void);
+/* A writer that streams to standard output itself (a chain export too big
+ * to hold as one record) failed with errno err: cli_finish then says so
+ * once (exit 1), or nothing on a closed pipe (141); the command adds no
+ * message of its own (cli_output_ok() is false). */
+void cli_stream_failed(int err);
 
 /* What a run was limited by, recorded by the option parsers below and
  * written into every JSON line as "limits" (report_json_line). */

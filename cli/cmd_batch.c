@@ -146,7 +146,7 @@ static void print_summary(const batch_cli *c, const stp_batch_summary *s) {
     fprintf(stderr,
             "streamtp: interrupted: %zu of %zu files done, %zu row%s written (%zu failed)\n",
             s->inputs_done, s->inputs, s->rows, plural(s->rows), s->failed_rows);
-  else if (!c->quiet)
+  else if (!c->quiet && cli_output_ok()) /* a failed write: cli_finish says it (or not: EPIPE) */
     fprintf(stderr, "streamtp: batch: %zu file%s, %zu row%s, %zu failed, %.2f s, %.1f files/s\n",
             s->inputs, plural(s->inputs), s->rows, plural(s->rows), s->failed_rows, s->seconds,
             s->seconds > 0 ? (double)s->inputs / s->seconds : 0);

@@ -173,7 +173,11 @@ static stp_status write_file(const char *path, const stp_chain *c, out_format fo
   if (!f)
     return open_failed(path, err);
   stp_status s = write_one(c, format, f, err);
-  if ((std ? fflush(f) : fclose(f)) != 0 && s == STP_OK) {
+  if (std && (s == STP_EIO || fflush(f) != 0 || ferror(f))) {
+    cli_stream_failed(errno); /* the run contract reports a failed standard output */
+    return err->status = STP_EIO;
+  }
+  if (!std && fclose(f) != 0 && s == STP_OK) {
     snprintf(err->message, sizeof err->message, "cannot write '%s': %s", path, strerror(errno));
     return err->status = STP_EIO;
   }
@@ -278,7 +282,7 @@ static int ctmc_one(const ctmc_run *run, const stp_mapping *m, stp_model model, 
   int rc = CLI_OK;
   chain_shape shape = c ? shape_of(c) : (chain_shape){0};
   if (s != STP_OK)
-    rc = cli_report_error(&err);
+    rc = cli_output_ok() ? cli_report_error(&err) : CLI_FAILURE;
   else if (quiet)
     rc = CLI_OK;
   else if (run->json && print_json(m, &shape, &about, &sol, run->solve) != 0)

@@ -351,7 +351,8 @@ static bool dir_is_free(const generate_job *job) {
 static int write_all(const generate_job *job) {
   int width = digits(job->count) > 5 ? digits(job->count) : 5;
   int rc = dir_is_free(job) ? CLI_OK : CLI_USAGE;
-  for (uint64_t k = 1; k <= job->count && rc == CLI_OK; k++)
+  /* no new file after Ctrl-C (cli_run_command exits 130; every file written is whole) */
+  for (uint64_t k = 1; k <= job->count && rc == CLI_OK && cli_go_on(); k++)
     rc = write_one(job, k, width);
   return rc;
 }

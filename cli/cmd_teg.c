@@ -7,13 +7,6 @@
 
 #include <stdlib.h>
 
-#define STP_CHECK_CLI(expr)          \
-  do {                               \
-    stp_status s_ = (expr);          \
-    if (s_ != STP_OK)                \
-      return s_;                     \
-  } while (0)
-
 static const cli_option teg_options[] = {
     {"model", 0, "overlap|strict", "overlap or strict (default: the file's \"model\")"},
     {"dot", 0, NULL, "print the graph in Graphviz dot format"},
@@ -25,8 +18,13 @@ static const cli_option teg_options[] = {
     {"max-transitions", 0, "N", "largest event graph built (default 20000000)"},
     {0}};
 
-static void print_summary(FILE *f, const stp_mapping *m, stp_model model,
-                          const stp_teg_summary *t) {
+static int print_summary(const stp_mapping *m, stp_model model, const stp_teg_summary *t) {
+  cli_record r;
+  if (!cli_record_open(&r)) {
+    cli_error("out of memory");
+    return CLI_FAILURE;
+  }
+  FILE *f = r.f;
   fprintf(f, "%s: %s, %s event graph\n", stp_mapping_file(m), stp_mapping_name(m),
           stp_model_name(model));
   fprintf(f, "  rows (paths)  %llu\n  columns       %llu\n  transitions   %llu\n"
@@ -34,6 +32,8 @@ static void print_summary(FILE *f, const stp_mapping *m, stp_model model,
           (unsigned long long)t->rows, (unsigned long long)t->columns,
           (unsigned long long)t->transitions, (unsigned long long)t->places,
           (unsigned long long)t->tokens);
+  cli_record_close(&r);
+  return CLI_OK;
 }
 
 /* The summary as one JSON record (the glossary's file, name, model,
@@ -74,17 +74,43 @@ static int draw_gantt(const stp_mapping *m, stp_model model, uint64_t max_transi
   return rc;
 }
 
-/* The graph file of the mapping's event graph on stdout; the size limit
- * is checked first (the summary is cheap) so that --max-transitions holds. */
-static stp_status write_graph_json(const stp_mapping *m, stp_model model, uint64_t max_transitions,
-                                   stp_error *err) {
+/* The event graph of the mapping as a graph file (json) or Graphviz dot,
+ * written as one record (cli_record: whole or not at all, a full disk
+ * reported once by the run contract).  The size limit is checked first
+ * (the summary is cheap) so that --max-transitions holds, then the memory
+ * of the graph and of its text against --max-memory. */
+static int write_graph(const stp_mapping *m, stp_model model, uint64_t max_transitions,
+                       bool json) {
+  stp_error err = {0};
   stp_teg_summary sum;
-  STP_CHECK_CLI(stp_mapping_teg_summary(m, model, max_transitions, &sum, err));
-  stp_graph *g;
-  STP_CHECK_CLI(stp_mapping_graph(m, model, &g, err));
-  stp_status s = stp_graph_write_json(g, stdout, err);
-  stp_graph_free(g);
-  return s;
+  if (stp_mapping_teg_summary(m, model, max_transitions, &sum, &err) != STP_OK)
+    return cli_report_error(&err);
+  double text = 100.0 * ((double)sum.transitions + (double)sum.places); /* bytes per line */
+  double graph = json ? stp_graph_memory_estimate(sum.transitions, sum.places, 0) : 0;
+  if (!cli_within_budget(json ? "the event graph and its graph file" : "the dot file",
+                         graph + text))
+    return CLI_USAGE;
+  cli_record r;
+  if (!cli_record_open(&r)) {
+    cli_error("out of memory");
+    return CLI_FAILURE;
+  }
+  stp_status st;
+  if (json) {
+    stp_graph *g = NULL;
+    st = stp_mapping_graph(m, model, &g, &err);
+    if (st == STP_OK)
+      st = stp_graph_write_json(g, r.f, &err);
+    stp_graph_free(g);
+  } else {
+    st = stp_mapping_write_dot(m, model, max_transitions, r.f, &err);
+  }
+  if (st != STP_OK) {
+    cli_record_discard(&r);
+    return cli_report_error(&err);
+  }
+  cli_record_close(&r); /* a failed write: the run contract's exit 1 or 141 */
+  return CLI_OK;
 }
 
 static int run_teg(int argc, char **argv) {
@@ -134,21 +160,14 @@ static int run_teg(int argc, char **argv) {
     rc = CLI_USAGE;
     goto out;
   }
-  if (json)
-    st = write_graph_json(m, model, o.max_transitions, &err);
-  else if (dot)
-    st = stp_mapping_write_dot(m, model, o.max_transitions, stdout, &err);
-  else
-    st = stp_mapping_teg_summary(m, model, o.max_transitions, &sum, &err);
-  if (st != STP_OK) {
+  if (json || dot)
+    rc = write_graph(m, model, o.max_transitions, json);
+  else if ((st = stp_mapping_teg_summary(m, model, o.max_transitions, &sum, &err)) != STP_OK)
     rc = cli_report_error(&err);
-  } else {
-    rc = CLI_OK;
-    if (summary_json)
-      rc = print_summary_json(m, model, &sum, report_now() - t0) == 0 ? CLI_OK : CLI_FAILURE;
-    else if (!dot && !json)
-      print_summary(stdout, m, model, &sum);
-  }
+  else if (summary_json)
+    rc = print_summary_json(m, model, &sum, report_now() - t0) == 0 ? CLI_OK : CLI_FAILURE;
+  else
+    rc = print_summary(m, model, &sum);
   stp_mapping_free(m);
 out:
   cli_args_free(&a);

@@ -80,6 +80,11 @@ bool cli_write_record(FILE *f, const char *text, size_t n) {
   return ok;
 }
 
+void cli_stream_failed(int err) {
+  if (!write_errno)
+    write_errno = err ? err : EIO;
+}
+
 bool cli_record_open(cli_record *r) {
   *r = (cli_record){0};
   r->f = open_memstream(&r->buf, &r->len);

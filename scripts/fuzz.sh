@@ -2,16 +2,19 @@
 # fuzz.sh: build the libFuzzer targets of fuzz/ with clang under ASan + UBSan
 # (build dir build-fuzz), replay the regression inputs of fuzz/regressions/,
 # then fuzz each target for SECONDS (default 60) from a seed corpus made of
-# the repository's own inputs (tests/cli, examples).  Crashes, leaks and hangs
-# (over 10 s) land in build-fuzz/artifacts/TARGET/; the script fails if any
-# did.  Each crash or hang found gets a copy under fuzz/regressions/TARGET/
+# the repository's own inputs (tests/cli, examples).  Crashes, leaks, failed
+# result checks (fuzz/fuzz_check.h) and hangs (over FUZZ_TIMEOUT seconds of
+# wall time, default 30: fuzz_shapes builds graphs of 10^6 transitions, 2 s
+# of CPU under the sanitizers, and a loaded machine stretches that) land in
+# build-fuzz/artifacts/TARGET/; the script fails if any did.  Each crash or hang found gets a copy under fuzz/regressions/TARGET/
 # and a test (tests/cli/cases or a Criterion case) once fixed.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}; shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(fuzz_mapping fuzz_law fuzz_samples fuzz_graph fuzz_bcast fuzz_latency)
+[ ${#targets[@]} -eq 0 ] && targets=(fuzz_mapping fuzz_law fuzz_samples fuzz_graph fuzz_bcast fuzz_latency
+                                     fuzz_shapes fuzz_params)
 scripts/deps.sh fuzz
 CC=clang cmake -S . -B build-fuzz -DSTP_FUZZ=ON -DSTP_BUILD_TESTS=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -31,6 +34,8 @@ seed_corpus() { # TARGET DIR
     fuzz_bcast) cp examples/bcast/*.json tests/cli/inputs/bcast/*.json "$2"/ ;;
     fuzz_latency) cp examples/bcast/*.csv tests/cli/inputs/bcast/*.csv "$2"/
       printf '0,1\n1,0\n' > "$2/two"; printf '0 , 2.5e0\r\n2.5,0\r\n' > "$2/crlf" ;;
+    fuzz_shapes|fuzz_params) # parameters as bytes (fuzz/fuzz_bytes.h): one seed per family
+      for k in 0 1 2 3; do printf "\\x0$k\\x00\\x01\\x02\\x00\\x00\\x00\\x01\\x00" > "$2/seed$k"; done ;;
   esac
 }
 
@@ -41,14 +46,14 @@ for t in "${targets[@]}"; do
   bin=build-fuzz/fuzz/$t
   if [ -d "fuzz/regressions/$t" ] && ls "fuzz/regressions/$t"/* >/dev/null 2>&1; then
     echo "== $t: replaying fuzz/regressions/$t"
-    "$bin" -timeout=10 "fuzz/regressions/$t"/* >/dev/null 2>&1 || { echo "   REGRESSION FAILS"; status=1; }
+    "$bin" -timeout="${FUZZ_TIMEOUT:-30}" "fuzz/regressions/$t"/* >/dev/null 2>&1 || { echo "   REGRESSION FAILS"; status=1; }
   fi
   corpus=build-fuzz/corpus/$t art=build-fuzz/artifacts/$t/
   seed_corpus "$t" "$corpus"
   mkdir -p "$art"
   echo "== $t: fuzzing for ${seconds}s"
   log=build-fuzz/$t.log
-  if ! "$bin" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  if ! "$bin" "$corpus" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb=2048 \
        -max_len=65536 -artifact_prefix="$art" -print_final_stats=1 >"$log" 2>&1; then
     echo "   FINDING: see $log and $art"; status=1
   fi

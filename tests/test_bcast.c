@@ -391,6 +391,15 @@ Test(bcast_model, intra_times_and_limits) {
   cr_assert_eq(stp_bcast_model_dag(STP_BCAST_ALG_SEG_CHAIN, &q, &v, &err), STP_ELIMIT);
   q.P = 1;
   cr_assert_eq(stp_bcast_model_dag(STP_BCAST_ALG_FLAT, &q, &v, &err), STP_EINVAL);
+  /* times outside [1e-150, 1e150] are refused (issue 26: 1e308 gave inf) */
+  q.P = 4, q.L = 1e308;
+  cr_assert_eq(stp_bcast_model_dag(STP_BCAST_ALG_FLAT, &q, &v, &err), STP_EINVAL);
+  cr_assert(strstr(err.message, "L (Table 1) = 1e+308 is outside"), "%s", err.message);
+  q.L = 1, q.g = 5e-324;
+  cr_assert_eq(stp_bcast_model_dag(STP_BCAST_ALG_CHAIN, &q, &v, &err), STP_EINVAL);
+  q.g = 1e150, q.L = 1e150;
+  cr_assert_eq(stp_bcast_model_dag(STP_BCAST_ALG_CHAIN, &q, &v, &err), STP_OK, "%s", err.message);
+  assert_close(v, 3 * 2e150, 1e-12);
 }
 
 /* ---- the reader -------------------------------------------------------------------- */

@@ -4,6 +4,7 @@
  * "Broadcast": the binomial row swaps its floor and ceiling). */
 
 #include "base/core.h"
+#include "base/inputrules.h"
 #include "streamtp_bcast.h"
 
 #include <math.h>
@@ -81,6 +82,14 @@ stp_status stp_bcast_model_dag(stp_bcast_alg a, const stp_bcast_model_params *q,
   *out = NAN;
   if (q->P < 2 || q->k < 1)
     return stp__fail(err, STP_EINVAL, "Table 1 needs P >= 2 and k >= 1");
+  /* Times in the accepted range (the CLI's own check, here for C callers):
+   * then P k of them add up to a finite makespan. */
+  const double times[] = {q->L, q->g, q->gs, q->g1};
+  const char *const names[] = {"L", "g", "gs", "g1"};
+  char msg[256];
+  for (int i = 0; i < 4; i++)
+    if (!stp__rule_time(times[i], true, names[i], "Table 1", msg, sizeof msg))
+      return stp__fail(err, STP_EINVAL, "%s", msg);
   if (a != STP_BCAST_ALG_FLAT && a != STP_BCAST_ALG_SEG_FLAT && a != STP_BCAST_ALG_CHAIN &&
       a != STP_BCAST_ALG_SEG_CHAIN && a != STP_BCAST_ALG_BINOMIAL)
     return STP_OK;
@@ -107,5 +116,5 @@ stp_status stp_bcast_model_dag(stp_bcast_alg a, const stp_bcast_model_params *q,
   }
   free(r);
   *out = makespan;
-  return STP_OK;
+  return stp__check_finite(makespan, "the makespan of a Table 1 tree", err);
 }

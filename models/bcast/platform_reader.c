@@ -119,8 +119,7 @@ static stp_status read_matrix(const stp_jreader *r, const json_t *m, stp_jpath p
                                 name, stp__jr_json_type_name(v));
         continue;
       }
-      char what[64];
-      snprintf(what, sizeof what, "inter.%s", name);
+      const char *what = is_gap ? "inter.g" : "inter.L";
       if (is_gap)
         STP_CHECK(get_gap(r, v, idx(pr, j), what, &pf->ig[i * n + j], &pf->needs_size));
       else
