@@ -154,8 +154,8 @@ CASES = {
                "memory budget"),
         many=["batch", "--format", "jsonl", *EXAMPLES]),
     "generate": dict(
-        long=["generate", "--stages", "20", "--processors", "200", "--count", "2000000", "-o",
-              tmp("generated")],  # about 50 files a second: few to write and delete
+        long=["generate", "--stages", "20", "--processors", "200", "--count", "2000000",
+              "--force", "-o", tmp("generated")],  # about 50 files a second: few to write and delete
         large=None,  # writes files one by one: no large allocation to refuse
         many=None),  # writes into a directory, not standard output
     "simulate": dict(
