@@ -394,7 +394,7 @@ static int run_optimize(int argc, char **argv) {
 const cli_command cli_optimize_command = {
     .name = "optimize",
     .synopsis = "optimize FILE... [--objective det|exp] [--method auto|exact|heuristic|random] "
-                "[--json] [-o FILE.json]",
+                "[--model overlap|strict] [--json] [-o FILE.json]",
     .summary = "Choose the mapping: the teams of best throughput for each problem file (a\n"
                "mapping file whose \"mapping\" is optional), with an upper bound and the gap.",
     .details = "Candidates give every stage a non-empty ordered team; a processor serves at most\n"

@@ -14,8 +14,9 @@
  * better: a larger value, or the same value reached by fewer items, or a
  * larger second smallest item (so that plateaus where two items tie can be
  * crossed); equal moves are kept now and then.  Moves: grow a team with a
- * free processor (or two neighbouring teams at once), shrink it, move a
- * member to another team, swap members of two teams, exchange two whole
+ * free processor (or two neighbouring teams at once), shrink it, give two
+ * neighbouring teams new sizes that divide one another, move a member to
+ * another team, swap members of two teams, exchange two whole
  * teams, replace a member by a free processor, move a member within its
  * team (the round-robin order matters).  Only the items of the changed
  * teams are evaluated again (optimize_eval.h).  After many moves without
@@ -333,6 +334,54 @@ static bool reorder(search *s, size_t a) {
 /* Whether teams of sizes a and b pair into u x 1 or 1 x v patterns. */
 static bool divides(size_t a, size_t b) { return a && b && (a % b == 0 || b % a == 0); }
 
+/* Fill team i up to r members with fast free processors at random places
+ * (false when none is left). */
+static bool fill_to(search *s, size_t i, size_t r) {
+  while (s->cur.size[i] < r) {
+    size_t p = free_processor(s, i);
+    if (p == STP_OPT_NONE)
+      return false;
+    stp__opt_cand_insert(s->x, &s->cur, i, below(s, s->cur.size[i] + 1), p);
+  }
+  return true;
+}
+
+/* Give team a and its neighbour b new sizes that divide one another, in
+ * one move: [4, 4] -> [6, 3] takes single growths and shrinks through
+ * sizes that do not divide (synchronisation losses under exp) or through
+ * worse mappings, a valley the climbs rarely cross.  Members leave at
+ * random; newcomers are fast free processors. */
+static bool resize(search *s, size_t a) {
+  stp_opt *x = s->x;
+  size_t b = a + 1 < x->N && (a == 0 || unit(s) < 0.5) ? a + 1 : a - 1;
+  if (b >= x->N || stp__opt_fixed_size(x, b))
+    return false;
+  size_t room = s->cur.size[a] + s->cur.size[b];
+  for (size_t k = 0; k < s->npool; k++)
+    room += s->cur.owner[s->pool[k]] == STP_OPT_NONE;
+  size_t ra = 1 + below(s, x->kmax < room - 1 ? x->kmax : room - 1);
+  size_t cand[64], n = 0; /* sizes for b: divisors and multiples of ra */
+  for (size_t d = 1; d <= ra && d + ra <= room && n < 64; d++)
+    if (ra % d == 0)
+      cand[n++] = d;
+  for (size_t m = 2; m * ra + ra <= room && m * ra <= x->kmax && n < 64; m++)
+    cand[n++] = m * ra;
+  size_t rb = n ? cand[below(s, n)] : 0;
+  if (!n || (ra == s->cur.size[a] && rb == s->cur.size[b]))
+    return false;
+  save(s, a);
+  save(s, b);
+  /* shrink both first: who leaves one team may join the other */
+  while (s->cur.size[a] > ra)
+    stp__opt_cand_remove(x, &s->cur, a, below(s, s->cur.size[a]));
+  while (s->cur.size[b] > rb)
+    stp__opt_cand_remove(x, &s->cur, b, below(s, s->cur.size[b]));
+  if (fill_to(s, a, ra) && fill_to(s, b, rb))
+    return true;
+  forget(s);
+  return false;
+}
+
 /* Neighbouring teams of stage i whose sizes do not divide each other, with
  * team i of size r. */
 static size_t broken_pairs(const search *s, size_t i, size_t r) {
@@ -367,8 +416,9 @@ static bool random_move(search *s) {
   for (int tries = 0; tries < 16; tries++) {
     size_t a = pick_stage(s);
     double u = unit(s);
-    bool done = u < 0.15   ? grow(s, a)
-                : u < 0.25 ? grow_pair(s, a)
+    bool done = u < 0.12   ? grow(s, a)
+                : u < 0.2  ? grow_pair(s, a)
+                : u < 0.25 ? resize(s, a)
                 : u < 0.35 ? shrink(s, a)
                 : u < 0.5  ? move(s, a)
                 : u < 0.65 ? swap(s, a)
