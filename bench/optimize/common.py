@@ -28,7 +28,8 @@ def problems(out, stages, processors, count, seed, prefix):
     d = os.path.join(out, prefix)
     subprocess.run([streamtp(), "generate", "--stages", str(stages), "--processors",
                     str(processors), "--all-links", "--count", str(count), "--seed", str(seed),
-                    "--prefix", prefix, "-o", d], check=True)
+                    "--prefix", prefix, "-o", d, "--force"],  # the same files on a rerun
+                   check=True)
     paths = []
     for name in sorted(os.listdir(d)):
         path = os.path.join(d, name)
