@@ -117,7 +117,9 @@ STP_API void stp_reduce_sweep_free(stp_reduce_sweep *s);
  * <= OPT(n) <= ceil(log2 n) (d + c).  Length bound of the built schedule
  * (NaN for Algorithm 1 or when K > floor(n / 2)): Algorithm 2, corrected
  * Proposition 8, (floor(log2 K) + 1 + ceil((n - 2^(floor(log2 K) + 1)) / K))
- * (d + c); Algorithm 3, Corollary 11, (ceil(log2 K + 1) + ceil(n / K - 2)) (d + c). */
+ * (d + c); Algorithm 3, Corollary 11, (ceil(log2 K + 1) + ceil(n / K - 2)) (d + c).
+ * NaN too for the binomial and Fibonacci trees: the paper's bounds hold for its
+ * algorithms with the real (d, c), not for these trees (which can exceed them). */
 STP_API double stp_reduce_opt_lower(uint64_t n, double d, double c);
 STP_API double stp_reduce_opt_upper(uint64_t n, double d, double c);
 STP_API double stp_reduce_length_bound(const stp_reduce_spec *spec);

@@ -455,6 +455,18 @@ Test(reduce, algorithm_3_limit_and_corollary_11) {
       }
 }
 
+Test(reduce, length_bound_only_for_the_optimal_tree) {
+  /* found by fuzz_params: the Fibonacci tree under Algorithm 3 exceeds Corollary 11 */
+  stp_reduce *r = build(9570, 1e-3, 0, STP_REDUCE_FIBONACCI, STP_REDUCE_ALG3, 5);
+  assert_close(stp_reduce_makespan(r), 1917e-3, 1e-12);
+  cr_assert(isnan(stp_reduce_length_bound(stp_reduce_get_spec(r))));
+  stp_reduce_free(r);
+  r = build(9570, 1e-3, 0, STP_REDUCE_OPTIMAL, STP_REDUCE_ALG3, 5);
+  assert_close(stp_reduce_length_bound(stp_reduce_get_spec(r)), (4 + 1912) * 1e-3, 1e-12);
+  cr_assert_leq(stp_reduce_makespan(r), (4 + 1912) * 1e-3 + 1e-12);
+  stp_reduce_free(r);
+}
+
 /* ---- errors ----------------------------------------------------------------------- */
 
 static stp_status build_error(uint64_t n, double d, double c, stp_reduce_tree tree,
