@@ -1,24 +1,51 @@
 #!/usr/bin/env bash
 # test.sh: quick start, step 2 (and CI): build and run the whole test suite,
-# once in a Release build and once under AddressSanitizer + UBSan.  Both
-# passes always run, and the last line sums up both, so that a failure of the
-# first pass is not mistaken for the whole result (exit 1 if either failed).
+# once in a Release build and once under AddressSanitizer + UBSan; and, on a
+# machine that ran `scripts/deps.sh cluster` (OpenMPI and PETSc installed), a
+# third time in a Release build with the optional MPI and PETSc features
+# (build-cluster/, docs/cluster.md), whose `cluster` test runs the MPI batch
+# and the distributed chain.  Without those packages the third pass says it
+# is skipped and why: the default build needs none of them.
+#
+# Every pass always runs, and the last line sums them all up, so that a
+# failure of the first pass is not mistaken for the whole result.  Exit 1 if
+# any pass failed.
+#
+# Usage: scripts/test.sh [PASS...]   PASS: release, asan, cluster (default:
+# all three; naming `cluster` makes its packages required)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh core || exit 2
+passes=("$@")
+[ ${#passes[@]} -gt 0 ] || passes=(release asan cluster?)
 jobs=$(nproc)
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 summary=() failed=0
-for variant in release asan; do
-  dir=build
-  flags=(-DCMAKE_BUILD_TYPE=Release)
-  if [ "$variant" = asan ]; then
-    dir=build-asan
-    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTP_SANITIZE=ON)
-  fi
-  echo "== $variant build ($dir)"
+
+have_cluster() { command -v mpirun >/dev/null && pkg-config --exists PETSc; }
+
+for pass in "${passes[@]}"; do
+  dir=build flags=(-DCMAKE_BUILD_TYPE=Release)
+  case $pass in
+    release) ;;
+    asan) dir=build-asan flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTP_SANITIZE=ON) ;;
+    cluster|cluster\?)
+      if ! have_cluster; then
+        why="OpenMPI or PETSc is not installed (scripts/deps.sh cluster)"
+        if [ "$pass" = cluster ]; then
+          summary+=("cluster: FAILED, $why") failed=1
+        else
+          echo "== cluster build skipped: $why"
+          summary+=("cluster: skipped, $why")
+        fi
+        continue
+      fi
+      pass=cluster dir=build-cluster flags=(-DCMAKE_BUILD_TYPE=Release -DSTP_PETSC=ON) ;;
+    *) echo "test.sh: unknown pass '$pass' (release, asan, cluster)" >&2; exit 2 ;;
+  esac
+  echo "== $pass build ($dir)"
   if ! { cmake -S . -B "$dir" "${flags[@]}" >/dev/null && cmake --build "$dir" -j"$jobs"; }; then
-    summary+=("$variant: BUILD FAILED") failed=1
+    summary+=("$pass: BUILD FAILED") failed=1
     continue
   fi
   (cd "$dir" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -28,11 +55,11 @@ for variant in release asan; do
   count=$(grep -Eo '[0-9]+ tests failed out of [0-9]+' "$log" | tail -n 1)
   total=${count##* } bad=${count%% *}
   if [ "$rc" -eq 0 ]; then
-    summary+=("$variant: passed ${total:-?}/${total:-?}")
+    summary+=("$pass: passed ${total:-?}/${total:-?}")
   else
     names=$(sed -n '/The following tests FAILED/,$ s/^[[:space:]]*[0-9]* - \([^ ]*\) .*/\1/p' "$log" |
             paste -sd, -)
-    summary+=("$variant: FAILED ${bad:-?} of ${total:-?}${names:+ ($names)}") failed=1
+    summary+=("$pass: FAILED ${bad:-?} of ${total:-?}${names:+ ($names)}") failed=1
   fi
 done
 line=$(IFS=';'; echo "${summary[*]}" | sed 's/;/; /g')
