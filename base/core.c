@@ -99,10 +99,17 @@ stp_status stp__check_finite(double x, const char *what, stp_error *err) {
 }
 
 stp_status stp__check_ordered(double lo, double hi, const char *what, stp_error *err) {
-  if (isnan(lo) || isnan(hi) || lo <= hi + 1e-9 * fmax(fabs(lo), fabs(hi)))
+  if (isnan(lo) || isnan(hi) || lo <= hi + STP_ORDER_TOL * fmax(fabs(lo), fabs(hi)))
     return STP_OK;
   return stp__fail(err, STP_ENUMERIC, "%s: the lower bound %.17g exceeds the upper bound %.17g",
                    what, lo, hi);
+}
+
+double stp__within_theory(double solved, double exact, bool at_most) {
+  bool crossed = at_most ? solved > exact : solved < exact;
+  if (crossed && fabs(solved - exact) <= STP_ORDER_TOL * fmax(fabs(solved), fabs(exact)))
+    return exact;
+  return solved;
 }
 
 stp_status stp__vfail(stp_error *err, stp_status s, const char *fmt, va_list ap) {

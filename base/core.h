@@ -63,9 +63,17 @@ bool stp__lcm_u64(uint64_t a, uint64_t b, uint64_t *out);
 /* The last check of every result: STP_ENUMERIC naming `what` unless x is a
  * finite number (an overflow is an error, never a null with success). */
 stp_status stp__check_finite(double x, const char *what, stp_error *err);
-/* STP_ENUMERIC unless lo <= hi within a relative 1e-9 (an interval whose
+/* STP_ENUMERIC unless lo <= hi within STP_ORDER_TOL (an interval whose
  * bounds cross is a bug to report, not a result); NaN ends pass (missing). */
 stp_status stp__check_ordered(double lo, double hi, const char *what, stp_error *err);
+/* The rounding a solved chain's value may carry past the value theory bounds
+ * it by (relative): a stiff chain, times 1e6 apart, crossed by 2.9e-9. */
+#define STP_ORDER_TOL 1e-6
+/* `solved` where it keeps to the side of `exact` theory puts it on (at most
+ * it when at_most, at least it otherwise); `exact` where it crosses by no
+ * more than STP_ORDER_TOL, which is the solve's rounding and of which
+ * `exact` is the better value; `solved` beyond, for the check to refuse. */
+double stp__within_theory(double solved, double exact, bool at_most);
 
 /* |a - b| <= abs_tol + rel_tol * max(|a|, |b|). */
 bool stp__close(double a, double b, double rel_tol, double abs_tol);

@@ -113,7 +113,10 @@ static stp_status dag_analyze(const stp_graph *g, const stp_graph_options *o, st
   stp_status s = stp__ideals_makespan(g, o->max_states, &o->control, &r->exp_value, &st, &e2);
   r->exp_states = st.states;
   STP_CHECK(exp_outcome(r, s, &e2, err));
-  if (r->exp_computed) r->bound_upper = r->exp_value;
+  if (r->exp_computed) {
+    r->exp_value = stp__within_theory(r->exp_value, r->det_makespan, false);
+    r->bound_upper = r->exp_value;
+  }
   return STP_OK;
 }
 
@@ -182,7 +185,10 @@ static stp_status teg_analyze(const stp_graph *g, const stp_graph_options *o, st
   stp_status s = stp__reach_throughput_ph(g, &so, NULL, &r->exp_value, &st, &e2);
   r->exp_states = st.states;
   STP_CHECK(exp_outcome(r, s, &e2, err));
-  if (r->exp_computed) r->bound_lower = r->exp_value;
+  if (r->exp_computed) {
+    r->exp_value = stp__within_theory(r->exp_value, r->det_throughput, true);
+    r->bound_lower = r->exp_value;
+  }
   return STP_OK;
 }
 
@@ -266,6 +272,10 @@ static stp_status law_analyze(const stp_graph *g, const stp_graph_options *o, st
     return s;
   }
   r->law_computed = 1;
+  /* Under any law of these means, as under the exponential, the makespan
+   * is at least the deterministic one and the throughput at most it. */
+  r->law_value = r->is_dag ? stp__within_theory(r->law_value, r->det_makespan, false)
+                           : stp__within_theory(r->law_value, r->det_throughput, true);
   return STP_OK;
 }
 
