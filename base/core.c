@@ -206,6 +206,20 @@ bool stp__grow_arrays(size_t cap, size_t n, void *const arrays[], const size_t s
   return ok;
 }
 
+bool stp__grow(void **p, uint64_t *cap, uint64_t need, size_t size, uint64_t least) {
+  if (need <= *cap)
+    return true;
+  uint64_t c = *cap < least ? least : *cap + *cap / 2;
+  if (c < need)
+    c = need;
+  void *q = realloc(*p, (size_t)c * size);
+  if (!q)
+    return false;
+  *p = q;
+  *cap = c;
+  return true;
+}
+
 char *stp__strdup(const char *s) {
   if (!s)
     return NULL;

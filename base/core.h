@@ -46,6 +46,10 @@ void *stp__malloc_huge(size_t n, size_t size);
  * failure (false: out of memory or cap * size overflows) each still holds
  * at least its old capacity and the caller keeps that capacity. */
 bool stp__grow_arrays(size_t cap, size_t n, void *const arrays[], const size_t sizes[]);
+/* Grows *p (*cap items of `size` bytes) to hold `need` items: to at least
+ * `least`, else by half, else to need.  False when memory is short (*p and
+ * *cap kept). */
+bool stp__grow(void **p, uint64_t *cap, uint64_t need, size_t size, uint64_t least);
 char *stp__strdup(const char *s);
 char *stp__asprintf(const char *fmt, ...) STP_PRINTF(1, 2);
 stp_status stp__oom(stp_error *err, const char *what);

@@ -198,17 +198,7 @@ static int owner(const dist *d, uint64_t hash) {
 }
 
 static bool grow(void **p, uint64_t *cap, uint64_t need, size_t size) {
-  if (need <= *cap)
-    return true;
-  uint64_t c = *cap < 1024 ? 1024 : *cap + *cap / 2;
-  if (c < need)
-    c = need;
-  void *q = realloc(*p, (size_t)c * size);
-  if (!q)
-    return false;
-  *p = q;
-  *cap = c;
-  return true;
+  return stp__grow(p, cap, need, size, 1024);
 }
 
 /* Room for the out-labels and rate of one more state. */

@@ -42,17 +42,7 @@ void stp__movestore_free(stp_movestore *ms) {
 
 /* Grow *p (of *cap items of `size` bytes) to hold `need` items. */
 static bool grow(void **p, uint64_t *cap, uint64_t need, size_t size) {
-  if (need <= *cap)
-    return true;
-  uint64_t c = *cap < 4096 ? 4096 : *cap + *cap / 2;
-  if (c < need)
-    c = need;
-  void *q = realloc(*p, (size_t)c * size);
-  if (!q)
-    return false;
-  *p = q;
-  *cap = c;
-  return true;
+  return stp__grow(p, cap, need, size, 4096);
 }
 
 stp_status stp__movestore_push(stp_movestore *ms, uint32_t to, uint32_t label, stp_error *err) {
