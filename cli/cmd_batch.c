@@ -27,6 +27,7 @@ static const cli_option batch_options[] = {
     {"output", 'o', "FILE", "write the rows to FILE (default, or '-': standard output)"},
     {"quiet", 'q', NULL, "no progress and no summary on standard error"},
     {"exp-method", 0, "auto|closed-form|ctmc|none", "auto (default), closed-form, ctmc, or none"},
+    {"law", 0, "SPEC", "also the exact throughput under this phase-type law (as eval --law)"},
     {"max-transitions", 0, "N", "largest full event graph built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},
     {"shard", 0, "I/N", "only the inputs k with k mod N = I (default: from SLURM_ARRAY_TASK_ID)"},
@@ -42,6 +43,7 @@ typedef struct batch_cli {
   uint64_t shard, shards;
   const char *shard_from; /* the variables the shard comes from; NULL: --shard */
   const char *resume, *merge;
+  stp_law *law; /* --law: every row's exact_law (the library only reads it) */
   /* --resume: the slots OUT holds (their rows are not written again), and
    * the statuses of its rows, which count in the exit status */
   const campaign *camp;
@@ -172,8 +174,10 @@ static bool parse_batch_options(const cli_args *a, stp_batch_config *cfg, batch_
   const cli_command *cmd = &cli_batch_command;
   stp_batch_config_init(cfg);
   int models;
-  if (!cli_parse_eval_options(cmd, a, &cfg->options, &models, true))
+  if (!cli_parse_eval_options(cmd, a, &cfg->options, &models, true) ||
+      !cli_parse_law(cmd, a, &c->law))
     return false;
+  cfg->options.law = c->law;
   cfg->models = models == CLI_MODEL_OVERLAP  ? STP_BATCH_OVERLAP
                 : models == CLI_MODEL_STRICT ? STP_BATCH_STRICT
                 : models == CLI_MODEL_BOTH   ? STP_BATCH_BOTH
@@ -448,6 +452,7 @@ static int run_batch(int argc, char **argv) {
     rc = run_inputs(cmd, &a, in, n, &cfg, &c);
   }
   stp_batch_inputs_free(in, n);
+  stp_law_free(c.law);
   cli_args_free(&a);
 #ifdef STP_MPI
   batch_mpi_release(); /* whatever happened, no rank waits for inputs any longer */
@@ -458,7 +463,7 @@ static int run_batch(int argc, char **argv) {
 const cli_command cli_batch_command = {
     .name = "batch",
     .synopsis = "batch FILE|DIR... [--jobs N] [--model overlap|strict|both] [--format csv|jsonl] "
-                "[-o OUT] [--shard I/N] [--resume OUT | --merge PARTS]",
+                "[--law SPEC] [-o OUT] [--shard I/N] [--resume OUT | --merge PARTS]",
     .summary = "Evaluate many mapping files on worker threads: one row per file and model, in\n"
                "input order, as CSV or JSON lines.",
     .details = "A directory stands for every *.json file below it (recursively, sorted by path).\n"

@@ -384,7 +384,9 @@ static const char *const row_columns[] = {
     "deterministic.max_cycle_time_resource", "deterministic.critical_resource",
     "exponential.throughput", "exponential.period", "exponential.method", "exponential.states",
     "exponential.solver", "exponential.sweeps", "exponential.residual", "exponential.reason",
-    "bounds.lower", "bounds.upper", "seconds", "status", "error",
+    "bounds.lower", "bounds.upper", "exact_law.law", "exact_law.throughput",
+    "exact_law.period", "exact_law.method", "exact_law.states", "exact_law.solver",
+    "exact_law.sweeps", "exact_law.residual", "exact_law.reason", "seconds", "status", "error",
     "det_throughput", "det_period", "exp_throughput", "exp_period", "lower", "upper",
     "max_cycle_time", "max_cycle_time_resource", "critical_resource", "method", "states",
     "exp_reason", NULL};

@@ -143,6 +143,40 @@ strip = lambda rows: [{k: v for k, v in r.items() if k not in ("seconds",)} for 
 b, e = list(csv.DictReader(open(sys.argv[1]))), list(csv.DictReader(open(sys.argv[2])))
 assert list(b[0]) == list(e[0]) and strip(b) == strip(e)' rows.csv eval.csv
 
+# ---- batch --law: the exact value under a phase-type law, per row ----------------
+"$bin" batch in/b in/a/s-00001.json --law erlang:k=2 --format jsonl --jobs 2 -q > law.jsonl
+"$bin" eval --json --law erlang:k=2 in/b/*.json in/a/s-00001.json > law-eval.jsonl
+check "batch --law: exact_law as eval --law gives it" python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+ev = [json.loads(l) for l in open(sys.argv[2])]
+assert len(rows) == len(ev) == 13, (len(rows), len(ev))
+for r, e in zip(rows, ev):
+    x = r["exact_law"]
+    assert x == e["exact_law"] and x["law"] == "erlang:k=2", (x, e["exact_law"])
+    # Erlang-2 times are N.B.U.E.: the value lies within the bounds (1e-12 relative)
+    lo, hi = r["bounds"]["lower"], r["bounds"]["upper"]
+    assert lo * (1 - 1e-12) <= x["throughput"] <= hi * (1 + 1e-12), (lo, x, hi)' law.jsonl law-eval.jsonl
+"$bin" batch in/b in/a/s-00001.json --law erlang:k=1 --jobs 2 -q > law1.csv
+check "batch --law erlang:k=1: exact_law columns equal the exponential ones" python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 13
+for r in rows:
+    assert r["exact_law.law"] == "erlang:k=1" and r["exact_law.reason"] == "", r
+    t, x = float(r["exact_law.throughput"]), float(r["exponential.throughput"])
+    assert abs(t - x) <= 1e-12 * x, (r["file"], t, x)
+    assert abs(float(r["exact_law.period"]) * t - 1) <= 1e-12' law1.csv
+"$bin" batch in/a/s-00001.json --law erlang:k=3 --max-states 100 -q > law-cut.csv
+check "batch --law: a chain over --max-states leaves exact_law.reason, the row stays OK" python3 -c '
+import csv, sys
+(r,) = list(csv.DictReader(open(sys.argv[1])))
+assert r["status"] == "OK" and r["exact_law.throughput"] == "", r
+assert "--max-states" in r["exact_law.reason"], r["exact_law.reason"]' law-cut.csv
+"$bin" batch in/b --law uniform:cv=1 -q > /dev/null 2> law-bad.err
+check "batch --law with a bad spec: exit 2, says why" \
+  bash -c "test $? -eq 2 && grep -q 'streamtp: error: --law' law-bad.err"
+
 # ---- Ctrl-C -------------------------------------------------------------------
 # 600 Strict mappings with 2520 paths each take seconds; the interrupt comes
 # as soon as the first rows are out.
