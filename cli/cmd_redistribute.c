@@ -1,7 +1,8 @@
 /* cmd_redistribute.c: `streamtp redistribute`: block-cyclic redistribution
  * (RR-3117): the communication grid, the minimum number of steps, one
  * schedule per strategy with its costs (deterministic, exponential, the
- * N.B.U.E. interval) and optionally Monte Carlo of the barrier schedule.
+ * N.B.U.E. interval), the exact expected cost under a phase-type law
+ * (--law alone) and optionally Monte Carlo of the barrier schedule.
  * People get the paper's tables (grid, one row per step); scripts get one
  * JSON object per strategy (docs/format.md, "redistribute").  The JSON is
  * written directly: a 2048 x 2048 grid is four million numbers. */
@@ -43,6 +44,7 @@ typedef struct run {
   bool json, simulate;
   stp_graph_sim_options sim;
   stp_law *law;
+  const stp_law *exact; /* the phase-type law of the exact cost, or NULL */
 } run;
 
 static bool parse_positive(const cli_command *cmd, const cli_args *a, const char *name,
@@ -162,8 +164,9 @@ static bool parse_run(const cli_command *cmd, const cli_args *a, run *r, int *rc
     *rc = CLI_USAGE;
     return false;
   }
-  if (!cli_parse_sim_options(cmd, a, false, false, &r->simulate, &r->sim, &r->law))
+  if (!cli_parse_sim_options(cmd, a, false, true, &r->simulate, &r->sim, &r->law))
     return false;
+  r->exact = cli_exact_law(r->law, r->simulate);
   *rc = CLI_OK;
   return true;
 }
@@ -199,6 +202,7 @@ static json_t *steps_json(const stp_redist_schedule *sc) {
 
 typedef struct outcome {
   stp_redist_costs c;
+  stp_redist_law_costs law; /* when run.exact */
   bool simulated;
   stp_graph_sim_result sim;
   double t0; /* when this strategy started: the record's seconds */
@@ -219,6 +223,20 @@ static json_t *limits_json(const run *r) {
                                                      : STP_REDIST_DEFAULT_MAX_WORK));
   }
   return l;
+}
+
+/* "exact_law": {"law", "makespan", "method", "estimated_error", "step_shapes"},
+ * or {"law", "makespan": null, "reason"} (docs/format.md, "redistribute"). */
+static json_t *law_json(const run *r, const outcome *o) {
+  const stp_redist_law_costs *l = &o->law;
+  json_t *j = report_law(stp_law_spec(r->exact), "makespan", l->makespan,
+                         l->computed ? NULL : l->reason);
+  if (j && l->computed) {
+    json_object_set_new(j, "method", json_string(l->method));
+    json_object_set_new(j, "estimated_error", report_number(l->error));
+    json_object_set_new(j, "step_shapes", json_integer((json_int_t)l->distinct));
+  }
+  return j;
 }
 
 /* One strategy as one JSON line, through the shared printer (shortest
@@ -250,6 +268,8 @@ static int print_json(const run *r, const stp_redist_schedule *sc, const outcome
                                 "method", o->c.exp_method, "cost",
                                 report_number(o->c.exp_cost)));
   json_object_set_new(j, "bounds", report_bounds(o->c.cost, o->c.exp_cost));
+  if (r->exact)
+    json_object_set_new(j, "exact_law", law_json(r, o));
   if (stp_redist_schedule_strategy(sc) == STP_REDIST_OPTIMAL) {
     uint64_t lb, profiles, nodes;
     stp_redist_schedule_search(sc, &lb, &profiles, &nodes);
@@ -319,6 +339,13 @@ static void print_head(FILE *f, const run *r) {
 static void print_costs(FILE *f, const run *r, const outcome *o) {
   fprintf(f, "  cost %.10g, expected with exponential times %.10g (%s); N.B.U.E. interval "
          "[%.10g, %.10g]\n", o->c.cost, o->c.exp_cost, o->c.exp_method, o->c.cost, o->c.exp_cost);
+  if (r->exact) {
+    char detail[128];
+    snprintf(detail, sizeof detail, "%s, error estimate %.1e, %llu step shape%s", o->law.method,
+             o->law.error, (unsigned long long)o->law.distinct, o->law.distinct == 1 ? "" : "s");
+    report_law_text(f, stp_law_spec(r->exact), 16, "expected", o->law.makespan,
+                    o->law.computed ? NULL : o->law.reason, detail);
+  }
   if (o->simulated)
     fprintf(f, "  Monte Carlo (%s, %llu runs, seed %llu): %.10g, 95%% interval [%.10g, %.10g]\n",
            r->law ? stp_law_spec(r->law) : "exp", (unsigned long long)o->sim.runs,
@@ -352,10 +379,13 @@ static void print_schedule(FILE *f, const run *r, const stp_redist_schedule *sc,
 }
 
 static void print_row(FILE *f, const run *r, const stp_redist_schedule *sc, const outcome *o) {
-  (void)r;
   fprintf(f, "  %-12s %6llu %8llu %14.8g %14.8g", stp_redist_strategy_name(stp_redist_schedule_strategy(sc)),
          (unsigned long long)stp_redist_schedule_steps(sc),
          (unsigned long long)stp_redist_schedule_tc(sc), o->c.cost, o->c.exp_cost);
+  if (r->exact && o->law.computed)
+    fprintf(f, " %14.8g", o->law.makespan);
+  else if (r->exact)
+    fprintf(f, " %14s", "-");
   if (o->simulated)
     fprintf(f, " %14.8g [%.8g, %.8g]", o->sim.mean, o->sim.ci95_lo, o->sim.ci95_hi);
   fprintf(f, "\n");
@@ -371,8 +401,9 @@ static int text_record(const run *r, const stp_redist_schedule *sc, const outcom
   if (first)
     print_head(rec.f, r);
   if (first && n > 1)
-    fprintf(rec.f, "\n  %-12s %6s %8s %14s %14s%s\n", "strategy", "NS", "TC", "cost",
-            "exp. cost", r->simulate ? "    Monte Carlo (95% interval)" : "");
+    fprintf(rec.f, "\n  %-12s %6s %8s %14s %14s%s%s\n", "strategy", "NS", "TC", "cost",
+            "exp. cost", r->exact ? "      law cost" : "",
+            r->simulate ? "    Monte Carlo (95% interval)" : "");
   if (n > 1)
     print_row(rec.f, r, sc, o);
   else
@@ -388,6 +419,9 @@ static int evaluate(const run *r, const stp_redist_schedule *sc, outcome *o) {
   memset(o, 0, sizeof *o);
   o->t0 = t0;
   if (stp_redist_evaluate(r->rd, sc, &r->cost, &o->c, &err) != STP_OK)
+    return cli_report_error(&err);
+  if (r->exact && stp_redist_evaluate_law(r->rd, sc, &r->cost, r->exact, &r->opts.control,
+                                          &o->law, &err) != STP_OK)
     return cli_report_error(&err);
   if (r->simulate) { /* Monte Carlo of the barrier schedule, any law */
     uint64_t ns = stp_redist_schedule_steps(sc), m = r->info.messages;
@@ -493,16 +527,19 @@ const cli_command cli_redistribute_command = {
     .name = "redistribute",
     .synopsis = "redistribute --P P --Q Q --r R --s S [--M M] [--alpha A] [--beta B] "
                 "[--strategy class|stepwise|greedy|caterpillar|optimal|all] [--max-steps K] "
-                "[--json] [--simulate R [--law SPEC] [--seed S]]",
+                "[--json] [--law SPEC] [--simulate R [--seed S]]",
     .summary = "Schedule a block-cyclic redistribution CYCLIC(r) on P -> CYCLIC(s) on Q in steps\n"
                "(matchings of senders to receivers; Desprez et al., INRIA RR-3117) and price it.",
     .details = "Prints the communication grid (message lengths per L = lcm(P r, Q s) elements),\n"
                "ns_opt (the most messages of one processor: the fewest steps), and per strategy\n"
                "NS (steps), TC (sum of the steps' longest messages), cost = alpha NS + beta (M/L) TC,\n"
                "and the exact expected cost when every message time beta (M/L) len is multiplied\n"
-               "by an independent Exp(1) factor, steps separated by barriers.  --strategy all:\n"
-               "class (where it applies), stepwise, greedy, caterpillar; optimal is exact (fewest\n"
-               "steps among the cheapest) and may take long on big grids.",
+               "by an independent Exp(1) factor, steps separated by barriers.  --law SPEC of a\n"
+               "phase-type law (erlang, hyperexp, coxian, ph): also the exact expected cost under\n"
+               "that law (per step the integral of 1 - prod F; with --simulate, the Monte Carlo\n"
+               "law too).  --strategy all: class (where it applies), stepwise, greedy,\n"
+               "caterpillar; optimal is exact (fewest steps among the cheapest) and may take long\n"
+               "on big grids.",
     .options = redistribute_options,
     .run = run_redistribute,
 };

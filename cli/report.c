@@ -78,15 +78,20 @@ json_t *report_exponential(const char *key, double value, uint64_t states, const
   return e;
 }
 
-json_t *report_graph_law(const stp_graph_result *r, const char *law) {
+json_t *report_law(const char *law, const char *key, double value, const char *reason) {
   json_t *o = json_object();
-  const char *key = r->is_dag ? "makespan" : "throughput";
   json_object_set_new(o, "law", report_string(law));
-  json_object_set_new(o, key, report_number(r->law_computed ? r->law_value : NAN));
-  if (!r->law_computed) {
-    json_object_set_new(o, "reason", report_string(r->law_reason));
+  json_object_set_new(o, key, report_number(reason ? NAN : value));
+  if (reason)
+    json_object_set_new(o, "reason", report_string(reason));
+  return o;
+}
+
+json_t *report_graph_law(const stp_graph_result *r, const char *law) {
+  json_t *o = report_law(law, r->is_dag ? "makespan" : "throughput", r->law_value,
+                         r->law_computed ? NULL : r->law_reason);
+  if (!r->law_computed)
     return o;
-  }
   if (!r->is_dag)
     json_object_set_new(o, "period", report_number(1 / r->law_value));
   json_object_set_new(o, "method", json_string(r->law_method));
@@ -99,24 +104,31 @@ json_t *report_graph_law(const stp_graph_result *r, const char *law) {
   return o;
 }
 
-void report_graph_law_text(FILE *f, const stp_graph_result *r, const char *law, int width) {
+void report_law_text(FILE *f, const char *law, int width, const char *key, double value,
+                     const char *reason, const char *detail) {
   char label[64];
   int n = snprintf(label, sizeof label, "law %s", law);
-  if (n > width)
+  if (n >= width)
     fprintf(f, "  %s\n  %-*s", label, width, "");
   else
     fprintf(f, "  %-*s", width, label);
-  if (!r->law_computed) {
-    fprintf(f, "not computed: %s\n", r->law_reason);
-    return;
-  }
-  fprintf(f, "%s %-14.8g (%s, %llu states", r->is_dag ? "makespan  " : "throughput", r->law_value,
-          r->law_method, (unsigned long long)r->law_states);
-  if (r->law_solver)
-    fprintf(f, ", residual %.1e, %s", r->law_residual, r->law_solver);
-  if (r->law_solver && r->law_sweeps)
-    fprintf(f, ", %zu sweeps", r->law_sweeps);
-  fputs(")\n", f);
+  if (reason)
+    fprintf(f, "not computed: %s\n", reason);
+  else
+    fprintf(f, "%-10s %-14.8g (%s)\n", key, value, detail);
+}
+
+void report_graph_law_text(FILE *f, const stp_graph_result *r, const char *law, int width) {
+  char detail[256];
+  int n = snprintf(detail, sizeof detail, "%s, %llu states", r->law_computed ? r->law_method : "",
+                   (unsigned long long)r->law_states);
+  if (r->law_solver && n > 0 && (size_t)n < sizeof detail)
+    n += snprintf(detail + n, sizeof detail - (size_t)n, ", residual %.1e, %s", r->law_residual,
+                  r->law_solver);
+  if (r->law_solver && r->law_sweeps && n > 0 && (size_t)n < sizeof detail)
+    snprintf(detail + n, sizeof detail - (size_t)n, ", %zu sweeps", r->law_sweeps);
+  report_law_text(f, law, width, r->is_dag ? "makespan" : "throughput", r->law_value,
+                  r->law_computed ? NULL : r->law_reason, detail);
 }
 
 json_t *report_bounds(double lower, double upper) {

@@ -29,6 +29,15 @@ json_t *report_json(const stp_mapping *m, const stp_result *r);
  * when reason is not NULL (then "method" too when method is not NULL); */
 json_t *report_exponential(const char *key, double value, uint64_t states, const char *method,
                            const char *reason);
+/* The head of every "exact_law" object: {"law", key: value} (the caller
+ * adds "method" and the rest), or {"law", key: null, "reason"} when reason
+ * is not NULL. */
+json_t *report_law(const char *law, const char *key, double value, const char *reason);
+/* The same as one text line: "law SPEC" in a label column of `width` (the
+ * value on the next line when the label is wider), then key, value and
+ * "(detail)", or "not computed: reason". */
+void report_law_text(FILE *f, const char *law, int width, const char *key, double value,
+                     const char *reason, const char *detail);
 /* "exact_law" of the graph commands (graph, reduce, bcast): {"law",
  * "makespan" or "throughput", "period" (TEG), "method", "states", and for
  * a TEG "solver", "sweeps", "residual"}, or {"law", key: null, "reason"}. */

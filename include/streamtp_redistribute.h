@@ -140,6 +140,31 @@ STP_API stp_status stp_redist_evaluate(const stp_redist *rd, const stp_redist_sc
                                        const stp_redist_cost *c, stp_redist_costs *out,
                                        stp_error *err);
 
+/* The expected makespan when every message's time beta (M/L) len is
+ * multiplied by an independent factor of the phase-type law `law` (mean 1;
+ * streamtp_law.h: exp, erlang, hyperexp, coxian, ph; NULL: exp), steps
+ * separated by barriers: alpha NS + sum over the steps of E[max over the
+ * step's messages], each maximum the integral over t of
+ * 1 - prod F(t / mean) (docs/design.md, "Phase-type laws"; steps with the
+ * same lengths are integrated once).  control (may be NULL): cancel
+ * (STP_EINTERRUPTED), progress over the steps, and the memory budget of
+ * the steps' signatures and the law's checkpoints).  A law that is not
+ * phase-type, or a computation beyond the memory budget, is no error:
+ * computed = 0 and reason says why. */
+typedef struct stp_redist_law_costs {
+  int computed;       /* 1: makespan holds; 0: see reason */
+  double makespan;    /* alpha NS + sum_k E[max_{e in k} beta (M/L) len_e X_e], X ~ law */
+  double error;       /* estimate of |makespan - exact| (quadrature and tail; phmax.h) */
+  const char *method; /* "quadrature" */
+  uint64_t distinct;  /* steps integrated (distinct multisets of lengths) */
+  char reason[256];   /* why makespan is missing ("" when present) */
+} stp_redist_law_costs;
+
+STP_API stp_status stp_redist_evaluate_law(const stp_redist *rd, const stp_redist_schedule *sc,
+                                           const stp_redist_cost *c, const stp_law *law,
+                                           const stp_control *control,
+                                           stp_redist_law_costs *out, stp_error *err);
+
 /* The barrier schedule as an activity DAG: per step k a transition "step<k>" (k from 1)
  * (time alpha, law det) after every message of step k-1 (or after step k-1
  * itself when k-1 is empty), and per message a transition "m<p>-<q>" (time

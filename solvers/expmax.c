@@ -14,7 +14,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define GL_N 20
 #define QUAD_RTOL 1e-14
 #define QUAD_MAX_DEPTH 30
 
@@ -89,16 +88,16 @@ stp_status stp__expmax_recursion(size_t n, const double *mean, const uint64_t *c
 
 /* Gauss-Legendre nodes and weights on [-1, 1] by Newton on P_n. */
 static void gauss_legendre(double *x, double *w) {
-  for (int i = 0; i < GL_N; i++) {
-    double z = cos(3.14159265358979323846 * (i + 0.75) / (GL_N + 0.5)), dp = 0;
+  for (int i = 0; i < STP_GL_N; i++) {
+    double z = cos(3.14159265358979323846 * (i + 0.75) / (STP_GL_N + 0.5)), dp = 0;
     for (int it = 0; it < 100; it++) {
       double p0 = 1, p1 = z;
-      for (int k = 2; k <= GL_N; k++) {
+      for (int k = 2; k <= STP_GL_N; k++) {
         double p2 = ((2.0 * k - 1) * z * p1 - (k - 1.0) * p0) / k;
         p0 = p1;
         p1 = p2;
       }
-      dp = GL_N * (z * p1 - p0) / (z * z - 1);
+      dp = STP_GL_N * (z * p1 - p0) / (z * z - 1);
       double dz = p1 / dp;
       z -= dz;
       if (fabs(dz) < 1e-16)
@@ -109,15 +108,43 @@ static void gauss_legendre(double *x, double *w) {
   }
 }
 
-typedef struct quad {
+void stp__quad_init(stp_quad *q, double (*f)(void *ctx, double t), void *ctx) {
+  *q = (stp_quad){.f = f, .ctx = ctx};
+  gauss_legendre(q->x, q->w);
+}
+
+static double gl(stp_quad *q, double a, double b) {
+  double h = (b - a) / 2, m = (a + b) / 2, s = 0;
+  for (int i = 0; i < STP_GL_N; i++)
+    s += q->w[i] * q->f(q->ctx, m + h * q->x[i]);
+  q->evals += STP_GL_N;
+  return s * h;
+}
+
+static double adapt(stp_quad *q, double a, double b, double whole, double tol, int depth) {
+  double m = (a + b) / 2, l = gl(q, a, m), r = gl(q, m, b);
+  /* rounding of the 20-point sums bounds what the comparison can resolve */
+  if (depth >= QUAD_MAX_DEPTH || (q->max_evals && q->evals >= q->max_evals) ||
+      fabs(l + r - whole) <= fmax(tol, 64 * DBL_EPSILON * fabs(l + r))) {
+    q->error += fabs(l + r - whole);
+    return l + r;
+  }
+  return adapt(q, a, m, l, tol / 2, depth + 1) + adapt(q, m, b, r, tol / 2, depth + 1);
+}
+
+double stp__quad(stp_quad *q, double a, double b, double tol) {
+  return adapt(q, a, b, gl(q, a, b), tol, 0);
+}
+
+typedef struct expsum {
   size_t n;
   const double *mean;
   const uint64_t *count;
-  double x[GL_N], w[GL_N];
-} quad;
+} expsum;
 
 /* P(max > t). */
-static double survival(const quad *q, double t) {
+static double survival(void *ctx, double t) {
+  const expsum *q = ctx;
   double s = 0;
   for (size_t j = 0; j < q->n; j++)
     if (q->mean[j] > 0 && q->count[j] > 0)
@@ -125,25 +152,11 @@ static double survival(const quad *q, double t) {
   return -expm1(s);
 }
 
-static double gl(const quad *q, double a, double b) {
-  double h = (b - a) / 2, m = (a + b) / 2, s = 0;
-  for (int i = 0; i < GL_N; i++)
-    s += q->w[i] * survival(q, m + h * q->x[i]);
-  return s * h;
-}
-
-static double adapt(const quad *q, double a, double b, double whole, double tol, int depth) {
-  double m = (a + b) / 2, l = gl(q, a, m), r = gl(q, m, b);
-  /* rounding of the 20-point sums bounds what the comparison can resolve */
-  if (depth >= QUAD_MAX_DEPTH || fabs(l + r - whole) <= fmax(tol, 64 * DBL_EPSILON * fabs(l + r)))
-    return l + r;
-  return adapt(q, a, m, l, tol / 2, depth + 1) + adapt(q, m, b, r, tol / 2, depth + 1);
-}
-
 stp_status stp__expmax_quadrature(size_t n, const double *mean, const uint64_t *count,
                                   double *out, stp_error *err) {
   STP_CHECK(check_means(n, mean, err));
-  quad q = {.n = n, .mean = mean, .count = count};
+  expsum e = {.n = n, .mean = mean, .count = count};
+  stp_quad q;
   double mu_max = 0, k = 0;
   for (size_t j = 0; j < n; j++)
     if (count[j] > 0) {
@@ -154,7 +167,7 @@ stp_status stp__expmax_quadrature(size_t n, const double *mean, const uint64_t *
     *out = 0;
     return STP_OK;
   }
-  gauss_legendre(q.x, q.w);
+  stp__quad_init(&q, survival, &e);
   /* Beyond T the tail is below sum_j k_j mu_j exp(-T/mu_j) <= mu_max e^-40,
    * and E[max] >= mu_max. */
   double T = mu_max * (log(k) + 40);
@@ -164,7 +177,7 @@ stp_status stp__expmax_quadrature(size_t n, const double *mean, const uint64_t *
   double sum = 0, tol = QUAD_RTOL * mu_max / (double)pieces;
   for (size_t i = 0; i < pieces; i++) {
     double a = T * (double)i / (double)pieces, b = T * (double)(i + 1) / (double)pieces;
-    sum += adapt(&q, a, b, gl(&q, a, b), tol, 0);
+    sum += stp__quad(&q, a, b, tol);
   }
   *out = sum;
   return STP_OK;

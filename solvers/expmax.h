@@ -36,4 +36,24 @@ stp_status stp__expmax_recursion(size_t n, const double *mean, const uint64_t *c
 stp_status stp__expmax_quadrature(size_t n, const double *mean, const uint64_t *count,
                                   double *out, stp_error *err);
 
+/* Adaptive Gauss-Legendre quadrature (20 points; a piece is split in two
+ * until the halves agree with the whole within its share of the
+ * tolerance), for any smooth integrand: here P(max > t), and in phmax.c
+ * the same under phase-type laws.  error: the sum over the accepted pieces
+ * of |halves - whole|, a conservative estimate of the error (the halves'
+ * sum is kept, far more accurate than the difference says); evals: the
+ * integrand's calls so far; max_evals (0: none): past it, pieces are
+ * accepted as they are (their differences still go into error). */
+#define STP_GL_N 20
+typedef struct stp_quad {
+  double (*f)(void *ctx, double t);
+  void *ctx;
+  double x[STP_GL_N], w[STP_GL_N];
+  double error;
+  uint64_t evals, max_evals;
+} stp_quad;
+void stp__quad_init(stp_quad *q, double (*f)(void *ctx, double t), void *ctx);
+/* The integral of q->f over [a, b], absolute tolerance tol. */
+double stp__quad(stp_quad *q, double a, double b, double tol);
+
 #endif /* STP_EXPMAX_H */

@@ -354,8 +354,7 @@ stp_status stp__coxian_from_aph(size_t n, const double *alpha, const double *T, 
  * keep e^(-Ld) far from underflow. */
 #define UNIF_STEP 32.0
 
-/* v <- v P for the Coxian c (in place, from the last phase down). */
-static void times_p(const stp_coxian *c, double L, double *v) {
+void stp__coxian_times_p(const stp_coxian *c, double L, double *v) {
   for (uint32_t i = c->n; i-- > 0;) {
     double in = i ? v[i - 1] * c->rate[i - 1] * c->next[i - 1] / L : 0;
     v[i] = v[i] * (1 - c->rate[i] / L) + in;
@@ -374,7 +373,7 @@ static void advance(const stp_coxian *c, double L, double d, double *v, double *
     /* past the mode, stop once a weight is below rounding (the weights'
      * sum itself may never reach 1 in floating point) */
     for (int m = 1; m <= x || (w > 1e-18 && 1 - seen > 1e-16); m++) {
-      times_p(c, L, term);
+      stp__coxian_times_p(c, L, term);
       w *= x / m;
       seen += w;
       for (uint32_t i = 0; i < c->n; i++)

@@ -68,6 +68,10 @@ double stp__coxian_cv2(const stp_coxian *c);
 stp_status stp__coxian_cdf(const stp_coxian *c, const double *t, size_t n, double *F,
                            stp_error *err);
 
+/* v <- v P, P = I + T / L the uniformized chain of c (L >= every rate),
+ * in place; nonnegative terms only. */
+void stp__coxian_times_p(const stp_coxian *c, double L, double *v);
+
 /* ---- fitting samples ------------------------------------------------------ */
 
 /* Most Erlang order a fit uses (2 x this many phases). */

@@ -653,3 +653,284 @@ Test(redistribute, lemma_1_scaling_beyond_the_class_table) {
     stp_redist_free(big);
   }
 }
+
+/* ---- phase-type laws (issue 24) ----------------------------------------------------- */
+
+static stp_law *law_of(const char *spec) {
+  stp_law *law = NULL;
+  stp_error err = {0};
+  cr_assert_eq(stp_law_parse(spec, NULL, &law, &err), STP_OK, "%s: %s", spec, err.message);
+  return law;
+}
+
+/* The expected cost under `spec`; its error estimate must be far below
+ * the tolerances the tests use. */
+static double law_cost(const stp_redist *rd, const stp_redist_schedule *sc,
+                       const stp_redist_cost *c, const char *spec) {
+  stp_law *law = law_of(spec);
+  stp_redist_law_costs out;
+  stp_error err = {0};
+  cr_assert_eq(stp_redist_evaluate_law(rd, sc, c, law, NULL, &out, &err), STP_OK, "%s: %s", spec,
+               err.message);
+  cr_assert(out.computed, "%s: %s", spec, out.reason);
+  cr_assert_str_eq(out.method, "quadrature");
+  cr_assert(out.error >= 0 && out.error < 1e-11 * out.makespan, "%s: error estimate %g of %g",
+            spec, out.error, out.makespan);
+  stp_law_free(law);
+  return out.makespan;
+}
+
+/* erlang:k=1 and the exponential law in two Coxian phases are the
+ * exponential law: the integral of the distribution functions agrees with
+ * the order statistics / harmonic numbers of stp_redist_evaluate. */
+Test(redistribute, law_erlang_1_is_the_exponential_cost) {
+  struct {
+    uint64_t P, Q, r, s;
+    stp_redist_strategy st;
+  } cases[] = {{16, 16, 3, 5, STP_REDIST_CLASS},      {12, 8, 4, 3, STP_REDIST_STEPWISE},
+               {15, 6, 2, 3, STP_REDIST_GREEDY},      {3, 4, 3, 2, STP_REDIST_CATERPILLAR},
+               {64, 48, 7, 5, STP_REDIST_CATERPILLAR}, {30, 30, 1, 1, STP_REDIST_CLASS}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    stp_redist *rd = make(cases[i].P, cases[i].Q, cases[i].r, cases[i].s);
+    stp_redist_schedule *sc = schedule(rd, cases[i].st, 0);
+    stp_redist_cost c = {.alpha = 0.75, .beta = 0.5, .M = 3 * info_L(rd)};
+    stp_redist_costs costs;
+    stp_error err = {0};
+    cr_assert_eq(stp_redist_evaluate(rd, sc, &c, &costs, &err), STP_OK, "%s", err.message);
+    assert_close(law_cost(rd, sc, &c, "erlang:k=1"), costs.exp_cost, TOL_EXACT);
+    assert_close(law_cost(rd, sc, &c, "exp"), costs.exp_cost, TOL_EXACT);
+    assert_close(law_cost(rd, sc, &c, "coxian:rate=2/1,next=0.5"), costs.exp_cost, TOL_EXACT);
+    stp_redist_schedule_free(sc);
+    stp_redist_free(rd);
+  }
+}
+
+/* Closed forms: a step of one message costs its mean under any law;
+ * P = Q = n, r = s = 1 is one step of n messages of length 1: the maximum
+ * of n unit-mean times (two Erlang-2: 11/8; n exponentials in two Coxian
+ * phases: H_n); Example 1's class steps, 16 equal messages each, cost
+ * alpha NS + beta (M/L) TC H_16 in two Coxian phases too. */
+Test(redistribute, law_closed_forms) {
+  static const char *const laws[] = {"erlang:k=5", "hyperexp:cv=3", "coxian:rate=3/1,next=0.2",
+                                     "ph:alpha=0.3/0.7,T=-1/1/0/-4"};
+  stp_redist *rd = make(1, 5, 2, 1); /* one sender: one message per step */
+  stp_redist_schedule *sc = schedule(rd, STP_REDIST_STEPWISE, 0);
+  stp_redist_cost c = {.alpha = 0.5, .beta = 1.5, .M = info_L(rd)};
+  stp_redist_costs costs;
+  stp_error err = {0};
+  cr_assert_eq(stp_redist_evaluate(rd, sc, &c, &costs, &err), STP_OK, "%s", err.message);
+  for (size_t i = 0; i < sizeof laws / sizeof *laws; i++)
+    assert_close(law_cost(rd, sc, &c, laws[i]), costs.cost, TOL_EXACT);
+  stp_redist_schedule_free(sc);
+  stp_redist_free(rd);
+
+  rd = make(2, 2, 1, 1);
+  sc = schedule(rd, STP_REDIST_CLASS, 0);
+  c = (stp_redist_cost){.alpha = 0, .beta = 2, .M = info_L(rd)};
+  cr_assert_eq(stp_redist_schedule_steps(sc), 1);
+  assert_close(law_cost(rd, sc, &c, "erlang:k=2"), 2 * 11.0 / 8, TOL_EXACT);
+  stp_redist_schedule_free(sc);
+  stp_redist_free(rd);
+
+  for (unsigned n = 1; n <= 64; n *= 4) {
+    rd = make(n, n, 1, 1);
+    sc = schedule(rd, STP_REDIST_CLASS, 0);
+    c = (stp_redist_cost){.alpha = 0.25, .beta = 1, .M = info_L(rd)};
+    cr_assert_eq(stp_redist_schedule_steps(sc), 1);
+    assert_close(law_cost(rd, sc, &c, "coxian:rate=2/1,next=0.5"), 0.25 + harmonic(n), TOL_EXACT);
+    stp_redist_schedule_free(sc);
+    stp_redist_free(rd);
+  }
+
+  rd = make(16, 16, 3, 5);
+  sc = schedule(rd, STP_REDIST_CLASS, 0);
+  c = (stp_redist_cost){.alpha = 2.5, .beta = 0.25, .M = 240 * 1000};
+  assert_close(law_cost(rd, sc, &c, "coxian:rate=2/1,next=0.5"),
+               2.5 * 7 + 0.25 * 1000 * 15 * harmonic(16), TOL_EXACT);
+  stp_redist_schedule_free(sc);
+  stp_redist_free(rd);
+}
+
+/* The barrier schedule with alpha = 0 as an activity DAG built here: per
+ * step a barrier transition of time 0 after every message of the step
+ * before, then the step's messages (time scale x length, no law of their
+ * own) after it. */
+static stp_graph *barrier_dag(const stp_redist_schedule *sc, double scale) {
+  stp_graph *g;
+  stp_error err = {0};
+  cr_assert_eq(stp_graph_new("barrier", &g, &err), STP_OK);
+  size_t prev[64], nprev = 0;
+  for (uint64_t k = 0; k < stp_redist_schedule_steps(sc); k++) {
+    char name[32];
+    size_t b, t;
+    snprintf(name, sizeof name, "b%llu", (unsigned long long)k);
+    cr_assert_eq(stp_graph_add_transition(g, name, 0, NULL, &b, &err), STP_OK, "%s", err.message);
+    for (size_t i = 0; i < nprev; i++)
+      cr_assert_eq(stp_graph_add_place(g, prev[i], b, 0, &err), STP_OK, "%s", err.message);
+    nprev = 0;
+    for (uint64_t i = 0; i < stp_redist_step_size(sc, k); i++) {
+      uint64_t p, q, l;
+      stp_redist_step_message(sc, k, i, &p, &q, &l);
+      snprintf(name, sizeof name, "m%llu-%llu", (unsigned long long)p, (unsigned long long)q);
+      cr_assert_eq(stp_graph_add_transition(g, name, scale * (double)l, NULL, &t, &err), STP_OK);
+      cr_assert_eq(stp_graph_add_place(g, b, t, 0, &err), STP_OK);
+      cr_assert_lt(nprev, 64);
+      prev[nprev++] = t;
+    }
+    if (nprev == 0)
+      prev[nprev++] = b;
+  }
+  return g;
+}
+
+/* A second algorithm: the barrier schedule's activity DAG under the law,
+ * solved exactly by the order-ideal chain with phases (stp_graph_analyze;
+ * alpha = 0). */
+Test(redistribute, law_against_the_dag_chain) {
+  static const char *const laws[] = {"erlang:k=3",
+                                     "erlang:k=12",
+                                     "hyperexp:cv=2",
+                                     "hyperexp:cv=10",
+                                     "coxian:rate=3/1,next=0.2",
+                                     "hyperexp:p=0.999/0.001,rate=1000/0.01",
+                                     "ph:alpha=0.3/0.7,T=-1/1/0/-4"};
+  struct {
+    uint64_t P, Q, r, s;
+    stp_redist_strategy st;
+  } cases[] = {{4, 3, 2, 3, STP_REDIST_GREEDY},
+               {3, 4, 3, 2, STP_REDIST_CATERPILLAR},
+               {4, 4, 3, 5, STP_REDIST_OPTIMAL},
+               {5, 3, 1, 1, STP_REDIST_STEPWISE}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    stp_redist *rd = make(cases[i].P, cases[i].Q, cases[i].r, cases[i].s);
+    stp_redist_schedule *sc = schedule(rd, cases[i].st, 0);
+    stp_redist_cost c = {.alpha = 0, .beta = 0.5, .M = 3 * info_L(rd)};
+    stp_graph *g = barrier_dag(sc, c.beta * (double)(c.M / info_L(rd)));
+    stp_error err = {0};
+    for (size_t k = 0; k < sizeof laws / sizeof *laws; k++) {
+      stp_law *law = law_of(laws[k]);
+      stp_graph_options o;
+      stp_graph_options_init(&o);
+      o.law = law;
+      stp_graph_result r;
+      cr_assert_eq(stp_graph_analyze(g, &o, &r, &err), STP_OK, "%s", err.message);
+      cr_assert(r.law_computed, "%s: %s", laws[k], r.law_reason);
+      assert_close(law_cost(rd, sc, &c, laws[k]), r.law_value, TOL_EXACT);
+      stp_graph_result_free(&r);
+      stp_law_free(law);
+    }
+    stp_graph_free(g);
+    stp_redist_schedule_free(sc);
+    stp_redist_free(rd);
+  }
+}
+
+/* For a makespan, det <= Erlang-k <= exp: the Erlang laws decrease in the
+ * convex order as k grows and the maximum is convex, so the cost falls
+ * strictly from the exponential cost towards the deterministic one; the
+ * hyperexponential laws (N.W.U.E.) lie above the exponential cost. */
+Test(redistribute, law_erlang_falls_towards_the_cost_hyperexp_above) {
+  stp_redist *rd = make(15, 6, 2, 3);
+  stp_redist_schedule *sc = schedule(rd, STP_REDIST_GREEDY, 0);
+  stp_redist_cost c = {.alpha = 0.5, .beta = 2, .M = 90};
+  stp_redist_costs costs;
+  stp_error err = {0};
+  cr_assert_eq(stp_redist_evaluate(rd, sc, &c, &costs, &err), STP_OK, "%s", err.message);
+  double last = costs.exp_cost;
+  for (unsigned k = 2; k <= 1024; k *= 2) {
+    char spec[32];
+    snprintf(spec, sizeof spec, "erlang:k=%u", k);
+    double v = law_cost(rd, sc, &c, spec);
+    cr_assert(costs.cost < v && v < last, "%s: %.17g not in (%.17g, %.17g)", spec, v, costs.cost,
+              last);
+    last = v;
+  }
+  /* E[max] - max E of Erlang-1024 times: O(sd) = O(1/32) of the means */
+  cr_assert(last < costs.cost * 1.1, "erlang:k=1024: %g, cost %g", last, costs.cost);
+  double h = law_cost(rd, sc, &c, "hyperexp:cv=1.5");
+  cr_assert(h > costs.exp_cost, "hyperexp:cv=1.5: %g, exponential %g", h, costs.exp_cost);
+  cr_assert(law_cost(rd, sc, &c, "hyperexp:cv=4") > h);
+  stp_redist_schedule_free(sc);
+  stp_redist_free(rd);
+}
+
+/* Monte Carlo of the barrier graph under the same law: the exact value
+ * lies within 6 standard errors on random redistributions. */
+Test(redistribute, law_inside_the_monte_carlo_band, .timeout = 300) {
+  static const char *const laws[] = {"erlang:k=4", "hyperexp:cv=2", "coxian:rate=3/1,next=0.2",
+                                     "ph:alpha=0.3/0.7,T=-1/1/0/-4"};
+  trng g = {424242};
+  for (int it = 0; it < 6; it++) {
+    uint64_t P, Q, r, s;
+    random_problem(&g, 12, 6, &P, &Q, &r, &s);
+    stp_redist *rd = make(P, Q, r, s);
+    stp_redist_strategy st = it % 2 ? STP_REDIST_GREEDY : STP_REDIST_CATERPILLAR;
+    stp_redist_schedule *sc = schedule(rd, st, 0);
+    stp_redist_cost c = {.alpha = 0.25 * it, .beta = 1, .M = info_L(rd)};
+    stp_graph *gr;
+    stp_error err = {0};
+    cr_assert_eq(stp_redist_schedule_graph(rd, sc, &c, &gr, &err), STP_OK, "%s", err.message);
+    for (size_t k = 0; k < sizeof laws / sizeof *laws; k++) {
+      stp_law *law = law_of(laws[k]);
+      stp_graph_sim_options o;
+      stp_graph_sim_options_init(&o);
+      o.runs = 20000;
+      o.seed = 100 + (uint64_t)it;
+      o.law = law;
+      stp_graph_sim_result mc;
+      cr_assert_eq(stp_graph_simulate(gr, &o, &mc, &err), STP_OK, "%s", err.message);
+      double se = mc.stddev / sqrt((double)mc.runs), v = law_cost(rd, sc, &c, laws[k]);
+      cr_assert(fabs(mc.mean - v) < 6 * se, "P=%llu Q=%llu r=%llu s=%llu %s: exact %.10g, Monte "
+                "Carlo %.10g +- %.3g", (unsigned long long)P, (unsigned long long)Q,
+                (unsigned long long)r, (unsigned long long)s, laws[k], v, mc.mean, se);
+      stp_law_free(law);
+    }
+    stp_graph_free(gr);
+    stp_redist_schedule_free(sc);
+    stp_redist_free(rd);
+  }
+}
+
+/* Never on the first look (before the first step), always after: the
+ * stop comes from inside the first integral. */
+static int after_the_first(void *data) {
+  return (*(int *)data)++ > 0;
+}
+
+/* A law that is not phase-type, or beyond the memory budget, is no error
+ * but no value (the reason says why); a cancelled run stops with
+ * EINTERRUPTED. */
+Test(redistribute, law_refusals_and_cancel) {
+  stp_redist *rd = make(12, 8, 4, 3);
+  stp_redist_schedule *sc = schedule(rd, STP_REDIST_STEPWISE, 0);
+  stp_redist_cost c = {.alpha = 0, .beta = 1, .M = info_L(rd)};
+  stp_redist_law_costs out;
+  stp_error err = {0};
+  stp_law *law = law_of("gamma:cv=0.5");
+  cr_assert_eq(stp_redist_evaluate_law(rd, sc, &c, law, NULL, &out, &err), STP_OK);
+  cr_assert(!out.computed);
+  cr_assert(strstr(out.reason, "not phase-type"), "%s", out.reason);
+  stp_law_free(law);
+  law = law_of("erlang:k=2000");
+  cr_assert_eq(stp_redist_evaluate_law(rd, sc, &c, law, NULL, &out, &err), STP_OK);
+  cr_assert(!out.computed && strstr(out.reason, "1024"), "%s", out.reason);
+  stp_law_free(law);
+  law = law_of("erlang:k=1000");
+  int looks = 0;
+  stp_control ctl = {.cancel = {.fn = after_the_first, .data = &looks}};
+  cr_assert_eq(stp_redist_evaluate_law(rd, sc, &c, law, &ctl, &out, &err), STP_EINTERRUPTED);
+  cr_assert(strstr(err.message, "phase-type times"), "%s", err.message);
+  cr_assert_eq(looks, 2);
+  /* Erlang-1000's distribution function takes ~330 checkpoints of 544
+   * bytes: beyond a budget of 100 kB */
+  ctl = (stp_control){.max_memory = 100000};
+  cr_assert_eq(stp_redist_evaluate_law(rd, sc, &c, law, &ctl, &out, &err), STP_OK);
+  cr_assert(!out.computed && strstr(out.reason, "--max-memory"), "%s", out.reason);
+  ctl.max_memory = 1000000;
+  cr_assert_eq(stp_redist_evaluate_law(rd, sc, &c, law, &ctl, &out, &err), STP_OK, "%s",
+               err.message);
+  cr_assert(out.computed);
+  stp_law_free(law);
+  stp_redist_schedule_free(sc);
+  stp_redist_free(rd);
+}

@@ -94,7 +94,8 @@ def ctmc(mapping, **options):
 
 
 def redistribute(**options):
-    """`streamtp redistribute --P .. --Q .. --r .. --s .. --json`: one record per strategy."""
+    """`streamtp redistribute --P .. --Q .. --r .. --s .. --json`: one record per strategy
+    (law="erlang:k=4" adds "exact_law", the expected cost under that phase-type law)."""
     return command("redistribute", **options)
 
 

@@ -54,6 +54,23 @@ def test_redistribute_options_and_records():
     assert "version" in step and "limits" in step
 
 
+def test_redistribute_exact_law():
+    # law= alone gives "exact_law" (docs/format.md, "redistribute"): the
+    # exponential law in two Coxian phases is the exponential cost; two
+    # messages of one step under Erlang-2 of mean 1 take 11/8 in expectation
+    (r,) = streamtp.redistribute(P=16, Q=16, r=3, s=5, law="coxian:rate=2/1,next=0.5")
+    e = r["exact_law"]
+    assert e["law"] == "coxian:rate=2/1,next=0.5" and e["method"] == "quadrature"
+    assert math.isclose(e["makespan"], r["exponential"]["makespan"], rel_tol=1e-12)
+    assert 0 <= e["estimated_error"] < 1e-12 * e["makespan"]
+    shapes = {tuple(sorted(m["length"] for m in st)) for st in r["steps"]}
+    assert e["step_shapes"] == len(shapes) == 3
+    (r,) = streamtp.redistribute(P=2, Q=2, r=1, s=1, law="erlang:k=2")
+    assert math.isclose(r["exact_law"]["makespan"], 11 / 8, rel_tol=1e-12)
+    (r,) = streamtp.redistribute(P=2, Q=2, r=1, s=1, law="gamma:cv=0.5")
+    assert r["exact_law"]["makespan"] is None and "not phase-type" in r["exact_law"]["reason"]
+
+
 def test_generate_and_batch_agree_with_evaluate(tmp_path):
     files = streamtp.generate(str(tmp_path / "g"), stages=3, processors=6, count=3, seed=3)
     assert [os.path.basename(f) for f in files] == ["map-00001.json", "map-00002.json",
