@@ -25,7 +25,20 @@
  * one another (transfers of u x 1 or 1 x v patterns, which lose nothing to
  * synchronisation under exp), the best mapping kicked by a few random
  * moves, or a random mapping.  One random stream, seeded: the same
- * seed gives the same sequence of candidates. */
+ * seed gives the same sequence of candidates.
+ *
+ * Size profiles: on problems with at most PROFILES_MAX vectors of team
+ * sizes for the free stages (every problem of 4 stages on 10 processors:
+ * 210), the constructive start is followed by a sweep of them instead of
+ * the climbs above: the profiles by decreasing bound, each that may still
+ * beat the best gets a start of its own and a climb whose moves keep the
+ * sizes (swap, replace, exchange, transpose, reorder), round after round
+ * (later rounds from the profile's best kicked, or a randomized start),
+ * until the budget ends or no profile's bound exceeds the best; then the
+ * climbs above go on.  Under exp a climb over all sizes stays on the
+ * profile whose assignment it has tuned ([4, 4] where [6, 3] is better:
+ * the mappings between are worse), a local optimum the sweep does not
+ * have (bench/README.md, "Issue 22"). */
 #include "models/pipeline/optimize_search.h"
 
 #include "base/core.h"
@@ -50,6 +63,9 @@ typedef struct search {
   size_t nstages;
   size_t *crit;           /* the free stages of the limiting items */
   size_t ncrit;
+  size_t *psize;          /* a size for each free stage (a profile) */
+  bool keep_sizes;        /* moves keep every team's size (profile climbs) */
+  stp_opt_cand alt;       /* a second candidate (the better of two starts) */
   uint64_t end;           /* stop at this many evaluations */
 } search;
 
@@ -67,6 +83,8 @@ static void search_free(search *s) {
   free(s->pool);
   free(s->stages);
   free(s->crit);
+  free(s->psize);
+  stp__opt_cand_free(&s->alt);
 }
 
 static stp_status search_init(search *s, stp_opt *x, const stp_opt_bound *b, uint64_t budget,
@@ -81,9 +99,12 @@ static stp_status search_init(search *s, stp_opt *x, const stp_opt_bound *b, uin
   s->pool = stp__calloc(x->M, sizeof *s->pool);
   s->stages = stp__calloc(x->N, sizeof *s->stages);
   s->crit = stp__calloc(x->N, sizeof *s->crit);
-  stp_status st = s->changed && s->saved_team && s->pool && s->stages && s->crit
+  s->psize = stp__calloc(x->N, sizeof *s->psize);
+  stp_status st = s->changed && s->saved_team && s->pool && s->stages && s->crit && s->psize
                       ? stp__opt_cand_alloc(x, &s->cur, err)
                       : stp__oom(err, "searching mappings");
+  if (st == STP_OK)
+    st = stp__opt_cand_alloc(x, &s->alt, err);
   if (st == STP_OK)
     st = stp__opt_vals_alloc(x, &s->cv, err);
   if (st == STP_OK)
@@ -331,6 +352,22 @@ static bool reorder(search *s, size_t a) {
   return true;
 }
 
+/* Two members of a team change places: which senders pair with which
+ * receivers changes for those two alone (reorder shifts every member
+ * between). */
+static bool transpose(search *s, size_t a) {
+  size_t r = s->cur.size[a];
+  if (r < 2)
+    return false;
+  size_t y = below(s, r), z = below(s, r - 1);
+  z += z >= y;
+  save(s, a);
+  size_t *t = stp__opt_team(s->x, &s->cur, a), p = t[y];
+  t[y] = t[z];
+  t[z] = p;
+  return true;
+}
+
 /* Whether teams of sizes a and b pair into u x 1 or 1 x v patterns. */
 static bool divides(size_t a, size_t b) { return a && b && (a % b == 0 || b % a == 0); }
 
@@ -405,7 +442,16 @@ static bool keeps_divisible(const search *s) {
   return after <= before;
 }
 
-/* Apply one random move (false: none found in a few tries).  Under exp,
+/* Whether the move just made left every team's size as it was. */
+static bool keeps_sizes(const search *s) {
+  for (size_t k = 0; k < s->nsaved; k++)
+    if (s->cur.size[s->saved[k]] != s->saved_size[k])
+      return false;
+  return true;
+}
+
+/* Apply one random move (false: none found in a few tries); in a profile
+ * climb (keep_sizes) one that keeps every team's size.  Under exp,
  * nine moves in ten must not break the divisibility of team sizes: a u x 1
  * pattern loses nothing to synchronisation and costs no chain, so the good
  * mappings are there, and the others cost a Markov chain each. */
@@ -416,6 +462,20 @@ static bool random_move(search *s) {
   for (int tries = 0; tries < 16; tries++) {
     size_t a = pick_stage(s);
     double u = unit(s);
+    if (s->keep_sizes) {
+      bool done = u < 0.3    ? swap(s, a)
+                  : u < 0.6  ? replace(s, a)
+                  : u < 0.65 ? exchange(s, a)
+                  : u < 0.9  ? transpose(s, a)
+                             : reorder(s, a);
+      if (done && !keeps_sizes(s)) {
+        forget(s);
+        done = false;
+      }
+      if (done)
+        return true;
+      continue;
+    }
     bool done = u < 0.12   ? grow(s, a)
                 : u < 0.2  ? grow_pair(s, a)
                 : u < 0.25 ? resize(s, a)
@@ -623,21 +683,24 @@ static bool divisible_mapping(search *s) {
   return true;
 }
 
-/* Teams of r members each, built as r chains through the pipeline: member
- * x of each team is the free processor allowed there whose slower of its
- * computation and its link from member x of the previous team is the
- * smallest (one of the two best at random when randomized): every transfer
- * is then r components of one link (exp = det), and the links chosen
- * fast.  False when r does not fit. */
-static bool chains_mapping(search *s, size_t r, bool randomized) {
+/* Teams of the sizes of the profile size[] (one per free stage), built as
+ * chains through the pipeline: member m of each team is the free processor
+ * allowed there whose slowest of its computation and its links from the
+ * members of the previous team that send to it (those x = m mod gcd of the
+ * two sizes) is the smallest (one of the two best at random when
+ * randomized).  With equal sizes r every transfer is r components of one
+ * link (exp = det), and the links are chosen fast.  False when the
+ * profile does not fit. */
+static bool profile_chains(search *s, const size_t *size, bool randomized) {
   stp_opt *x = s->x;
   stp__opt_cand_fixed(x, &s->cur);
-  if (r == 0 || r > x->kmax || r * s->nstages > s->npool)
-    return false;
   for (size_t k = 0; k < s->nstages; k++) {
-    size_t i = s->stages[k];
+    size_t i = s->stages[k], r = size[k];
+    if (r == 0 || r > x->kmax)
+      return false;
     const size_t *prev = i > 0 ? stp__opt_team(x, &s->cur, i - 1) : NULL;
     size_t nprev = i > 0 ? s->cur.size[i - 1] : 0;
+    size_t g = nprev ? (size_t)stp__gcd_u64(nprev, r) : 1;
     for (size_t m = 0; m < r; m++) {
       size_t best[2] = {STP_OPT_NONE, STP_OPT_NONE};
       double cost[2] = {INFINITY, INFINITY};
@@ -646,13 +709,14 @@ static bool chains_mapping(search *s, size_t r, bool randomized) {
         if (s->cur.owner[p] != STP_OPT_NONE || !allowed(s, i, p))
           continue;
         double c = x->comp[i * x->M + p];
-        if (nprev) {
-          size_t q = prev[m % nprev];
+        for (size_t y = m % g; y < nprev && c < INFINITY; y += g) {
+          size_t q = prev[y];
           double bw = x->bw ? x->bw[q * x->M + p] : stp__link_bandwidth(x->base, q, p);
-          if (!stp__opt_link_ok(x, i - 1, q, p))
-            continue;
-          c = fmax(c, x->base->stages[i - 1].output / bw);
+          c = stp__opt_link_ok(x, i - 1, q, p) ? fmax(c, x->base->stages[i - 1].output / bw)
+                                               : INFINITY;
         }
+        if (c == INFINITY)
+          continue;
         if (c < cost[0]) {
           best[1] = best[0], cost[1] = cost[0];
           best[0] = p, cost[0] = c;
@@ -667,6 +731,13 @@ static bool chains_mapping(search *s, size_t r, bool randomized) {
     }
   }
   return true;
+}
+
+/* Chains of r members per team (profile_chains). */
+static bool chains_mapping(search *s, size_t r, bool randomized) {
+  for (size_t k = 0; k < s->nstages; k++)
+    s->psize[k] = r;
+  return r > 0 && r * s->nstages <= s->npool && profile_chains(s, s->psize, randomized);
 }
 
 /* The fastest free processor of stage i whose links to the teams already
@@ -870,6 +941,284 @@ static stp_status climb(search *s, uint64_t patience, double tau, stp_error *err
   return STP_OK;
 }
 
+/* ---- size profiles ------------------------------------------------------------------ */
+/* On small problems the heuristic first sweeps the size profiles: every
+ * vector of team sizes of the free stages (PROFILES_MAX at most: 210 for 4
+ * stages on 10 processors), best bound first.  Each gets a start of its
+ * own, the better of two constructions, and a climb whose moves keep the
+ * sizes, so that the profiles are compared on good assignments: a search
+ * that changes sizes a move at a time stays on the profile whose
+ * assignment it has tuned ([4, 4] where [6, 3] is better under exp: the
+ * mappings between are worse).  A profile whose bound does not exceed the
+ * best value is skipped: stage i with R_i members is at most R_i over the
+ * R_i-th smallest t_i(p) (optimize_bound.h), exp <= det included. */
+#define PROFILES_MAX 4096
+#define FIRST_PATIENCE 50
+#define PROFILE_PATIENCE 300
+
+typedef struct profiles {
+  size_t n;           /* profiles */
+  size_t *size;       /* n * nstages */
+  double *bound;      /* n */
+  size_t *order;      /* n: by decreasing bound */
+  stp_opt_cand *best; /* n: each one's best mapping so far (size NULL: none) */
+  double *value;      /* n: its value */
+} profiles;
+
+static void profiles_free(profiles *pr) {
+  for (size_t j = 0; pr->best && j < pr->n; j++)
+    stp__opt_cand_free(&pr->best[j]);
+  free(pr->best);
+  free(pr->value);
+  free(pr->size);
+  free(pr->bound);
+  free(pr->order);
+}
+
+/* How many profiles of stages k.. with `left` processors, at most `cap`
+ * (a saturating count: the recursion is cut there). */
+static size_t count_profiles(const search *s, size_t k, size_t left, size_t cap) {
+  if (k == s->nstages)
+    return 1;
+  size_t n = 0;
+  for (size_t r = 1; r <= s->x->kmax && r + (s->nstages - k - 1) <= left && n <= cap; r++)
+    n += count_profiles(s, k + 1, left - r, cap - n);
+  return n;
+}
+
+double stp__opt_profile_bound(const stp_opt *x, const stp_opt_bound *b, const size_t *stages,
+                              size_t nstages, const size_t *size) {
+  double bound = b->fixed;
+  for (size_t k = 0; k < nstages; k++) {
+    size_t i = stages[k], r = size[k];
+    if (r == 0 || r > b->norder[i])
+      return 0;
+    double v = (double)r / b->t[i * x->M + b->order[i * x->M + r - 1]];
+    bound = v < bound ? v : bound;
+  }
+  return bound;
+}
+
+static void list_profiles(const search *s, profiles *pr, size_t *v, size_t k, size_t left) {
+  if (k == s->nstages) {
+    memcpy(pr->size + pr->n * s->nstages, v, s->nstages * sizeof *v);
+    pr->bound[pr->n] = stp__opt_profile_bound(s->x, s->b, s->stages, s->nstages, v);
+    pr->n++;
+    return;
+  }
+  for (size_t r = 1; r <= s->x->kmax && r + (s->nstages - k - 1) <= left; r++) {
+    v[k] = r;
+    list_profiles(s, pr, v, k + 1, left - r);
+  }
+}
+
+typedef struct ranked {
+  double bound;
+  size_t at;
+} ranked;
+
+/* Decreasing bound, then the order of listing (qsort is not stable). */
+static int by_bound(const void *a, const void *b) {
+  const ranked *x = a, *y = b;
+  if (x->bound != y->bound)
+    return x->bound > y->bound ? -1 : 1;
+  return (x->at > y->at) - (x->at < y->at);
+}
+
+/* Every profile, best bound first; none (pr->n = 0) when there are more
+ * than PROFILES_MAX. */
+static stp_status make_profiles(const search *s, profiles *pr, stp_error *err) {
+  memset(pr, 0, sizeof *pr);
+  size_t n = s->nstages ? count_profiles(s, 0, s->npool, PROFILES_MAX) : 0;
+  if (n == 0 || n > PROFILES_MAX)
+    return STP_OK;
+  pr->size = stp__malloc_array(n * s->nstages, sizeof *pr->size);
+  pr->bound = stp__malloc_array(n, sizeof *pr->bound);
+  pr->order = stp__malloc_array(n, sizeof *pr->order);
+  pr->best = stp__calloc(n, sizeof *pr->best);
+  pr->value = stp__malloc_array(n, sizeof *pr->value);
+  if (!pr->size || !pr->bound || !pr->order || !pr->best || !pr->value) {
+    profiles_free(pr);
+    return stp__oom(err, "listing team sizes");
+  }
+  list_profiles(s, pr, s->psize, 0, s->npool);
+  ranked *rk = stp__malloc_array(pr->n, sizeof *rk);
+  if (!rk) {
+    profiles_free(pr);
+    return stp__oom(err, "listing team sizes");
+  }
+  for (size_t j = 0; j < pr->n; j++)
+    rk[j] = (ranked){pr->bound[j], j};
+  qsort(rk, pr->n, sizeof *rk, by_bound);
+  for (size_t j = 0; j < pr->n; j++)
+    pr->order[j] = rk[j].at;
+  free(rk);
+  return STP_OK;
+}
+
+/* The profile's teams from the fastest free processors, the stages of
+ * most work per member first (one processor skipped now and then when
+ * randomized); false when they do not fit. */
+static bool profile_fastest(search *s, const size_t *size, bool randomized) {
+  stp_opt *x = s->x;
+  stp__opt_cand_fixed(x, &s->cur);
+  size_t *order = s->crit; /* scratch (find_critical rebuilds it): free stages by load */
+  for (size_t k = 0; k < s->nstages; k++)
+    order[k] = k;
+  for (size_t a = 1; a < s->nstages; a++)
+    for (size_t b = a; b > 0; b--) {
+      size_t p = order[b - 1], q = order[b];
+      if (x->base->stages[s->stages[p]].work / (double)size[p] >=
+          x->base->stages[s->stages[q]].work / (double)size[q])
+        break;
+      order[b - 1] = q;
+      order[b] = p;
+    }
+  for (size_t a = 0; a < s->nstages; a++) {
+    size_t k = order[a], i = s->stages[k];
+    for (size_t j = 0; j < size[k]; j++) {
+      size_t p = kth_free(s, i, randomized && unit(s) < 0.3, STP_OPT_NONE);
+      if (p == STP_OPT_NONE && randomized)
+        p = kth_free(s, i, 0, STP_OPT_NONE);
+      if (p == STP_OPT_NONE)
+        return false;
+      stp__opt_cand_insert(x, &s->cur, i, s->cur.size[i], p);
+    }
+  }
+  return true;
+}
+
+/* The profile's teams from free processors drawn at random, in random
+ * order; false when they do not fit. */
+static bool profile_random(search *s, const size_t *size) {
+  stp_opt *x = s->x;
+  stp__opt_cand_fixed(x, &s->cur);
+  for (size_t k = 0; k < s->nstages; k++)
+    for (size_t j = 0; j < size[k]; j++) {
+      size_t i = s->stages[k], p = STP_OPT_NONE;
+      for (int tries = 0; tries < 64 && p == STP_OPT_NONE; tries++) {
+        size_t q = s->pool[below(s, s->npool)];
+        if (s->cur.owner[q] == STP_OPT_NONE && allowed(s, i, q))
+          p = q;
+      }
+      if (p == STP_OPT_NONE && (p = kth_free(s, i, 0, STP_OPT_NONE)) == STP_OPT_NONE)
+        return false;
+      stp__opt_cand_insert(x, &s->cur, i, s->cur.size[i], p);
+    }
+  return true;
+}
+
+/* The better of the profile's two starts into cur and cv (found false when
+ * neither evaluates). */
+static stp_status profile_start(search *s, const size_t *size, bool randomized, bool *found,
+                                stp_error *err) {
+  stp_opt *x = s->x;
+  *found = false;
+  int ways = randomized ? 1 : 2, pick = randomized ? (int)below(s, 3) : 0;
+  for (int way = 0; way < ways; way++) {
+    int w = way + pick;
+    bool made = w == 2   ? profile_random(s, size)
+                : w == 1 ? profile_chains(s, size, randomized)
+                         : profile_fastest(s, size, randomized);
+    if (!made)
+      continue;
+    STP_CHECK(evaluate(s, false, -INFINITY, &s->nv, err));
+    if (!(s->nv.exact && s->nv.value > -INFINITY) || (*found && compare(&s->nv, &s->bv) <= 0))
+      continue;
+    *found = true;
+    stp__opt_cand_copy(x, &s->alt, &s->cur);
+    stp__opt_vals_copy(x, &s->bv, &s->nv);
+  }
+  if (*found) {
+    stp__opt_cand_copy(x, &s->cur, &s->alt);
+    stp__opt_vals_copy(x, &s->cv, &s->bv);
+    stp__opt_offer(x, &s->cur, s->cv.value);
+    find_critical(s);
+  }
+  return STP_OK;
+}
+
+static bool reached_bound(const stp_opt *x) {
+  return x->best_value >= x->upper_bound - fabs(x->upper_bound) * STP_OPT_RTOL;
+}
+
+/* The sweep, one profile at a time: in bound order, each profile that may
+ * still beat the best; the first round from the profile's starts, the
+ * next ones from its best kicked by a few moves (or, now and then, from a
+ * randomized start), so that the profiles get climbs in turn until the
+ * budget ends.  The first round's climbs are short (a survey: every
+ * profile early), the later ones longer. */
+
+typedef struct sweep {
+  profiles pr;
+  size_t j;      /* next position in pr.order */
+  bool any;      /* the round visited a profile */
+  uint64_t at;   /* evaluations when the round began */
+  bool proved;   /* done because no profile's bound exceeds the best */
+  bool done;     /* no profile may beat the best */
+  size_t round;
+} sweep;
+
+/* Climb in the profile at pr.order[sw->j] (cur and cv: its mapping; *found
+ * false when none evaluates). */
+static stp_status sweep_visit(search *s, sweep *sw, size_t at, bool *found, stp_error *err) {
+  stp_opt *x = s->x;
+  profiles *pr = &sw->pr;
+  stp_status st = STP_OK;
+  s->keep_sizes = true;
+  if (sw->round > 0 && pr->best[at].size && unit(s) < 0.5) {
+    stp__opt_cand_copy(x, &s->cur, &pr->best[at]);
+    for (size_t k = 2 + below(s, 3); k > 0; k--) {
+      random_move(s);
+      commit(s);
+    }
+    st = reset_current(s, err);
+    *found = st == STP_OK && s->cv.exact && s->cv.value > -INFINITY;
+  } else {
+    st = profile_start(s, pr->size + at * s->nstages, sw->round > 0, found, err);
+  }
+  if (st == STP_OK && *found)
+    st = climb(s, sw->round ? PROFILE_PATIENCE : FIRST_PATIENCE, 0, err);
+  s->keep_sizes = false;
+  if (st == STP_OK && *found && (!pr->best[at].size || s->cv.value > pr->value[at])) {
+    if (!pr->best[at].size)
+      st = stp__opt_cand_alloc(x, &pr->best[at], err);
+    if (st == STP_OK) {
+      stp__opt_cand_copy(x, &pr->best[at], &s->cur);
+      pr->value[at] = s->cv.value;
+    }
+  }
+  return st;
+}
+
+/* The next visit of the sweep (sw->done when there is none left). */
+static stp_status sweep_step(search *s, sweep *sw, bool *found, stp_error *err) {
+  stp_opt *x = s->x;
+  *found = false;
+  for (;;) {
+    if (sw->j < sw->pr.n) {
+      size_t at = sw->pr.order[sw->j++];
+      if (x->best_value == -INFINITY ||
+          sw->pr.bound[at] > x->best_value + fabs(x->best_value) * STP_OPT_RTOL) {
+        sw->any = true;
+        return sweep_visit(s, sw, at, found, err);
+      }
+    }
+    /* this one and the rest of the round cannot beat the best; a round
+     * that evaluated nothing ends the sweep too (no profile could be
+     * filled) */
+    if (!sw->any || x->evaluated == sw->at) {
+      sw->done = true;
+      sw->proved = !sw->any;
+      return STP_OK;
+    }
+    sw->round++;
+    sw->j = 0;
+    sw->any = false;
+    sw->at = x->evaluated;
+  }
+}
+
 /* Restart: a randomized constructive start, teams of divisible sizes or
  * chains, the best mapping kicked by a few random moves or mirrored, or a
  * random mapping. */
@@ -906,14 +1255,38 @@ static stp_status restart(search *s, bool *found, stp_error *err) {
   return random_start(s, found, err);
 }
 
-stp_status stp__opt_heuristic(stp_opt *x, const stp_opt_bound *b, uint64_t budget,
-                              double *constructive_value, stp_error *err) {
-  search s;
-  STP_CHECK(search_init(&s, x, b, budget, err));
+/* The search's context, with the heuristic's cap on chains. */
+static stp_status search_start(search *s, stp_opt *x, const stp_opt_bound *b, uint64_t budget,
+                               stp_error *err) {
+  STP_CHECK(search_init(s, x, b, budget, err));
   x->chain_cap = x->eval.max_states / (x->model == STP_MODEL_STRICT ? STP_OPT_SEARCH_STRICT_SHARE
                                                                     : STP_OPT_SEARCH_CHAIN_SHARE);
   x->chain_cap += !x->chain_cap; /* 0 would mean no cap */
   x->capped_at = x->chain_cap;
+  return STP_OK;
+}
+
+stp_status stp__opt_sweep(stp_opt *x, const stp_opt_bound *b, uint64_t budget, bool *swept,
+                          bool *proved, stp_error *err) {
+  search s;
+  STP_CHECK(search_start(&s, x, b, budget, err));
+  sweep sw = {.at = x->evaluated};
+  stp_status st = make_profiles(&s, &sw.pr, err);
+  *swept = sw.pr.n > 0;
+  sw.done = !*swept;
+  bool found;
+  while (st == STP_OK && !sw.done && !stopping(&s) && !reached_bound(x))
+    st = sweep_step(&s, &sw, &found, err);
+  *proved = sw.proved;
+  profiles_free(&sw.pr);
+  search_free(&s);
+  return st;
+}
+
+stp_status stp__opt_heuristic(stp_opt *x, const stp_opt_bound *b, uint64_t budget,
+                              double *constructive_value, stp_error *err) {
+  search s;
+  STP_CHECK(search_start(&s, x, b, budget, err));
   *constructive_value = NAN;
   bool found;
   stp_status st = constructive(&s, false, &found, err);
@@ -922,8 +1295,22 @@ stp_status stp__opt_heuristic(stp_opt *x, const stp_opt_bound *b, uint64_t budge
   if (st == STP_OK && !found)
     st = random_start(&s, &found, err);
   uint64_t patience = 100 + 10 * (uint64_t)x->M;
-  while (st == STP_OK && found && !stopping(&s) &&
-         !(x->best_value >= x->upper_bound - fabs(x->upper_bound) * STP_OPT_RTOL)) {
+  sweep sw = {.at = x->evaluated};
+  if (st == STP_OK)
+    st = make_profiles(&s, &sw.pr, err);
+  sw.done = sw.pr.n == 0;
+  while (st == STP_OK && !stopping(&s) && !reached_bound(x)) {
+    if (!sw.done) {
+      st = sweep_step(&s, &sw, &found, err);
+      if (st == STP_OK && sw.done && !found && x->best_value > -INFINITY) {
+        stp__opt_cand_copy(x, &s.cur, &x->best); /* the climbs go on from the best */
+        st = reset_current(&s, err);
+        found = s.cv.exact && s.cv.value > -INFINITY;
+      }
+      continue;
+    }
+    if (!found)
+      break;
     /* climbs travel within up to 16 % of their record on 10 processors,
      * less on more (the more items, the more a wander loses: 1.6 % on 100) */
     static const double taus[] = {0, 1.0 / 16, 1.0 / 8, 1.0 / 4, 3.0 / 8, 1.0 / 2, 3.0 / 4, 1};
@@ -932,6 +1319,7 @@ stp_status stp__opt_heuristic(stp_opt *x, const stp_opt_bound *b, uint64_t budge
     if (st == STP_OK && !stopping(&s))
       st = restart(&s, &found, err);
   }
+  profiles_free(&sw.pr);
   search_free(&s);
   return st;
 }

@@ -26,4 +26,19 @@ stp_status stp__opt_random(stp_opt *x, stp_error *err);
 stp_status stp__opt_heuristic(stp_opt *x, const stp_opt_bound *b, uint64_t budget,
                               double *constructive, stp_error *err);
 
+/* The heuristic's sweep of size profiles alone (optimize_search.c): every
+ * vector of team sizes of the free stages, best bound first, a climb on
+ * the assignment of each in turn, until x stops, `budget` evaluations (0:
+ * no limit), or no profile may beat the best (*proved true: the best is
+ * then optimal).  *swept false: too many profiles, nothing done. */
+stp_status stp__opt_sweep(stp_opt *x, const stp_opt_bound *b, uint64_t budget, bool *swept,
+                          bool *proved, stp_error *err);
+
+/* The bound on every mapping whose free stages stages[0..nstages) have
+ * teams of size[k] members: stage i with R_i members is at most R_i over
+ * the R_i-th smallest t_i(p) (optimize_bound.h), and at most the fixed
+ * teams' bound; 0 when a stage has too few processors. */
+double stp__opt_profile_bound(const stp_opt *x, const stp_opt_bound *b, const size_t *stages,
+                              size_t nstages, const size_t *size);
+
 #endif /* STP_OPTIMIZE_SEARCH_H */
