@@ -17,7 +17,7 @@
 #define QUAD_RTOL 1e-14
 #define QUAD_MAX_DEPTH 30
 
-static stp_status check_means(size_t n, const double *mean, stp_error *err) {
+stp_status stp__expmax_check_means(size_t n, const double *mean, stp_error *err) {
   for (size_t j = 0; j < n; j++)
     if (!isfinite(mean[j]) || mean[j] < 0)
       return stp__fail(err, STP_EINVAL, "expected maximum: mean %zu is %g, not finite >= 0", j,
@@ -35,7 +35,7 @@ static double harmonic(uint64_t k) {
 
 stp_status stp__expmax_recursion(size_t n, const double *mean, const uint64_t *count,
                                  double *out, stp_error *err) {
-  STP_CHECK(check_means(n, mean, err));
+  STP_CHECK(stp__expmax_check_means(n, mean, err));
   uint64_t states = 1;
   for (size_t j = 0; j < n; j++)
     if (mean[j] > 0 && count[j] > 0 &&
@@ -154,7 +154,7 @@ static double survival(void *ctx, double t) {
 
 stp_status stp__expmax_quadrature(size_t n, const double *mean, const uint64_t *count,
                                   double *out, stp_error *err) {
-  STP_CHECK(check_means(n, mean, err));
+  STP_CHECK(stp__expmax_check_means(n, mean, err));
   expsum e = {.n = n, .mean = mean, .count = count};
   stp_quad q;
   double mu_max = 0, k = 0;
@@ -185,7 +185,7 @@ stp_status stp__expmax_quadrature(size_t n, const double *mean, const uint64_t *
 
 stp_status stp__expmax(size_t n, const double *mean, const uint64_t *count, double *out,
                        stp_expmax_method *method, stp_error *err) {
-  STP_CHECK(check_means(n, mean, err));
+  STP_CHECK(stp__expmax_check_means(n, mean, err));
   size_t groups = 0, last = 0;
   uint64_t states = 1;
   int small = 1;

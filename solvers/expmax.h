@@ -29,6 +29,10 @@ typedef enum {
 stp_status stp__expmax(size_t n, const double *mean, const uint64_t *count, double *out,
                        stp_expmax_method *method, stp_error *err);
 
+/* EINVAL unless every mean is finite and >= 0 (the message names the
+ * first that is not); every expected maximum, phmax.h's too, checks this. */
+stp_status stp__expmax_check_means(size_t n, const double *mean, stp_error *err);
+
 /* The two general methods on their own (tests compare them).  The
  * recursion returns ELIMIT beyond STP_EXPMAX_MAX_STATES states. */
 stp_status stp__expmax_recursion(size_t n, const double *mean, const uint64_t *count,

@@ -256,16 +256,13 @@ stp_status stp__phmax(stp_phmax *p, size_t n, const double *mean, const uint64_t
                       double *out, double *error, stp_error *err) {
   *out = 0;
   *error = 0;
+  STP_CHECK(stp__expmax_check_means(n, mean, err));
   double mu_min = INFINITY, mu_max = 0;
-  for (size_t j = 0; j < n; j++) {
-    if (!isfinite(mean[j]) || mean[j] < 0)
-      return stp__fail(err, STP_EINVAL, "expected maximum: mean %zu is %g, not finite >= 0", j,
-                       mean[j]);
+  for (size_t j = 0; j < n; j++)
     if (mean[j] > 0 && count[j] > 0) {
       mu_min = fmin(mu_min, mean[j]);
       mu_max = fmax(mu_max, mean[j]);
     }
-  }
   if (mu_max == 0)
     return STP_OK;
   groups g = {.p = p, .n = n, .mean = mean, .count = count};
