@@ -258,6 +258,11 @@ bool stp__add_u64(uint64_t a, uint64_t b, uint64_t *out) {
   return !__builtin_add_overflow(a, b, out);
 }
 
+int stp__cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
 uint64_t stp__gcd_u64(uint64_t a, uint64_t b) {
   while (b) {
     uint64_t t = a % b;

@@ -58,6 +58,8 @@ stp_status stp__oom(stp_error *err, const char *what);
 bool stp__mul_u64(uint64_t a, uint64_t b, uint64_t *out);
 bool stp__add_u64(uint64_t a, uint64_t b, uint64_t *out);
 uint64_t stp__gcd_u64(uint64_t a, uint64_t b);
+/* qsort's comparison of two uint64_t, ascending. */
+int stp__cmp_u64(const void *a, const void *b);
 /* floor(log2 n) and ceil(log2 n) for n >= 1, exactly (no floating log);
  * both are 0 for n = 0. */
 unsigned stp__floor_log2(uint64_t n);

@@ -837,11 +837,6 @@ static inline bool ratio_greater(double a, double b) {
   return a > b + 1e-13 * max_d(fabs(a), fabs(b));
 }
 
-static int compare_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* The first round of the search of spread_best_ratio() when few nodes are
  * behind (count of them, seen[] 0), taken from their side: the search would
  * scan the in-edges of every node on par to find them, which cost 0.1 ms
@@ -878,7 +873,7 @@ static size_t first_round_from_behind(howard *h, size_t count) {
     if (best != NONE)
       keys[nkeys++] = (uint64_t)best << 32 | s;
   }
-  qsort(keys, nkeys, sizeof *keys, compare_u64);
+  qsort(keys, nkeys, sizeof *keys, stp__cmp_u64);
   for (size_t k = 0; k < nkeys; k++) {
     uint32_t s = (uint32_t)keys[k], d = (uint32_t)(keys[k] >> 32), u = h->orig[s];
     uint64_t e = g->off[u];

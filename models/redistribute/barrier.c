@@ -50,9 +50,17 @@ stp_status stp_redist_cost_check(const stp_redist *rd, const stp_redist_cost *c,
   return stp__redist_cost_check(rd, c, err);
 }
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
+size_t stp__redist_length_groups(const uint64_t *len, size_t n, double scale, double *mean,
+                                 uint64_t *count) {
+  size_t groups = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i == 0 || len[i] != len[i - 1]) {
+      mean[groups] = scale * (double)len[i];
+      count[groups++] = 0;
+    }
+    count[groups - 1]++;
+  }
+  return groups;
 }
 
 stp_status stp__redist_step_expmax(const stp_redist_schedule *sc, uint64_t k, double scale,
@@ -72,15 +80,8 @@ stp_status stp__redist_step_expmax(const stp_redist_schedule *sc, uint64_t k, do
   }
   for (size_t i = 0; i < n; i++)
     len[i] = sc->rd->mlen[sc->msg[sc->start[k] + i]];
-  qsort(len, n, sizeof *len, cmp_u64);
-  size_t groups = 0; /* equal lengths form one group */
-  for (size_t i = 0; i < n; i++) {
-    if (i == 0 || len[i] != len[i - 1]) {
-      mean[groups] = scale * (double)len[i];
-      count[groups++] = 0;
-    }
-    count[groups - 1]++;
-  }
+  qsort(len, n, sizeof *len, stp__cmp_u64);
+  size_t groups = stp__redist_length_groups(len, n, scale, mean, count);
   stp_status s = stp__expmax(groups, mean, count, out, NULL, err);
   free(len);
   free(count);

@@ -11,6 +11,12 @@
 stp_status stp__redist_cost_check(const stp_redist *rd, const stp_redist_cost *c,
                                   stp_error *err);
 
+/* The messages of a step as groups of equal times: len[0..n) sorted, each
+ * run of equal lengths one group, its mean scale * length in mean[] and
+ * its size in count[] (room for n each); returns the number of groups. */
+size_t stp__redist_length_groups(const uint64_t *len, size_t n, double scale, double *mean,
+                                 uint64_t *count);
+
 /* E[max over the messages of step k of beta (M/L) len X], X ~ Exp(1). */
 stp_status stp__redist_step_expmax(const stp_redist_schedule *sc, uint64_t k, double scale,
                                    double *out, stp_error *err);

@@ -30,17 +30,12 @@ static int by_hash(const void *a, const void *b) {
   return x->step < y->step ? -1 : x->step > y->step;
 }
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* len[start[k] ..]: step k's lengths, sorted; FNV-1a over them. */
 static uint64_t sort_step(const stp_redist_schedule *sc, uint64_t k, uint64_t *len) {
   size_t a = sc->start[k], n = sc->start[k + 1] - a;
   for (size_t i = 0; i < n; i++)
     len[a + i] = sc->rd->mlen[sc->msg[a + i]];
-  qsort(len + a, n, sizeof *len, cmp_u64);
+  qsort(len + a, n, sizeof *len, stp__cmp_u64);
   uint64_t h = UINT64_C(14695981039346656037) ^ n;
   for (size_t i = 0; i < n; i++)
     h = (h ^ len[a + i]) * UINT64_C(1099511628211);
@@ -57,14 +52,8 @@ static bool same_lengths(const stp_redist_schedule *sc, const uint64_t *len, uin
 static stp_status step_max(stp_phmax *pm, const stp_redist_schedule *sc, const uint64_t *len,
                            uint64_t k, double scale, double *mean, uint64_t *count,
                            double *out, double *error, stp_error *err) {
-  size_t a = sc->start[k], n = sc->start[k + 1] - a, groups = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (i == 0 || len[a + i] != len[a + i - 1]) {
-      mean[groups] = scale * (double)len[a + i];
-      count[groups++] = 0;
-    }
-    count[groups - 1]++;
-  }
+  size_t a = sc->start[k], n = sc->start[k + 1] - a;
+  size_t groups = stp__redist_length_groups(len + a, n, scale, mean, count);
   return stp__phmax(pm, groups, mean, count, out, error, err);
 }
 

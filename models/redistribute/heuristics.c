@@ -25,11 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_u64(const void *x, const void *y) {
-  uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-  return a < b ? -1 : a > b;
-}
-
 stp_status stp__redist_class(const stp_redist *rd, uint32_t *step, uint64_t *ns,
                              stp_error *err) {
   STP_CHECK(stp_redist_class_applies(rd, err));
@@ -48,7 +43,7 @@ stp_status stp__redist_class(const stp_redist *rd, uint32_t *step, uint64_t *ns,
     unsigned __int128 b = (unsigned __int128)rd->to[k] * rd->s % rd->g;
     cls[k] = sorted[k] = (uint64_t)((a + rd->g - b) % rd->g);
   }
-  qsort(sorted, rd->nmsg, sizeof *sorted, cmp_u64);
+  qsort(sorted, rd->nmsg, sizeof *sorted, stp__cmp_u64);
   size_t nc = 0;
   for (size_t k = 0; k < rd->nmsg; k++)
     if (k == 0 || sorted[k] != sorted[k - 1])
