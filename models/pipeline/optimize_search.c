@@ -973,6 +973,7 @@ static void profiles_free(profiles *pr) {
   free(pr->size);
   free(pr->bound);
   free(pr->order);
+  *pr = (profiles){0}; /* make_profiles frees on failure; the caller frees again */
 }
 
 /* How many profiles of stages k.. with `left` processors, at most `cap`
@@ -1191,6 +1192,15 @@ static stp_status sweep_visit(search *s, sweep *sw, size_t at, bool *found, stp_
   return st;
 }
 
+/* A sweep of every profile of s's problem, from its first round (done at
+ * once when there are too many profiles). */
+static stp_status sweep_begin(const search *s, sweep *sw, stp_error *err) {
+  *sw = (sweep){.at = s->x->evaluated};
+  stp_status st = make_profiles(s, &sw->pr, err);
+  sw->done = sw->pr.n == 0;
+  return st;
+}
+
 /* The next visit of the sweep (sw->done when there is none left). */
 static stp_status sweep_step(search *s, sweep *sw, bool *found, stp_error *err) {
   stp_opt *x = s->x;
@@ -1270,10 +1280,9 @@ stp_status stp__opt_sweep(stp_opt *x, const stp_opt_bound *b, uint64_t budget, b
                           bool *proved, stp_error *err) {
   search s;
   STP_CHECK(search_start(&s, x, b, budget, err));
-  sweep sw = {.at = x->evaluated};
-  stp_status st = make_profiles(&s, &sw.pr, err);
+  sweep sw;
+  stp_status st = sweep_begin(&s, &sw, err);
   *swept = sw.pr.n > 0;
-  sw.done = !*swept;
   bool found;
   while (st == STP_OK && !sw.done && !stopping(&s) && !reached_bound(x))
     st = sweep_step(&s, &sw, &found, err);
@@ -1295,10 +1304,9 @@ stp_status stp__opt_heuristic(stp_opt *x, const stp_opt_bound *b, uint64_t budge
   if (st == STP_OK && !found)
     st = random_start(&s, &found, err);
   uint64_t patience = 100 + 10 * (uint64_t)x->M;
-  sweep sw = {.at = x->evaluated};
+  sweep sw = {.done = true};
   if (st == STP_OK)
-    st = make_profiles(&s, &sw.pr, err);
-  sw.done = sw.pr.n == 0;
+    st = sweep_begin(&s, &sw, err);
   while (st == STP_OK && !stopping(&s) && !reached_bound(x)) {
     if (!sw.done) {
       st = sweep_step(&s, &sw, &found, err);
