@@ -1,17 +1,26 @@
 /* fileio.c: reading whole input files with a size limit, so that a huge or
  * special file (a FIFO, /dev/zero, a directory) is refused instead of read;
- * and the NUL byte check every text reader makes before parsing (Jansson
- * stops at a NUL without saying where, a CSV reader would misread it). */
+ * the NUL byte check every text reader makes before parsing (Jansson
+ * stops at a NUL without saying where, a CSV reader would misread it); and
+ * the writer of files written whole (stp_atomic_*: a temporary beside the
+ * file, renamed over it once complete). */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700 /* realpath */
+#endif
 #include "base/fileio.h"
 
 #include "base/core.h"
 #include "base/jsonpos.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Standard input, read to its end (it may be a pipe: no size known). */
 static stp_status read_stdin(size_t max_bytes, char **text, size_t *len, stp_error *err) {
@@ -97,4 +106,195 @@ stp_status stp__reject_nul(const char *text, size_t len, const char *label, cons
   stp__text_position(text, (size_t)(z - text), &line, &col);
   return stp__fail(err, STP_EINVAL, "%s:%d:%d: a NUL byte; the file must be %s text", label,
                    line, col, kind);
+}
+
+/* ---- files written whole (streamtp_base.h, stp_atomic_*) ------------------------ */
+struct stp_atomic_file {
+  FILE *f;
+  char *path; /* what is replaced (a symbolic link resolved) or written directly */
+  char *tmp;  /* the temporary beside it; NULL: a direct write */
+};
+
+static void atomic_free(stp_atomic_file *a) {
+  if (!a)
+    return;
+  free(a->path);
+  free(a->tmp);
+  free(a);
+}
+
+/* Devices, FIFOs and the links to the process's own descriptors
+ * (/dev/stdout, /dev/fd/N, /proc/self/fd/N) are written in place: renaming
+ * over them would replace a name, not write to what it stands for (a
+ * shell's '>> log' behind /dev/stdout would lose the log). */
+static bool written_in_place(const char *path, const struct stat *st, bool exists) {
+  if (exists && (S_ISCHR(st->st_mode) || S_ISFIFO(st->st_mode)))
+    return true;
+  struct stat lst;
+  return exists && (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0) &&
+         lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+}
+
+static stp_status open_in_place(stp_atomic_file *a, stp_error *err) {
+  /* a FIFO's open waits for a reader; a signal handler without SA_RESTART
+   * ends the wait (EINTR), so that Ctrl-C is not lost in it */
+  int fd = open(a->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0)
+    return errno == EINTR ? stp__fail(err, STP_EINTERRUPTED, "%s: interrupted while opening", a->path)
+                          : stp__fail(err, STP_EIO, "%s: cannot create: %s", a->path, strerror(errno));
+  if (!(a->f = fdopen(fd, "w"))) {
+    close(fd);
+    return stp__oom(err, "opening a file");
+  }
+  return STP_OK;
+}
+
+/* DIR/.NAME.stp-XXXXXX beside path, created exclusively with `mode` (the
+ * umask applies to a new file's 0666; an old file's bits are set exactly). */
+static stp_status open_temporary(stp_atomic_file *a, mode_t mode, bool exact_mode,
+                                 stp_error *err) {
+  static _Atomic unsigned long counter;
+  const char *slash = strrchr(a->path, '/');
+  int dirlen = slash ? (int)(slash - a->path + 1) : 0;
+  const char *name = a->path + dirlen;
+  for (int attempt = 0; attempt < 100; attempt++) {
+    unsigned long r = (unsigned long)getpid() * 2654435761u ^ (unsigned long)(stp__now() * 1e9) ^
+                      (atomic_fetch_add(&counter, 1) * 40503u);
+    char tag[7];
+    for (int k = 0; k < 6; k++, r /= 36)
+      tag[k] = "0123456789abcdefghijklmnopqrstuvwxyz"[r % 36];
+    tag[6] = '\0';
+    free(a->tmp);
+    /* at most 200 bytes of the name: the temporary's must fit NAME_MAX too */
+    if (!(a->tmp = stp__asprintf("%.*s.%.200s.stp-%s", dirlen, a->path, name, tag)))
+      return stp__oom(err, "naming a temporary file");
+    int fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exact_mode ? 0600 : 0666);
+    if (fd < 0 && errno == EEXIST)
+      continue;
+    if (fd < 0) {
+      stp_status s = stp__fail(err, STP_EIO, "%s: cannot create a temporary file beside it: %s",
+                               a->path, strerror(errno));
+      free(a->tmp);
+      a->tmp = NULL;
+      return s;
+    }
+    if ((exact_mode && fchmod(fd, mode & 07777) != 0) || !(a->f = fdopen(fd, "w"))) {
+      stp_status s = stp__fail(err, STP_EIO, "%s: cannot set up a temporary file: %s", a->path,
+                               strerror(errno));
+      close(fd);
+      unlink(a->tmp);
+      return s;
+    }
+    return STP_OK;
+  }
+  return stp__fail(err, STP_EIO, "%s: no free name for a temporary file beside it", a->path);
+}
+
+stp_status stp_atomic_open(const char *path, stp_atomic_file **out, FILE **f, stp_error *err) {
+  if (out)
+    *out = NULL;
+  if (f)
+    *f = NULL;
+  if (!path || !out || !f)
+    return stp__fail(err, STP_EINVAL, "stp_atomic_open: NULL argument");
+  if (!*path)
+    return stp__fail(err, STP_EINVAL, "an empty file name");
+  if (strcmp(path, "-") == 0)
+    return stp__fail(err, STP_EINVAL, "'-' is standard output: the caller writes it");
+  stp_atomic_file *a = calloc(1, sizeof *a);
+  if (!a)
+    return stp__oom(err, "opening a file");
+  struct stat st;
+  bool exists = stat(path, &st) == 0;
+  stp_status s = STP_OK;
+  if (!exists && errno != ENOENT)
+    s = stp__fail(err, STP_EIO, "%s: cannot create: %s", path, strerror(errno));
+  else if (exists && S_ISDIR(st.st_mode))
+    s = stp__fail(err, STP_EIO, "%s: is a directory", path);
+  else if (exists && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
+    s = stp__fail(err, STP_EIO, "%s: not a regular file, a character device or a FIFO", path);
+  else if (!(a->path = stp__strdup(path)))
+    s = stp__oom(err, "opening a file");
+  if (s == STP_OK && written_in_place(path, &st, exists)) {
+    s = open_in_place(a, err);
+  } else if (s == STP_OK) {
+    struct stat lst;
+    if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+      char *real = realpath(path, NULL); /* replace the file, keep the link */
+      if (!real) {
+        s = stp__fail(err, STP_EIO, "%s: cannot resolve the link: %s", path, strerror(errno));
+      } else {
+        free(a->path);
+        a->path = real;
+      }
+    }
+    if (s == STP_OK)
+      s = open_temporary(a, exists ? st.st_mode : 0666, exists, err);
+  }
+  if (s != STP_OK) {
+    atomic_free(a);
+    return s;
+  }
+  *out = a;
+  *f = a->f;
+  return STP_OK;
+}
+
+/* Best effort: the rename itself reaches the disk with the directory. */
+static void sync_directory(const char *path) {
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? stp__asprintf("%.*s", slash == path ? 1 : (int)(slash - path), path)
+                    : stp__strdup(".");
+  int fd = dir ? open(dir, O_RDONLY | O_CLOEXEC) : -1;
+  if (fd >= 0) {
+    (void)fsync(fd);
+    close(fd);
+  }
+  free(dir);
+}
+
+stp_status stp_atomic_commit(stp_atomic_file *a, stp_error *err) {
+  if (!a)
+    return stp__fail(err, STP_EINVAL, "stp_atomic_commit: NULL handle");
+  /* an earlier write failed (its errno is gone): flush again for the reason
+   * (a full disk says so again), the file is refused either way */
+  bool failed_before = ferror(a->f) != 0;
+  clearerr(a->f);
+  errno = 0;
+  bool ok = fflush(a->f) == 0 && !failed_before;
+  int e = errno;
+  /* the temporary reaches the disk before its name does (a device or a
+   * FIFO cannot be synced: EINVAL) */
+  if (ok && a->tmp && fsync(fileno(a->f)) != 0) {
+    ok = false;
+    e = errno;
+  }
+  errno = 0;
+  if (fclose(a->f) != 0 && ok) {
+    ok = false;
+    e = errno ? errno : EIO;
+  }
+  a->f = NULL;
+  stp_status s = STP_OK;
+  if (!ok)
+    s = stp__fail(err, STP_EIO, "%s: cannot write: %s", a->path,
+                  e ? strerror(e) : "a write failed");
+  else if (a->tmp && rename(a->tmp, a->path) != 0)
+    s = stp__fail(err, STP_EIO, "%s: cannot replace: %s", a->path, strerror(errno));
+  if (s != STP_OK && a->tmp)
+    unlink(a->tmp);
+  else if (a->tmp)
+    sync_directory(a->path);
+  atomic_free(a);
+  return s;
+}
+
+void stp_atomic_abort(stp_atomic_file *a) {
+  if (!a)
+    return;
+  if (a->f)
+    fclose(a->f);
+  if (a->tmp)
+    unlink(a->tmp);
+  atomic_free(a);
 }

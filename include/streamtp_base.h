@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -95,6 +96,41 @@ STP_API void stp_error_prefix(stp_error *err, const char *fmt, ...);
  * Not finite: "inf", "-inf", "nan".  Writes at most n bytes (NUL included)
  * and returns what snprintf returns (n >= 32 always suffices). */
 STP_API int stp_format_double(double x, char *buf, size_t n);
+
+/* ---- files written whole ---------------------------------------------------
+ * A file that is written whole (an answer, a picture, a merged campaign, a
+ * chain export) goes to a temporary file beside it, which replaces the old
+ * file only once complete: a full disk, a failed write or a kill leaves the
+ * old file or the new one, never a mixture (docs/format.md, "Files written
+ * whole").
+ *
+ * stp_atomic_open(path, &a, &f, err) gives a stream f to write the new
+ * contents to, and a handle a to finish with exactly one of
+ * stp_atomic_commit (the new file replaces the old) or stp_atomic_abort
+ * (the old file stays); never fclose(f).  What path may name:
+ *  - nothing yet (the directory must exist), or a regular file: the
+ *    temporary is DIR/.NAME.stp-XXXXXX in the file's own directory (so that
+ *    rename() replaces it in one step), created with the old file's
+ *    permission bits (a new file: 0666 less the umask); a symbolic link is
+ *    followed, the file it names is replaced and the link kept.  The
+ *    replaced file gets a new inode: hard links to it keep the old contents.
+ *  - a character device (/dev/null, /dev/full, a terminal), a FIFO, or a
+ *    symbolic link under /dev/ or /proc/ (/dev/stdout, /dev/fd/N): written
+ *    directly, as the shell's '>' would (a FIFO's open waits for a reader:
+ *    a signal that interrupts it, not restarted, gives STP_EINTERRUPTED);
+ *  - a directory, a block device or a socket: refused (STP_EIO), and so is
+ *    "-" (STP_EINVAL): standard output is the caller's to write.
+ * On failure *out and *f are NULL, nothing is created and err says why. */
+typedef struct stp_atomic_file stp_atomic_file;
+STP_API stp_status stp_atomic_open(const char *path, stp_atomic_file **out, FILE **f,
+                                   stp_error *err);
+/* Flush, fsync, and rename the temporary over path (a direct write: flush
+ * and close).  Frees a.  On failure (a write error seen on f at any time,
+ * a full disk, EIO) the temporary is removed, the old file is left as it
+ * was, and err says "PATH: cannot write: REASON". */
+STP_API stp_status stp_atomic_commit(stp_atomic_file *a, stp_error *err);
+/* Removes the temporary (a direct write: just closes) and frees; NULL ok. */
+STP_API void stp_atomic_abort(stp_atomic_file *a);
 
 /* ---- analysis options ------------------------------------------------------ */
 typedef enum {
