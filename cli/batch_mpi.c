@@ -2,8 +2,9 @@
  *   TASK  rank 0 -> worker: input k (8 bytes), its listing status (4), its
  *         path and its listing message, each ending with a zero byte;
  *   ROWS  worker -> rank 0: k (8), the number of rows (4), then per row its
- *         status (4), the length of its text (4) and the text: the JSON of
- *         report_row, whose numbers (17 digits) read back to the same doubles;
+ *         status (4), its model (4: -1 unknown, else stp_model), the length
+ *         of its text (4) and the text: the JSON of its record, whose
+ *         numbers (shortest round-trip) read back to the same doubles;
  *   STOP  rank 0 -> worker: no more inputs.
  * Rank 0 waits with MPI_Iprobe and short sleeps rather than in MPI_Recv,
  * which Open MPI spins in: started one rank per core, the leader leaves
@@ -11,7 +12,7 @@
 #include "cli/batch_mpi.h"
 
 #include "cli/cli.h"
-#include "cli/report.h"
+#include "streamtp_report.h"
 
 #include <mpi.h>
 #include <stdlib.h>
@@ -90,13 +91,18 @@ typedef struct work {
 
 static stp_status keep_row(const stp_batch_row *row, void *ctx, stp_error *err) {
   work *w = ctx;
-  json_t *j = report_row(row);
-  char *text = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-  json_decref(j);
-  int32_t status = (int32_t)row->status;
-  uint32_t len = text ? (uint32_t)strlen(text) : 0;
-  bool ok = text && put(&w->out, &status, 4) && put(&w->out, &len, 4) && put(&w->out, text, len);
-  free(text);
+  stp_record *rec = NULL;
+  char *text = NULL;
+  size_t n = 0;
+  stp_error e = {0};
+  if (stp_batch_row_json(row, &rec, &e) == STP_OK)
+    stp_record_json(rec, NULL, &text, &n, &e);
+  stp_record_free(rec);
+  int32_t status = (int32_t)row->status, model = row->model_known ? (int32_t)row->model : -1;
+  uint32_t len = (uint32_t)n;
+  bool ok = text && put(&w->out, &status, 4) && put(&w->out, &model, 4) &&
+            put(&w->out, &len, 4) && put(&w->out, text, len);
+  stp_free(text);
   w->rows++;
   if (ok)
     return STP_OK;
@@ -211,16 +217,17 @@ static stp_status emit_rows(lead *l, const char *msg, stp_error *err) {
   const char *at = msg + 12;
   stp_status s = STP_OK;
   for (uint32_t r = 0; r < rows && s == STP_OK; r++) {
-    int32_t status;
+    int32_t status, model;
     uint32_t len;
     memcpy(&status, at, 4);
-    memcpy(&len, at + 4, 4);
-    json_t *row = json_loadb(at + 8, len, 0, NULL);
-    at += 8 + len;
-    if (!row)
-      return fail(err, STP_EINTERNAL, "a worker sent a row that does not parse");
-    s = l->sink->put(l->sink->ctx, (size_t)k, row, (stp_status)status, err);
-    json_decref(row);
+    memcpy(&model, at + 4, 4);
+    memcpy(&len, at + 8, 4);
+    batch_mpi_row row = {.json = at + 12, .len = len, .status = (stp_status)status,
+                         .path = k < l->n ? l->in[k].path : "an input",
+                         .model_known = model >= 0,
+                         .model = model == STP_MODEL_STRICT ? STP_MODEL_STRICT : STP_MODEL_OVERLAP};
+    at += 12 + len;
+    s = l->sink->put(l->sink->ctx, (size_t)k, &row, err);
     if (s != STP_OK)
       break;
     l->sum->rows++;

@@ -5,18 +5,26 @@
  * sink in input order as soon as every earlier row is there; an expensive
  * input holds up no one but the rank that evaluates it.  The other ranks
  * work: they evaluate what they are sent, one input at a time, and send
- * back its rows as the JSON objects of report_row. */
+ * back its rows as the JSON text of their records (stp_batch_row_json). */
 #ifndef STP_BATCH_MPI_H
 #define STP_BATCH_MPI_H
 
 #include "streamtp_batch.h"
 
-#include <jansson.h>
+/* A row another rank made: its record as JSON text, what it is about. */
+typedef struct batch_mpi_row {
+  const char *json;
+  size_t len;
+  stp_status status;
+  const char *path; /* its "file", or "an input" */
+  int model_known;
+  stp_model model;
+} batch_mpi_row;
 
 typedef struct batch_mpi_sink {
-  /* A row of input k (the object of report_row, its status): rank 0 only,
-   * in input order.  A status other than STP_OK stops the batch. */
-  stp_status (*put)(void *ctx, size_t k, json_t *row, stp_status status, stp_error *err);
+  /* A row of input k: rank 0 only, in input order.  A status other than
+   * STP_OK stops the batch. */
+  stp_status (*put)(void *ctx, size_t k, const batch_mpi_row *row, stp_error *err);
   void (*progress)(const stp_batch_summary *sofar, void *ctx); /* may be NULL */
   double progress_interval;
   void *ctx;

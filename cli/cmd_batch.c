@@ -8,7 +8,7 @@
 #include "cli/batch_mpi.h"
 #include "cli/campaign.h"
 #include "cli/cli.h"
-#include "cli/report.h"
+#include "cli/output.h"
 #include "streamtp_batch.h"
 
 #include <errno.h>
@@ -50,7 +50,21 @@ typedef struct batch_cli {
   const size_t *orig; /* index in the campaign of each input run */
   const uint8_t *done;
   size_t prior_rows, prior_input_errors, prior_internal_errors;
+  cli_out rows; /* the rows' sink, once the format is known (rows_open) */
 } batch_cli;
+
+/* The sink of the rows, in the format decided by then (--format, or the
+ * file --resume appends to). */
+static bool rows_open(batch_cli *c) {
+  return c->rows.sink ||
+         cli_out_open_file(&c->rows, c->out, "eval", c->csv ? CLI_FORMAT_CSV : CLI_FORMAT_JSONL);
+}
+
+/* The CSV header: written (a new output), or only taken as written (a file
+ * appended to has it). */
+static int rows_header(batch_cli *c, bool write) {
+  return rows_open(c) ? cli_out_header(&c->rows, write) : -1;
+}
 
 /* OUT holds this row already (--resume after a run killed between two rows
  * of one input): it is not written again. */
@@ -59,8 +73,8 @@ static bool held(const batch_cli *c, size_t k, bool model_known, stp_model model
          c->done[campaign_row_slot(c->camp, c->orig[k], model)] != ROW_CUT;
 }
 
-static stp_status put_row(batch_cli *c, json_t *j, const char *path, stp_error *err) {
-  int rc = c->csv ? report_csv_row(c->out, j) : report_json_line(c->out, j);
+static stp_status put_row(batch_cli *c, stp_record *rec, const char *path, stp_error *err) {
+  int rc = rows_open(c) ? cli_out_put(&c->rows, rec) : (stp_record_free(rec), -1);
   if (rc == 0)
     return STP_OK;
   err->status = STP_EIO;
@@ -72,25 +86,22 @@ static stp_status write_row(const stp_batch_row *row, void *ctx, stp_error *err)
   batch_cli *c = ctx;
   if (held(c, row->input, row->model_known, row->model))
     return STP_OK;
-  json_t *j = report_row(row);
-  stp_status s = put_row(c, j, row->path, err);
-  json_decref(j);
-  return s;
+  stp_record *rec = NULL;
+  stp_batch_row_json(row, &rec, err);
+  return put_row(c, rec, row->path, err);
 }
 
 #ifdef STP_MPI
 /* A row that another rank made (mpirun): the same output. */
-static stp_status write_json_row(void *ctx, size_t k, json_t *row, stp_status status,
+static stp_status write_json_row(void *ctx, size_t k, const batch_mpi_row *row,
                                  stp_error *err) {
-  (void)status;
   batch_cli *c = ctx;
-  const char *model = json_string_value(json_object_get(row, "model"));
-  bool known = model && (strcmp(model, "overlap") == 0 || strcmp(model, "strict") == 0);
-  if (held(c, k, known, known && strcmp(model, "strict") == 0 ? STP_MODEL_STRICT
-                                                             : STP_MODEL_OVERLAP))
+  if (held(c, k, row->model_known, row->model))
     return STP_OK;
-  const char *path = json_string_value(json_object_get(row, "file"));
-  return put_row(c, row, path ? path : "an input", err);
+  stp_record *rec = NULL;
+  if (stp_record_parse("eval", row->json, row->len, &rec, err) != STP_OK)
+    return STP_EINTERNAL;
+  return put_row(c, rec, row->path, err);
 }
 #endif
 
@@ -242,7 +253,7 @@ static int rows_status(const stp_batch_summary *s, const batch_cli *c) {
 
 static int run_with_inputs(const stp_batch_input *in, size_t n, stp_batch_config *cfg,
                            batch_cli *c, bool header) {
-  if (header && c->csv && report_csv_header(c->out) != 0)
+  if (rows_header(c, header) != 0)
     return CLI_FAILURE; /* cli_finish says why */
   cfg->options.control = cli_control(); /* Ctrl-C: cli_run_command catches it */
   cfg->options.control.progress = (stp_progress){0}; /* workers in parallel: the bar says it */
@@ -338,10 +349,15 @@ static int merge(const cli_command *cmd, const cli_args *a, const campaign *camp
 /* --resume OUT: the inputs OUT lacks, appended to it. */
 static int resume(const campaign *camp, stp_batch_config *cfg, batch_cli *c) {
   char msg[1024];
-  char *header = report_csv_header_text();
+  char *header = NULL;
+  stp_sink *probe = NULL;
+  stp_error e = {0};
+  if (stp_sink_new("eval", STP_FORMAT_CSV, NULL, &probe, &e) == STP_OK)
+    stp_sink_header(probe, &header, NULL, &e);
+  stp_sink_free(probe);
   campaign_resume r;
   bool ok = header && campaign_resume_read(camp, c->resume, c->format, header, &r, msg, sizeof msg);
-  free(header);
+  stp_free(header);
   if (!ok) {
     cli_error("%s", header ? msg : "out of memory");
     campaign_resume_free(&r);
@@ -384,7 +400,7 @@ static int resume(const campaign *camp, stp_batch_config *cfg, batch_cli *c) {
     } else {
       report_failed(c->prior_rows, c->prior_input_errors, c->prior_internal_errors);
       rc = errors_status(c->prior_input_errors, c->prior_internal_errors);
-      if (!r.has_header && c->csv && report_csv_header(c->out) != 0)
+      if (rows_header(c, !r.has_header) != 0)
         rc = CLI_FAILURE; /* an empty campaign still gets its header */
     }
   }
@@ -451,6 +467,8 @@ static int run_batch(int argc, char **argv) {
   } else {
     rc = run_inputs(cmd, &a, in, n, &cfg, &c);
   }
+  if (c.rows.sink && cli_out_close(&c.rows) != 0)
+    rc = rc ? rc : CLI_FAILURE;
   stp_batch_inputs_free(in, n);
   stp_law_free(c.law);
   cli_args_free(&a);

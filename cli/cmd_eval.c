@@ -1,7 +1,7 @@
 /* cmd_eval.c: `streamtp eval FILE...`: throughputs, bounds and critical
  * resources of each mapping file, for its model or the one(s) asked for. */
 #include "cli/cli.h"
-#include "cli/report.h"
+#include "cli/output.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -21,55 +21,35 @@ static const cli_option eval_options[] = {
     {0}};
 
 static const char *const eval_formats[] = {"text", "jsonl", "csv", "table", NULL};
-/* --format table: the values a reader compares, once each (the bounds are
- * the two throughputs), to 8 digits. */
-static const char *const eval_table[] = {"file", "model", "deterministic.throughput",
-                                         "exponential.throughput",
-                                         "deterministic.critical_resource", NULL};
-static const char *const eval_table_labels[] = {"file", "model", "det throughput",
-                                                "exp throughput", "critical", NULL};
 
-/* One record in the chosen format: a result, or (r NULL) the error of an
- * input that failed, so that JSON lines and CSV keep one record per input. */
-static int put_record(const char *file, const stp_mapping *m, const stp_result *r,
-                      stp_model model, bool model_known, const stp_error *err, int fmt,
-                      report_sink *sink, size_t printed) {
-  if (fmt == CLI_FORMAT_TEXT) {
-    if (!r)
-      return 0; /* the message went to standard error */
-    if (printed && !cli_write_record(stdout, "\n", 1))
-      return -1;
-    return report_text_record(stdout, m, r);
-  }
-  json_t *j;
-  if (fmt == CLI_FORMAT_JSONL && r) {
-    j = report_json(m, r);
-    if (j)
-      report_status(j, STP_OK, NULL);
-  } else if (fmt == CLI_FORMAT_JSONL) {
-    j = report_head(file, m, model_known ? stp_model_name(model) : NULL);
-    if (j)
-      report_status(j, err->status, err->message);
-  } else { /* a row as batch writes it, so that the two agree */
+/* One record: a result, or (r NULL) the error of an input that failed, so
+ * that JSON lines and CSV keep one record per input (in text, the message
+ * went to standard error). */
+static int put_record(cli_out *out, const char *file, const stp_mapping *m, const stp_result *r,
+                      stp_model model, bool model_known, const stp_error *failure) {
+  stp_error err = {0};
+  stp_record *rec = NULL;
+  if (out->csv) { /* a row as batch writes it, so that the two agree */
     stp_batch_row row = {.path = file, .mapping = m, .model_known = model_known,
-                         .model = model, .result = r, .status = r ? STP_OK : err->status,
-                         .message = r ? NULL : err->message, .seconds = r ? r->seconds : NAN};
-    j = report_row(&row);
-  }
-  int rc = fmt == CLI_FORMAT_JSONL ? report_json_line(stdout, j) : report_sink_put(sink, stdout, j);
-  json_decref(j);
-  return rc;
+                         .model = model, .result = r, .status = r ? STP_OK : failure->status,
+                         .message = r ? NULL : failure->message, .seconds = r ? r->seconds : NAN};
+    stp_batch_row_json(&row, &rec, &err);
+  } else if (r)
+    stp_result_json(m, r, &rec, &err);
+  else
+    stp_error_json("eval", file, m, model_known ? stp_model_name(model) : NULL, failure, &rec,
+                   &err);
+  return cli_out_put(out, rec);
 }
 
 /* Evaluate one loaded mapping under one model and print it. */
-static int eval_one(const stp_mapping *m, stp_model model, const stp_options *o, int fmt,
-                    report_sink *sink, size_t *printed) {
+static int eval_one(cli_out *out, const stp_mapping *m, stp_model model, const stp_options *o) {
   stp_error err = {0};
   stp_result *r = NULL;
   int status = CLI_OK;
   if (stp_evaluate(m, model, o, &r, &err) != STP_OK)
     status = cli_report_error(&err);
-  if (put_record(stp_mapping_file(m), m, r, model, true, &err, fmt, sink, (*printed)++) != 0)
+  if (put_record(out, stp_mapping_file(m), m, r, model, true, &err) != 0)
     status = CLI_FAILURE; /* a failed write: cli_finish says why */
   stp_result_free(r);
   return status;
@@ -104,11 +84,13 @@ static int run_eval(int argc, char **argv) {
     cli_args_free(&a);
     return CLI_USAGE;
   }
-  report_sink sink = {.format = fmt,
-                      .columns = fmt == CLI_FORMAT_TABLE ? eval_table : report_row_columns(),
-                      .labels = fmt == CLI_FORMAT_TABLE ? eval_table_labels : NULL};
+  cli_out out;
+  if (!cli_out_open(&out, "eval", fmt)) {
+    stp_law_free(law);
+    cli_args_free(&a);
+    return CLI_FAILURE;
+  }
   int status = CLI_OK;
-  size_t printed = 0;
   for (int k = 0; k < a.npos && go_on(); k++) {
     stp_error err = {0};
     stp_mapping *m;
@@ -117,7 +99,7 @@ static int run_eval(int argc, char **argv) {
       bool known = models == CLI_MODEL_OVERLAP || models == CLI_MODEL_STRICT;
       stp_model mo = models == CLI_MODEL_STRICT ? STP_MODEL_STRICT : STP_MODEL_OVERLAP;
       const char *file = strcmp(a.pos[k], "-") ? a.pos[k] : "<stdin>";
-      if (put_record(file, NULL, NULL, mo, known, &err, fmt, &sink, printed++) != 0)
+      if (put_record(&out, file, NULL, NULL, mo, known, &err) != 0)
         status = worst(status, CLI_FAILURE);
       continue;
     }
@@ -130,10 +112,10 @@ static int run_eval(int argc, char **argv) {
     if (models == CLI_MODEL_STRICT || models == CLI_MODEL_BOTH)
       list[n++] = STP_MODEL_STRICT;
     for (int q = 0; q < n && go_on(); q++)
-      status = worst(status, eval_one(m, list[q], &o, fmt, &sink, &printed));
+      status = worst(status, eval_one(&out, m, list[q], &o));
     stp_mapping_free(m);
   }
-  if (report_sink_close(&sink, stdout) != 0)
+  if (cli_out_close(&out) != 0)
     status = worst(status, CLI_FAILURE);
   stp_law_free(law);
   cli_args_free(&a);

@@ -1,0 +1,71 @@
+/* output.c: records out of the command (output.h). */
+#include "cli/output.h"
+
+#include <stdlib.h>
+
+stp_run_limits cli_out_limits(void) {
+  const cli_limits *l = &cli_run_limits;
+  return (stp_run_limits){.max_transitions = l->eval ? l->max_transitions : 0,
+                          .max_states = l->eval || l->states ? l->max_states : 0,
+                          .max_memory = l->max_memory,
+                          .has_seed = l->has_seed,
+                          .seed = l->seed};
+}
+
+bool cli_out_open(cli_out *o, const char *kind, int fmt) {
+  return cli_out_open_file(o, stdout, kind, fmt);
+}
+
+bool cli_out_open_file(cli_out *o, FILE *f, const char *kind, int fmt) {
+  stp_error err = {0};
+  stp_run_limits limits = cli_out_limits();
+  o->sink = NULL;
+  o->f = f;
+  o->csv = fmt == CLI_FORMAT_CSV;
+  if (stp_sink_new(kind, (stp_format)fmt, &limits, &o->sink, &err) != STP_OK) {
+    cli_report_error(&err);
+    return false;
+  }
+  return true;
+}
+
+/* Write text (owned) whole. */
+static int write_text(cli_out *o, char *text, size_t len) {
+  int rc = len == 0 || cli_write_record(o->f, text, len) ? 0 : -1;
+  stp_free(text);
+  return rc;
+}
+
+int cli_out_header(cli_out *o, bool write) {
+  stp_error err = {0};
+  char *text;
+  size_t len;
+  if (stp_sink_header(o->sink, &text, &len, &err) != STP_OK)
+    return -1;
+  if (!write)
+    len = 0;
+  return write_text(o, text, len);
+}
+
+int cli_out_put(cli_out *o, stp_record *r) {
+  stp_error err = {0};
+  char *text;
+  size_t len;
+  if (!r || stp_sink_put(o->sink, r, &text, &len, &err) != STP_OK) {
+    stp_record_free(r);
+    return -1;
+  }
+  stp_record_free(r);
+  return write_text(o, text, len);
+}
+
+int cli_out_close(cli_out *o) {
+  stp_error err = {0};
+  char *text;
+  size_t len;
+  int rc = o->sink && stp_sink_end(o->sink, &text, &len, &err) == STP_OK ? write_text(o, text, len)
+                                                                          : -1;
+  stp_sink_free(o->sink);
+  o->sink = NULL;
+  return rc;
+}

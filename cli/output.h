@@ -1,0 +1,33 @@
+/* output.h: records out of the command: the library renders each record
+ * in the chosen format (streamtp_report.h), the command writes it whole
+ * through the run contract (cli_write_record), or not at all. */
+#ifndef STP_CLI_OUTPUT_H
+#define STP_CLI_OUTPUT_H
+
+#include "cli/cli.h"
+#include "streamtp_report.h"
+
+typedef struct cli_out {
+  stp_sink *sink;
+  FILE *f;  /* where the records go: standard output, or batch's OUT */
+  bool csv; /* the format is CSV */
+} cli_out;
+
+/* A stream of records of `kind` in format fmt (CLI_FORMAT_*) to standard
+ * output, with the run's limits in every JSON line.  False (message
+ * printed) on failure. */
+bool cli_out_open(cli_out *o, const char *kind, int fmt);
+/* The same to f. */
+bool cli_out_open_file(cli_out *o, FILE *f, const char *kind, int fmt);
+/* Write the CSV header now (even before any record; nothing for the other
+ * formats); write false: only mark it written (a file appended to). */
+int cli_out_header(cli_out *o, bool write);
+/* Write the record (consumed; NULL: its producer ran out of memory).
+ * 0, or -1 when it was not written (cli_finish says why). */
+int cli_out_put(cli_out *o, stp_record *r);
+/* The end of the stream (a table is written here); frees the sink. */
+int cli_out_close(cli_out *o);
+/* The run's limits, as every JSON line names them. */
+stp_run_limits cli_out_limits(void);
+
+#endif /* STP_CLI_OUTPUT_H */

@@ -1,0 +1,123 @@
+/* streamtp_report.h: every result as its record, and every record in
+ * every output format, written once, by the library.
+ *
+ * A record is one JSON object of docs/format.md (an evaluation, a
+ * simulation, a graph's analysis, ...).  The producers (stp_*_json, in
+ * this header and beside each result's own) turn a result into its
+ * record; stp_record_json writes it as one line of JSON, with "version"
+ * and "limits", every real in its shortest round-trip form; a sink writes
+ * a stream of records as text (the human report), JSON lines, CSV (each
+ * column a JSON path: "bounds.lower") or an aligned table.  The CLI and
+ * the Python module print nothing of their own: what they show comes from
+ * here, so the words and the numbers are the same everywhere.
+ *
+ * Ownership: a record belongs to the caller (stp_record_free); text
+ * handed out (char **) is malloc'd, to be released with stp_free.  Records
+ * do not refer to the results they were made from.
+ */
+#ifndef STREAMTP_REPORT_H
+#define STREAMTP_REPORT_H
+
+#include "streamtp.h"
+#include "streamtp_batch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct stp_record stp_record;
+
+/* ---- the envelope -------------------------------------------------------------
+ * What a run was limited by: the "limits" object of every record.  A
+ * member that is 0 (has_seed 0) was not a limit of the run and is left
+ * out. */
+typedef struct stp_run_limits {
+  uint64_t max_transitions; /* full event graphs */
+  uint64_t max_states;      /* Markov chains */
+  uint64_t max_memory;      /* bytes, the default resolved */
+  int has_seed;
+  uint64_t seed;            /* Monte Carlo and the optimiser's search */
+} stp_run_limits;
+
+/* The limits an evaluation with options o ran under: max_transitions,
+ * max_states and the memory budget (its default resolved). */
+STP_API stp_run_limits stp_run_limits_of(const stp_options *o);
+
+/* ---- records ------------------------------------------------------------------ */
+STP_API void stp_record_free(stp_record *r);
+/* Text from the library (records, reports) is released with this. */
+STP_API void stp_free(void *p);
+/* What the record is: "eval", "simulate", "graph", ... (the text report
+ * and the sink's default columns follow from it). */
+STP_API const char *stp_record_kind(const stp_record *r);
+/* The status the record reports ("status": STP_OK for a result). */
+STP_API stp_status stp_record_status(const stp_record *r);
+/* The record as one JSON object on one line (no line break), ending with
+ * "version" and "limits" (limits NULL: only the record's own limits, if
+ * any).  *len may be NULL. */
+STP_API stp_status stp_record_json(const stp_record *r, const stp_run_limits *limits,
+                                   char **text, size_t *len, stp_error *err);
+/* The human report of the record, as `streamtp COMMAND` prints it (an
+ * error record: the empty string; the CLI shows the error on stderr). */
+STP_API stp_status stp_record_text(const stp_record *r, char **text, size_t *len,
+                                   stp_error *err);
+
+/* A record read back from its JSON text (a line of stp_record_json, sent
+ * between processes): STP_EINVAL when it is not a JSON object. */
+STP_API stp_status stp_record_parse(const char *kind, const char *text, size_t len,
+                                    stp_record **out, stp_error *err);
+
+/* The record of an input that failed before it had a result: "file",
+ * "name" (of mapping, when it could be read; NULL otherwise), "model"
+ * (NULL: unknown), "status" and "error" from err; kind as the records of
+ * the command ("eval", "simulate", ...). */
+STP_API stp_status stp_error_json(const char *kind, const char *file, const stp_mapping *mapping,
+                                  const char *model, const stp_error *failure, stp_record **out,
+                                  stp_error *err);
+
+/* ---- results as records ----------------------------------------------------------- */
+/* An evaluation (streamtp eval --json): file, name, model, replication,
+ * paths, deterministic, exponential, bounds, exact_law (when a law was
+ * asked), components (Overlap), seconds, status, error. */
+STP_API stp_status stp_result_json(const stp_mapping *m, const stp_result *r, stp_record **out,
+                                   stp_error *err);
+/* A row of batch: the evaluation's record without its components, with the
+ * row's seconds, status and error (kind "eval"). */
+STP_API stp_status stp_batch_row_json(const stp_batch_row *row, stp_record **out, stp_error *err);
+
+/* ---- sinks: a stream of records in one format ----------------------------------------
+ * stp_sink_put returns the bytes to write for that record (for a table,
+ * nothing until stp_sink_end, which aligns the columns); the caller writes
+ * them whole.  Columns default to the kind's (eval's CSV: the columns of
+ * batch; docs/format.md lists each). */
+typedef enum {
+  STP_FORMAT_TEXT = 0, /* the human report */
+  STP_FORMAT_JSONL,    /* one JSON object per line */
+  STP_FORMAT_CSV,      /* a header, then a line per record */
+  STP_FORMAT_TABLE     /* aligned columns, after the last record */
+} stp_format;
+/* "text", "jsonl", "csv", "table"; parse: STP_EINVAL when unknown. */
+STP_API const char *stp_format_name(stp_format f);
+STP_API stp_status stp_format_parse(const char *s, stp_format *out);
+
+typedef struct stp_sink stp_sink;
+/* A sink of records of `kind` in format fmt; limits: the envelope of JSON
+ * lines (may be NULL).  STP_EINVAL when the kind has no such format. */
+STP_API stp_status stp_sink_new(const char *kind, stp_format fmt, const stp_run_limits *limits,
+                                stp_sink **out, stp_error *err);
+/* The columns (JSON paths) and optional labels of CSV and tables, instead
+ * of the kind's: NULL-terminated, copied. */
+STP_API stp_status stp_sink_columns(stp_sink *s, const char *const *columns,
+                                    const char *const *labels, stp_error *err);
+/* The CSV header line (empty for the other formats); the sink will not
+ * write it again (a file appended to has one already). */
+STP_API stp_status stp_sink_header(stp_sink *s, char **text, size_t *len, stp_error *err);
+STP_API stp_status stp_sink_put(stp_sink *s, const stp_record *r, char **text, size_t *len,
+                                stp_error *err);
+STP_API stp_status stp_sink_end(stp_sink *s, char **text, size_t *len, stp_error *err);
+STP_API void stp_sink_free(stp_sink *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* STREAMTP_REPORT_H */

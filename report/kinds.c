@@ -1,0 +1,24 @@
+/* kinds.c: the kinds of record, each with its text report and the
+ * columns of its CSV and table outputs (docs/format.md lists them). */
+#include "report/record.h"
+
+#include <string.h>
+
+/* --format table of eval: the values a reader compares, once each (the
+ * bounds are the two throughputs). */
+static const char *const eval_table[] = {"file", "model", "deterministic.throughput",
+                                         "exponential.throughput",
+                                         "deterministic.critical_resource", NULL};
+static const char *const eval_labels[] = {"file", "model", "det throughput", "exp throughput",
+                                          "critical", NULL};
+
+static const stp__record_kind kinds[] = {
+    {"eval", stp__text_eval, stp__eval_csv, eval_table, eval_labels},
+};
+
+const stp__record_kind *stp__kind_find(const char *name) {
+  for (size_t k = 0; name && k < sizeof kinds / sizeof kinds[0]; k++)
+    if (strcmp(kinds[k].name, name) == 0)
+      return &kinds[k];
+  return NULL;
+}

@@ -1,0 +1,51 @@
+/* record.h: what a record is inside the library (record.c), and the table
+ * of record kinds: for each, its text report and the columns of its CSV
+ * and table outputs (kinds.c). */
+#ifndef STP_REPORT_RECORD_H
+#define STP_REPORT_RECORD_H
+
+#include "streamtp_report.h"
+#include "report/json.h"
+
+#include <stdio.h>
+
+struct stp_record {
+  const struct stp__record_kind *kind;
+  json_t *obj;        /* the JSON object, members in the order written */
+  json_t *own_limits; /* the command's own "limits" (after the run's), or NULL */
+};
+
+typedef struct stp__record_kind {
+  const char *name;
+  /* The human report of one record; index: its place in the stream (the
+   * reports of several records are separated as the command does it). */
+  void (*text)(FILE *f, const json_t *rec, size_t index);
+  const char *const *csv;     /* CSV columns (NULL: no CSV) */
+  const char *const *table;   /* table columns (NULL: no table) */
+  const char *const *labels;  /* their headings (NULL: the paths) */
+} stp__record_kind;
+
+const stp__record_kind *stp__kind_find(const char *name);
+
+/* A record of `kind` holding obj (stolen; NULL means out of memory). */
+stp_status stp__record_new(const char *kind, json_t *obj, stp_record **out, stp_error *err);
+/* "status" and "error" of a record (docs/format.md, Glossary). */
+void stp__record_status(json_t *o, stp_status status, const char *message);
+/* The record with its envelope ("version", then "limits": the run's and
+ * the command's own), as a new reference (NULL when out of memory). */
+json_t *stp__record_enveloped(const stp_record *r, const stp_run_limits *limits);
+/* The text report of r as the index-th record of a stream. */
+stp_status stp__record_text_at(const stp_record *r, size_t index, char **text, size_t *len,
+                               stp_error *err);
+/* file, name, model, and (m not NULL) replication and paths: how every
+ * record of a mapping file begins; m and model may be NULL. */
+json_t *stp__record_head(const char *file, const stp_mapping *m, const char *model);
+/* Run put(f, arg) into memory and hand the bytes out. */
+stp_status stp__render(void (*put)(FILE *, const void *), const void *arg, char **text,
+                       size_t *len, stp_error *err);
+
+/* The text reports (one function per kind, beside the producer). */
+void stp__text_eval(FILE *f, const json_t *rec, size_t index);
+extern const char *const stp__eval_csv[];
+
+#endif /* STP_REPORT_RECORD_H */
