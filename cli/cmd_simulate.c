@@ -3,7 +3,7 @@
  * the throughput with its 95% confidence interval, and where it lies between
  * the exact bounds [exponential, deterministic]. */
 #include "cli/cli.h"
-#include "cli/report.h"
+#include "cli/output.h"
 
 #include <errno.h>
 #include <math.h>
@@ -64,164 +64,6 @@ static bool parse_counts(const cli_args *a, stp_sim_options *o) {
   if ((s = cli_get(cmd, a, "seed")) && !cli_parse_u64(cmd, "seed", s, 0, UINT64_MAX, &o->seed))
     return false;
   return true;
-}
-
-/* ---- output ------------------------------------------------------------------------- */
-static json_t *laws_json(const stp_mapping *m, const stp_sim_result *r) {
-  json_t *stages = json_object(), *transfers = json_object();
-  for (size_t c = 0; c < r->ncolumns; c++)
-    json_object_set_new(c % 2 ? transfers : stages, stp_mapping_stage_name(m, c / 2),
-                        json_string(r->column_law[c]));
-  return json_pack("{s:o,s:o}", "stages", stages, "transfers", transfers);
-}
-
-static json_t *bounds_json(const stp_sim_result *r) {
-  json_t *b = json_pack("{s:o,s:o,s:s,s:o}", "lower", report_number(r->lower), "upper",
-                        report_number(r->upper), "position", r->position, "relative",
-                        report_number(r->relative));
-  if (b && r->bounds_reason)
-    json_object_set_new(b, "reason", report_string(r->bounds_reason));
-  return b;
-}
-
-/* The exact throughput under the simulated laws, and where it lies relative
- * to the 95 % interval ("below", "within", "above" it). */
-static const char *exact_position(const stp_sim_result *r) {
-  return stp_interval_position(r->law_exact, r->law_exact, r->ci_low, r->ci_high);
-}
-
-static json_t *exact_json(const stp_sim_result *r) {
-  return json_pack("{s:o,s:o,s:o,s:I,s:s}", "law", report_string(r->law), "throughput",
-                   report_number(r->law_exact), "period", report_number(1 / r->law_exact),
-                   "states", (json_int_t)r->law_states, "position", exact_position(r));
-}
-
-static json_t *nbue_json(int nbue) { return nbue < 0 ? json_null() : json_boolean(nbue); }
-
-/* The Monte Carlo estimate, under the glossary's "simulation" key. */
-static json_t *simulation_json(const stp_sim_result *r) {
-  json_t *o = json_object();
-  json_object_set_new(o, "law", json_string(r->law));
-  json_object_set_new(o, "throughput", report_number(r->throughput));
-  json_object_set_new(o, "period", report_number(r->period));
-  json_object_set_new(o, "ci95", json_pack("[o,o]", report_number(r->ci_low),
-                                           report_number(r->ci_high)));
-  json_object_set_new(o, "stddev", report_number(r->stddev));
-  json_object_set_new(o, "method", json_string(r->replicated ? "replications" : "batch-means"));
-  json_object_set_new(o, r->replicated ? "replications" : "batches",
-                      json_integer((json_int_t)r->groups));
-  json_object_set_new(o, "datasets", json_integer((json_int_t)r->datasets));
-  json_object_set_new(o, "warmup", json_integer((json_int_t)r->warmup));
-  json_object_set_new(o, "simulated", json_integer((json_int_t)r->simulated));
-  json_object_set_new(o, "firings", json_integer((json_int_t)r->firings));
-  json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
-  json_object_set_new(o, "position", json_string(r->position));
-  json_object_set_new(o, "relative", report_number(r->relative));
-  return o;
-}
-
-/* The keys of "simulation" that earlier releases wrote at the top level:
- * aliases for one release (NEWS.md). */
-static const char *const sim_aliases[] = {"throughput", "period",    "ci95",      "stddev",
-                                          "method",     "batches",   "replications",
-                                          "datasets",   "warmup",    "simulated",
-                                          "firings",    "seed",      NULL};
-
-static json_t *sim_json(const stp_mapping *m, const stp_sim_result *r) {
-  json_t *o = json_object();
-  if (!o)
-    return NULL;
-  json_object_set_new(o, "file", report_string(stp_mapping_file(m)));
-  json_object_set_new(o, "name", report_string(stp_mapping_name(m)));
-  json_object_set_new(o, "model", json_string(stp_model_name(r->model)));
-  json_object_set_new(o, "law", json_string(r->law));
-  json_object_set_new(o, "laws", laws_json(m, r));
-  json_object_set_new(o, "associated", json_boolean(r->associated));
-  json_object_set_new(o, "resource_law", r->resource_law ? json_string(r->resource_law)
-                                                         : json_null());
-  json_object_set_new(o, "nbue", nbue_json(r->nbue));
-  json_t *sim = simulation_json(r);
-  json_object_set_new(o, "simulation", sim);
-  json_object_set_new(o, "bounds", bounds_json(r));
-  if (isfinite(r->law_exact))
-    json_object_set_new(o, "exact_law", exact_json(r));
-  json_object_set_new(o, "seconds", report_number(r->seconds));
-  json_object_set_new(o, "cpu_seconds", report_number(r->cpu_seconds));
-  json_object_set_new(o, "bounds_seconds", report_number(r->bounds_seconds));
-  json_object_set_new(o, "firings_per_second",
-                      report_number(r->seconds > 0 ? (double)r->firings / r->seconds : NAN));
-  json_object_set_new(o, "firings_per_cpu_second",
-                      report_number(r->cpu_seconds > 0 ? (double)r->firings / r->cpu_seconds
-                                                       : NAN));
-  report_status(o, STP_OK, NULL);
-  for (const char *const *k = sim_aliases; *k; k++) {
-    json_t *v = json_object_get(sim, *k);
-    if (v)
-      json_object_set(o, *k, v);
-  }
-  return o;
-}
-
-/* The per-column laws, when they are not all the default. */
-static void laws_text(FILE *f, const stp_mapping *m, const stp_sim_result *r) {
-  bool mixed = false;
-  for (size_t c = 0; c < r->ncolumns; c++)
-    mixed |= strcmp(r->column_law[c], r->law) != 0;
-  if (!mixed)
-    return;
-  fputs("  laws           ", f);
-  for (size_t c = 0; c < r->ncolumns; c++)
-    fprintf(f, "%s%s%s %s", c ? ", " : "", stp_mapping_stage_name(m, c / 2),
-            c % 2 ? " out" : "", r->column_law[c]);
-  fputc('\n', f);
-}
-
-/* A bound, or "?" when it is unknown. */
-static const char *bound_text(double x, char *buf, size_t n) {
-  if (!isfinite(x))
-    return "?";
-  snprintf(buf, n, "%.8g", x);
-  return buf;
-}
-
-static void bounds_text(FILE *f, const stp_sim_result *r) {
-  static const char *const nbue[] = {
-      "the laws are not all N.B.U.E.: the bounds need not hold",
-      "the laws are N.B.U.E.: the throughput lies within the bounds",
-      "N.B.U.E. unknown for these laws"};
-  char lo[32], hi[32];
-  fprintf(f, "  bounds         [%s, %s] (exponential, deterministic): %s",
-          bound_text(r->lower, lo, sizeof lo), bound_text(r->upper, hi, sizeof hi), r->position);
-  if (isfinite(r->relative))
-    fprintf(f, ", at %.3f from exponential (0) to deterministic (1)", r->relative);
-  fputc('\n', f);
-  if (r->bounds_reason)
-    fprintf(f, "                 missing: %s\n", r->bounds_reason);
-  fprintf(f, "                 %s\n", nbue[r->nbue < 0 ? 2 : r->nbue]);
-}
-
-static void sim_text(FILE *f, const stp_mapping *m, const stp_sim_result *r) {
-  fprintf(f, "%s: %s, %s model, law %s (%s)\n", stp_mapping_file(m), stp_mapping_name(m),
-          stp_model_name(r->model), r->law, r->associated ? "associated" : "independent");
-  if (r->associated)
-    fprintf(f, "  resource law   %s\n", r->resource_law);
-  laws_text(f, m, r);
-  fprintf(f, "  throughput     %.8g (period %.8g)\n", r->throughput, r->period);
-  fprintf(f, "  95%% CI         [%.8g, %.8g], %s of %llu data sets\n", r->ci_low, r->ci_high,
-          r->replicated ? "independent replications" : "batch means",
-          (unsigned long long)(r->datasets / r->groups));
-  fprintf(f, "  stddev         %.3g across %u %s\n", r->stddev, r->groups,
-          r->replicated ? "replications" : "batches");
-  fprintf(f, "  data sets      %llu measured, %llu warm-up per run (%llu simulated, %llu "
-          "firings, seed %llu)\n", (unsigned long long)r->datasets,
-          (unsigned long long)r->warmup, (unsigned long long)r->simulated,
-          (unsigned long long)r->firings, (unsigned long long)r->seed);
-  bounds_text(f, r);
-  if (isfinite(r->law_exact))
-    fprintf(f, "  exact          %.8g under these laws (ctmc, %llu states): %s the 95%% CI\n",
-            r->law_exact, (unsigned long long)r->law_states, exact_position(r));
-  fprintf(f, "  time           %.3f s (%.1f million firings/s), bounds %.3f s\n", r->seconds,
-          r->seconds > 0 ? 1e-6 * (double)r->firings / r->seconds : 0.0, r->bounds_seconds);
 }
 
 /* ---- --histogram: the law of the period ------------------------------------------------- */
@@ -309,93 +151,25 @@ static stp_status write_histogram(const char *path, const stp_mapping *m, stp_mo
 
 /* ---- the command -------------------------------------------------------------------- */
 static const char *const sim_formats[] = {"text", "jsonl", "csv", "table", NULL};
-/* CSV: JSON paths, then the columns of earlier releases (aliases for one
- * release: the top-level keys above and bounds_lower, ...). */
-static const char *const sim_columns[] = {
-    "file", "name", "model", "law", "associated", "resource_law", "nbue",
-    "simulation.throughput", "simulation.period", "simulation.ci95", "simulation.stddev",
-    "simulation.method", "simulation.batches", "simulation.replications",
-    "simulation.datasets", "simulation.warmup", "simulation.simulated", "simulation.firings",
-    "simulation.seed", "simulation.position", "simulation.relative", "bounds.lower",
-    "bounds.upper", "bounds.reason", "seconds", "status", "error",
-    "throughput", "period", "ci95", "stddev", "method", "datasets", "warmup", "simulated",
-    "firings", "seed", "bounds_lower", "bounds_upper", "bounds_position", "bounds_relative",
-    "bounds_reason", NULL};
-static const char *const sim_table[] = {"file", "model", "law", "simulation.throughput",
-                                        "simulation.ci95", "bounds.lower", "bounds.upper",
-                                        "simulation.position", NULL};
-static const char *const sim_table_labels[] = {"file", "model", "law", "throughput",
-                                               "95% CI", "exp bound", "det bound", "position",
-                                               NULL};
-
-/* The CSV columns bounds_lower, ... of earlier releases, on a CSV record. */
-static void csv_aliases(json_t *j) {
-  static const char *const keys[] = {"lower", "upper", "position", "relative", "reason", NULL};
-  json_t *b = json_object_get(j, "bounds");
-  for (const char *const *k = keys; b && *k; k++) {
-    char name[32];
-    snprintf(name, sizeof name, "bounds_%s", *k);
-    json_t *v = json_object_get(b, *k);
-    if (v)
-      json_object_set(j, name, v);
-  }
-}
-
-typedef struct sim_text_args {
-  const stp_mapping *m;
-  const stp_sim_result *r;
-} sim_text_args;
-
-static void put_sim_text(FILE *f, const void *arg) {
-  const sim_text_args *t = arg;
-  sim_text(f, t->m, t->r);
-}
-
-/* The text report as one record (rendered in memory, then written whole). */
-static int sim_text_record(const stp_mapping *m, const stp_sim_result *r, bool blank) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream(&buf, &len);
-  if (!mem)
-    return -1;
-  if (blank)
-    fputc('\n', mem);
-  put_sim_text(mem, &(sim_text_args){m, r});
-  int rc = fclose(mem) == 0 && cli_write_record(stdout, buf, len) ? 0 : -1;
-  free(buf);
-  return rc;
-}
 
 /* One record: a result, or (r NULL) the error of an input that failed, so
- * that JSON lines and CSV keep one record per input. */
-static int put_sim(const char *file, const stp_mapping *m, const stp_sim_result *r,
-                   const stp_model *model, const stp_error *err, int fmt, report_sink *sink,
-                   bool blank) {
-  if (fmt == CLI_FORMAT_TEXT)
-    return r ? sim_text_record(m, r, blank) : 0; /* an error went to standard error */
-  json_t *j;
-  if (r) {
-    j = sim_json(m, r);
-  } else {
-    j = report_error_record(m ? stp_mapping_file(m) : file,
-                            model ? stp_model_name(*model)
-                            : m   ? stp_model_name(stp_mapping_model(m))
-                                  : NULL,
-                            err);
-    if (j && m)
-      json_object_set_new(j, "name", report_string(stp_mapping_name(m)));
-  }
-  if (!j)
-    return -1;
-  if (fmt != CLI_FORMAT_JSONL)
-    csv_aliases(j);
-  int rc = fmt == CLI_FORMAT_JSONL ? report_json_line(stdout, j) : report_sink_put(sink, stdout, j);
-  json_decref(j);
-  return rc;
+ * that JSON lines and CSV keep one record per input (in text, the message
+ * went to standard error). */
+static int put_sim(cli_out *out, const char *file, const stp_mapping *m, const stp_sim_result *r,
+                   const stp_model *model, const stp_error *failure) {
+  stp_error err = {0};
+  stp_record *rec = NULL;
+  if (r)
+    stp_sim_result_json(m, r, &rec, &err);
+  else
+    stp_error_json("simulate", m ? stp_mapping_file(m) : file, m,
+                   model ? stp_model_name(*model) : m ? stp_model_name(stp_mapping_model(m)) : NULL,
+                   failure, &rec, &err);
+  return cli_out_put(out, rec);
 }
 
-static int simulate_one(const char *path, stp_model *model, const stp_sim_options *o, int fmt,
-                        report_sink *sink, bool blank, const char *histogram) {
+static int simulate_one(cli_out *out, const char *path, stp_model *model,
+                        const stp_sim_options *o, const char *histogram) {
   stp_error err = {0};
   stp_mapping *m = NULL;
   stp_sim_result *r = NULL;
@@ -414,7 +188,7 @@ static int simulate_one(const char *path, stp_model *model, const stp_sim_option
     r = NULL;
   }
   const char *file = strcmp(path, "-") ? path : "<stdin>";
-  if (put_sim(file, m, r, model, &err, fmt, sink, blank) != 0)
+  if (put_sim(out, file, m, r, model, &err) != 0)
     status = status > CLI_FAILURE ? status : CLI_FAILURE; /* cli_finish says why */
   stp_sim_result_free(r);
   stp_mapping_free(m);
@@ -477,14 +251,17 @@ static int run_simulate(int argc, char **argv) {
     cli_run_limits.has_seed = true; /* every JSON line records the seed */
     cli_run_limits.seed = o.seed;
   }
-  report_sink sink = {.format = fmt, .columns = fmt == CLI_FORMAT_TABLE ? sim_table : sim_columns,
-                      .labels = fmt == CLI_FORMAT_TABLE ? sim_table_labels : NULL};
+  cli_out out = {0};
+  if (ok && !cli_out_open(&out, "simulate", fmt)) {
+    ok = false;
+    status = CLI_FAILURE;
+  }
   for (int k = 0; ok && k < a.npos && cli_output_ok() && !cli_interrupted(); k++) {
-    int st = simulate_one(a.pos[k], models == CLI_MODEL_FILE ? NULL : &model, &o, fmt, &sink,
-                          k > 0, histogram);
+    int st = simulate_one(&out, a.pos[k], models == CLI_MODEL_FILE ? NULL : &model, &o,
+                          histogram);
     status = st > status ? st : status;
   }
-  if (report_sink_close(&sink, stdout) != 0)
+  if (out.sink && cli_out_close(&out) != 0)
     status = status > CLI_FAILURE ? status : CLI_FAILURE;
   stp_law_free(law);
   stp_law_free(resource);

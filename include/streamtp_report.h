@@ -85,6 +85,13 @@ STP_API stp_status stp_result_json(const stp_mapping *m, const stp_result *r, st
  * row's seconds, status and error (kind "eval"). */
 STP_API stp_status stp_batch_row_json(const stp_batch_row *row, stp_record **out, stp_error *err);
 
+/* A Monte Carlo run (streamtp simulate --json): file, name, model, law,
+ * laws (of every column), associated, resource_law, nbue, simulation,
+ * bounds (with position and relative), exact_law (when computed), the
+ * times, status, error. */
+STP_API stp_status stp_sim_result_json(const stp_mapping *m, const stp_sim_result *r,
+                                       stp_record **out, stp_error *err);
+
 /* ---- sinks: a stream of records in one format ----------------------------------------
  * stp_sink_put returns the bytes to write for that record (for a table,
  * nothing until stp_sink_end, which aligns the columns); the caller writes

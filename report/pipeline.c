@@ -123,13 +123,8 @@ static json_t *law_json(const stp_mapping *m, const stp_law_result *lr) {
   stp__jset(o, "law", stp__jstr(lr->law));
   chain_value(o, &(chain_fields){lr->available, lr->throughput, lr->period, lr->method,
                                  lr->states, lr->residual, lr->solver, lr->sweeps, lr->reason});
-  if (mixed_laws(lr)) {
-    json_t *stages = json_object(), *transfers = json_object();
-    for (size_t c = 0; c < lr->ncolumns; c++)
-      stp__jset(c % 2 ? transfers : stages, stp_mapping_stage_name(m, c / 2),
-                stp__jstr(lr->column_law[c]));
-    stp__jset(o, "laws", json_pack("{s:o,s:o}", "stages", stages, "transfers", transfers));
-  }
+  if (mixed_laws(lr))
+    stp__jset(o, "laws", stp__laws_json(m, lr->column_law, lr->ncolumns));
   if (lr->fitted)
     stp__jset(o, "fit", stp__fit_json(&lr->fit));
   return o;
@@ -344,21 +339,38 @@ static void chain_text(FILE *f, const json_t *v) {
                  (unsigned long long)stp__jgetu(v, "states"), stp__jgetd(v, "residual"));
 }
 
-/* The columns' laws of a file that sets some ("laws": {stages, transfers}),
- * in column order: T1, T1 out, T2, ... */
-static void laws_text(FILE *f, const json_t *laws) {
+void stp__laws_text(FILE *f, const char *label, const json_t *laws) {
   const json_t *st = stp__jget(laws, "stages"), *tr = stp__jget(laws, "transfers");
   const char *key;
   json_t *val;
   size_t c = 0;
-  fputs("  laws            ", f);
+  fputs(label, f);
   json_object_foreach((json_t *)st, key, val) {
     fprintf(f, "%s%s %s", c++ ? ", " : "", key, json_string_value(val));
-    const char *out = stp__jgets(tr, key);
     if (json_object_get(tr, key))
-      fprintf(f, ", %s out %s", key, out);
+      fprintf(f, ", %s out %s", key, stp__jgets(tr, key));
   }
   fputc('\n', f);
+}
+
+bool stp__laws_mixed(const json_t *laws, const char *law) {
+  const char *key;
+  json_t *val;
+  json_object_foreach((json_t *)stp__jget(laws, "stages"), key, val)
+    if (strcmp(json_string_value(val), law) != 0)
+      return true;
+  json_object_foreach((json_t *)stp__jget(laws, "transfers"), key, val)
+    if (strcmp(json_string_value(val), law) != 0)
+      return true;
+  return false;
+}
+
+json_t *stp__laws_json(const stp_mapping *m, char *const *column_law, size_t ncolumns) {
+  json_t *stages = json_object(), *transfers = json_object();
+  for (size_t c = 0; c < ncolumns; c++)
+    stp__jset(c % 2 ? transfers : stages, stp_mapping_stage_name(m, c / 2),
+              stp__jstr(column_law[c]));
+  return json_pack("{s:o,s:o}", "stages", stages, "transfers", transfers);
 }
 
 /* The exact value under a phase-type law: "law SPEC" in the label column
@@ -383,7 +395,7 @@ static void law_text(FILE *f, const json_t *lr) {
     fputs(")\n", f);
   }
   if (stp__jget(lr, "laws"))
-    laws_text(f, stp__jget(lr, "laws"));
+    stp__laws_text(f, "  laws            ", stp__jget(lr, "laws"));
   const json_t *fit = stp__jget(lr, "fit");
   if (fit)
     stp__fprintf(f, "  fit             %llu phases (Erlang-%llu mixture, p %.4g), 3 moments "

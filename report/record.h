@@ -44,8 +44,20 @@ json_t *stp__record_head(const char *file, const stp_mapping *m, const char *mod
 stp_status stp__render(void (*put)(FILE *, const void *), const void *arg, char **text,
                        size_t *len, stp_error *err);
 
+/* "laws": {"stages": {T: law}, "transfers": {T: law}} of the columns of
+ * an event graph (column 2i: stage i, 2i+1: its transfer). */
+json_t *stp__laws_json(const stp_mapping *m, char *const *column_law, size_t ncolumns);
+/* Some column of "laws" has another law than `law`. */
+bool stp__laws_mixed(const json_t *laws, const char *law);
+/* The same as a text line after label: "T1 exp, T1 out erlang:k=2, ...". */
+void stp__laws_text(FILE *f, const char *label, const json_t *laws);
+/* The quality of a fit (ph:fit=FILE): the "fit" object of docs/format.md. */
+json_t *stp__fit_json(const stp_law_fit *fit);
+
 /* The text reports (one function per kind, beside the producer). */
 void stp__text_eval(FILE *f, const json_t *rec, size_t index);
 extern const char *const stp__eval_csv[];
+void stp__text_simulate(FILE *f, const json_t *rec, size_t index);
+extern const char *const stp__sim_csv[], *const stp__sim_table[], *const stp__sim_labels[];
 
 #endif /* STP_REPORT_RECORD_H */
