@@ -39,10 +39,11 @@ for b in bandwidths:
     r = streamtp.evaluate(m)
     s = streamtp.simulate(m, law="gamma:cv=0.5", datasets=100000, bounds=False)
     limit = next(c for c in r["components"] if c["limits"]["deterministic"])
-    rows.append((b, r["bounds"]["upper"], r["bounds"]["lower"], s["throughput"],
-                 s["ci95"], f'{limit["stage"]} {limit["kind"]}'))
+    sim = s["simulation"]
+    rows.append((b, r["bounds"]["upper"], r["bounds"]["lower"], sim["throughput"],
+                 sim["ci95"], f'{limit["stage"]} {limit["kind"]}'))
     print(f"bandwidth {b:7.3f}: det {r['bounds']['upper']:.6f}  exp {r['bounds']['lower']:.6f}"
-          f"  gamma {s['throughput']:.6f}  limited by {rows[-1][-1]}")
+          f"  gamma {sim['throughput']:.6f}  limited by {rows[-1][-1]}")
 
 # %% [markdown]
 # Plot: the throughput grows with the bandwidth until the computation of T1

@@ -23,8 +23,9 @@ matplotlib.use("Agg")  # no display: PNG files only
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend choice)
 
 # Columns of a batch row that hold numbers (README.md, "batch").
-NUMERIC = {"paths", "det_throughput", "det_period", "exp_throughput", "exp_period", "lower",
-           "upper", "max_cycle_time", "states", "seconds"}
+NUMERIC = {"paths", "deterministic.throughput", "deterministic.period",
+           "exponential.throughput", "exponential.period", "bounds.lower", "bounds.upper",
+           "deterministic.max_cycle_time", "exponential.states", "seconds"}
 
 
 def parse_args(doc):
@@ -140,10 +141,10 @@ def uv_sweep(st, out, sizes):
         u, v = r1 // g, r2 // g
         pairs.append({
             "R1": r1, "R2": r2, "g": g, "u": u, "v": v, "file": a["file"],
-            "det": a["det_throughput"],
+            "det": a["deterministic.throughput"],
             "det_formula": g * min(u, v),
-            "exp": a["exp_throughput"], "exp_method": a["method"],
-            "exp_ctmc": c["exp_throughput"], "ctmc_reason": c["exp_reason"],
+            "exp": a["exponential.throughput"], "exp_method": a["exponential.method"],
+            "exp_ctmc": c["exponential.throughput"], "ctmc_reason": c["exponential.reason"],
             "theorem4": g * u * v / (u + v - 1),
         })
     return pairs
@@ -186,7 +187,7 @@ def simulate(st, path, law, *options):
 def single_run(st, path, law, n, seed):
     """The throughput n / C(n) of one run of n data sets (n even) from time 0."""
     return simulate(st, path, law, "--datasets", n, "--batches", 2, "--warmup", 0,
-                    "--seed", seed, "--no-bounds")["throughput"]
+                    "--seed", seed, "--no-bounds")["simulation"]["throughput"]
 
 
 def evaluate(st, path, model="overlap"):
@@ -218,9 +219,10 @@ def interval(res, level):
     """The interval of a `simulate --json` result at another confidence level:
     streamtp's is Student's on the group periods, mapped through 1/x, so the
     period half-width is rescaled by the ratio of the t quantiles."""
-    groups = res.get("batches") or res.get("replications")
-    p = 1 / res["throughput"]
-    h = (1 / res["ci95"][0] - p) * (t_quantile(0.5 + level / 2, groups - 1)
+    sim = res["simulation"]
+    groups = sim.get("batches") or sim.get("replications")
+    p = 1 / sim["throughput"]
+    h = (1 / sim["ci95"][0] - p) * (t_quantile(0.5 + level / 2, groups - 1)
                                     / t_quantile(0.975, groups - 1))
     return 1 / (p + h), (1 / (p - h) if p > h else math.inf)
 
@@ -377,11 +379,12 @@ def law_sweep(st, args, laws):
         det, exp = min(u, v), u * v / (u + v - 1)
         lo, hi = interval(r, 0.999)
         rows.append({
-            "R1": u, "R2": v, "law": law, "nbue": r["nbue"], "throughput": r["throughput"],
-            "ci95_low": r["ci95"][0], "ci95_high": r["ci95"][1], "ci999_low": lo,
+            "R1": u, "R2": v, "law": law, "nbue": r["nbue"],
+            "throughput": r["simulation"]["throughput"], "ci95_low": r["simulation"]["ci95"][0],
+            "ci95_high": r["simulation"]["ci95"][1], "ci999_low": lo,
             "ci999_high": hi, "det": det, "exp": exp, "exp_over_det": exp / det,
             "streamtp_lower": r["bounds"]["lower"], "streamtp_upper": r["bounds"]["upper"],
-            "relative": (r["throughput"] - exp) / (det - exp),
+            "relative": (r["simulation"]["throughput"] - exp) / (det - exp),
             "position": "below" if hi < exp * (1 - 1e-9) else
                         "above" if lo > det * (1 + 1e-9) else "within",
         })

@@ -79,13 +79,13 @@ def main():
     long_run = common.simulate(st, path, "exp", "--datasets", 100000 if args.ci else 1000000)
     ci999 = common.interval(long_run, 0.999)
     ref, ref_label = (exp, "exponential, exact") if exp is not None else (
-        long_run["throughput"], "exponential, long run (no exact value)")
+        long_run["simulation"]["throughput"], "exponential, long run (no exact value)")
     rows = []
     for k, n in enumerate(sizes):
         rows.append({"datasets": n, "det_streamtp": runs[k], "det_python": n / det_py[k],
                      "exp_streamtp": runs[len(sizes) + k], "exp_python": n / exp_py[k],
                      "det_exact": det, "exp_exact": exp if exp is not None else "",
-                     "exp_long_run": long_run["throughput"]})
+                     "exp_long_run": long_run["simulation"]["throughput"]})
 
     # Constant times: two independent recurrences, then the 1/n convergence.
     for r in rows:
@@ -107,11 +107,11 @@ def main():
     else:
         checks.ok(ci999[0] <= det * (1 + 1e-12), "long exponential run above the deterministic "
                   "throughput: %r > %r" % (ci999[0], det))
-    per_batch = long_run["datasets"] / long_run["batches"]
+    per_batch = long_run["simulation"]["datasets"] / long_run["simulation"]["batches"]
     for k, r in enumerate(rows):
         if r["datasets"] < 1000:
             continue
-        sigma = long_run["stddev"] * math.sqrt(per_batch / r["datasets"])
+        sigma = long_run["simulation"]["stddev"] * math.sqrt(per_batch / r["datasets"])
         allowed = 4 * sigma + 2 * err[k] * det
         for tool in ("exp_streamtp", "exp_python"):
             checks.ok(abs(r[tool] - ref) <= allowed,
@@ -123,7 +123,7 @@ def main():
                       "det_exact", "exp_exact", "exp_long_run"], rows)
     plot(rows, det, ref, ref_label, exp is not None, os.path.join(args.out, "fig10.png"))
     print("deterministic %.6f, exponential %s (long run %.6f, 99.9%% CI [%.6f, %.6f])"
-          % (det, "%.6f" % exp if exp is not None else "not available", long_run["throughput"],
+          % (det, "%.6f" % exp if exp is not None else "not available", long_run["simulation"]["throughput"],
              ci999[0], ci999[1]))
     for r in rows:
         print("n=%6d  constant %.6f (%.2f%% below)  exponential %.6f / %.6f (streamtp / Python)"

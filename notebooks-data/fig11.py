@@ -98,7 +98,7 @@ def main():
         ref, ref_label = exp, "exponential throughput, exact"
     else:
         ref = common.simulate(st, path, "exp", "--datasets", 100000 if args.ci else 1000000)
-        ref, ref_label = ref["throughput"], "exponential throughput, long run"
+        ref, ref_label = ref["simulation"]["throughput"], "exponential throughput, long run"
 
     rows = []
     for k, n in enumerate(sizes):

@@ -65,11 +65,11 @@ def simulate_pairs(st, args, pairs, checks):
     for (p, law), r in zip(jobs, res):
         exact = p["det_formula"] if law == "det" else p["theorem4"]
         lo, hi = common.interval(r, 0.999)
-        p["sim_" + law] = r["throughput"]
-        p["sim_%s_lo" % law], p["sim_%s_hi" % law] = r["ci95"]
+        p["sim_" + law] = r["simulation"]["throughput"]
+        p["sim_%s_lo" % law], p["sim_%s_hi" % law] = r["simulation"]["ci95"]
         checks.ok(common.contains((lo, hi), exact, 1e-9),
                   "R1=%d R2=%d: simulated %s %.6g, 99.9%% interval [%.6g, %.6g], exact %.6g"
-                  % (p["R1"], p["R2"], law, r["throughput"], lo, hi, exact))
+                  % (p["R1"], p["R2"], law, r["simulation"]["throughput"], lo, hi, exact))
 
 
 def main():

@@ -108,13 +108,13 @@ def summarise(rows, fam, k, draw, checks, patterns):
     for model in MODELS:
         rs = [r for r in rows if r["model"] == model]
         ok = [r for r in rs if r["status"] == "OK"]
-        free = [r for r in ok if not r["critical_resource"]]
-        gaps = [r["det_period"] / r["max_cycle_time"] - 1 for r in free]
+        free = [r for r in ok if not r["deterministic.critical_resource"]]
+        gaps = [r["deterministic.period"] / r["deterministic.max_cycle_time"] - 1 for r in free]
         for r in ok:
             m = mct(cycle_times(r["file"]), model)
-            checks.ok(common.close(m, r["max_cycle_time"], 1e-9),
-                      "%s %s: M_ct %r, streamtp %r" % (r["file"], model, m, r["max_cycle_time"]))
-            checks.ok(r["det_period"] >= r["max_cycle_time"] * (1 - CRITICAL_RTOL),
+            checks.ok(common.close(m, r["deterministic.max_cycle_time"], 1e-9),
+                      "%s %s: M_ct %r, streamtp %r" % (r["file"], model, m, r["deterministic.max_cycle_time"]))
+            checks.ok(r["deterministic.period"] >= r["deterministic.max_cycle_time"] * (1 - CRITICAL_RTOL),
                       "%s %s: period below M_ct" % (r["file"], model))
         if draw == "times":
             for r in free:
@@ -180,15 +180,15 @@ def check_by_simulation(table_rows, checks, limit):
     simulation above (small event graphs only: it runs in Python)."""
     done = 0
     for r in table_rows:
-        if done == limit or r["critical_resource"] or r["status"] != "OK":
+        if done == limit or r["deterministic.critical_resource"] or r["status"] != "OK":
             continue
         if r["paths"] * (2 * len(r["replication"].split()) - 1) > 3000:
             continue
         rho = simulated_throughput(r["file"], r["model"], 600)
-        checks.ok(common.close(rho, r["det_throughput"], 1e-3),  # a finite run's slope
+        checks.ok(common.close(rho, r["deterministic.throughput"], 1e-3),  # a finite run's slope
                   "%s %s: simulated %r, streamtp %r" % (r["file"], r["model"], rho,
-                                                         r["det_throughput"]))
-        checks.ok(1 / rho > r["max_cycle_time"] * (1 + 1e-6),
+                                                         r["deterministic.throughput"]))
+        checks.ok(1 / rho > r["deterministic.max_cycle_time"] * (1 + 1e-6),
                   "%s %s: the simulated period does not exceed M_ct" % (r["file"], r["model"]))
         done += 1
     return done
@@ -207,10 +207,10 @@ def main():
             table += summarise(rows, fam, k, draw, checks, patterns)
             if draw == "times":
                 simulated += check_by_simulation(rows, checks, 2 if args.ci else 6)
-                gaps += [r["det_period"] / r["max_cycle_time"] - 1 for r in rows
+                gaps += [r["deterministic.period"] / r["deterministic.max_cycle_time"] - 1 for r in rows
                          if r["model"] == "strict" and r["status"] == "OK"
-                         and not r["critical_resource"]]
-            overlap_gap = max([overlap_gap] + [abs(r["det_period"] / r["max_cycle_time"] - 1)
+                         and not r["deterministic.critical_resource"]]
+            overlap_gap = max([overlap_gap] + [abs(r["deterministic.period"] / r["deterministic.max_cycle_time"] - 1)
                                                for r in rows if r["model"] == "overlap"
                                                and r["status"] == "OK"])
     fields = ["family", "draw", "model", "instances", "failed", "without_critical",

@@ -110,10 +110,10 @@ def check_table(r, rows, checks):
             if row["status"] != "OK":
                 continue
             mct = table1.mct(table1.cycle_times(row["file"]), row["model"])
-            checks.ok(common.close(mct, row["max_cycle_time"], 1e-9), "%s: %s %s: M_ct %r, "
+            checks.ok(common.close(mct, row["deterministic.max_cycle_time"], 1e-9), "%s: %s %s: M_ct %r, "
                       "streamtp %r" % (label, row["file"], row["model"], mct,
-                                       row["max_cycle_time"]))
-            checks.ok(row["det_period"] >= row["max_cycle_time"] * (1 - 1e-9),
+                                       row["deterministic.max_cycle_time"]))
+            checks.ok(row["deterministic.period"] >= row["deterministic.max_cycle_time"] * (1 - 1e-9),
                       "%s: %s %s: period below M_ct" % (label, row["file"], row["model"]))
             if row["model"] == "overlap":
                 m = json.load(open(row["file"]))
@@ -190,7 +190,7 @@ def main():
                 for model in table1.MODELS:
                     counts.setdefault((k, model), []).append(sum(
                         1 for x in rows[k] if x["model"] == model and x["status"] == "OK"
-                        and not x["critical_resource"]))
+                        and not x["deterministic.critical_resource"]))
         for k, fam in enumerate(table1.FAMILIES, 1):
             n = per_size(fam) * len(fam[1])
             for model in table1.MODELS:

@@ -170,23 +170,6 @@ stp_status stp_result_json(const stp_mapping *m, const stp_result *r, stp_record
   return stp__record_new("eval", o, out, err);
 }
 
-/* The flat keys that batch wrote before the glossary, still written for
- * one release (NEWS.md). */
-static const char *const row_aliases[][2] = {
-    {"det_throughput", "deterministic.throughput"},
-    {"det_period", "deterministic.period"},
-    {"exp_throughput", "exponential.throughput"},
-    {"exp_period", "exponential.period"},
-    {"lower", "bounds.lower"},
-    {"upper", "bounds.upper"},
-    {"max_cycle_time", "deterministic.max_cycle_time"},
-    {"max_cycle_time_resource", "deterministic.max_cycle_time_resource"},
-    {"critical_resource", "deterministic.critical_resource"},
-    {"method", "exponential.method"},
-    {"states", "exponential.states"},
-    {"exp_reason", "exponential.reason"},
-};
-
 stp_status stp_batch_row_json(const stp_batch_row *row, stp_record **out, stp_error *err) {
   const char *model = row->model_known ? stp_model_name(row->model) : NULL;
   json_t *o = row->result ? result_object(row->mapping, row->result, false)
@@ -194,10 +177,6 @@ stp_status stp_batch_row_json(const stp_batch_row *row, stp_record **out, stp_er
   if (o) {
     stp__jset(o, "seconds", stp__jnum(row->seconds));
     stp__record_status(o, row->status, row->message);
-    for (size_t k = 0; k < sizeof row_aliases / sizeof row_aliases[0]; k++) {
-      json_t *v = stp__jget(o, row_aliases[k][1]);
-      stp__jset(o, row_aliases[k][0], v ? json_incref(v) : json_null());
-    }
   }
   return stp__record_new("eval", o, out, err);
 }
@@ -212,9 +191,7 @@ const char *const stp__eval_csv[] = {
     "bounds.lower", "bounds.upper", "exact_law.law", "exact_law.throughput",
     "exact_law.period", "exact_law.method", "exact_law.states", "exact_law.solver",
     "exact_law.sweeps", "exact_law.residual", "exact_law.reason", "seconds", "status", "error",
-    "det_throughput", "det_period", "exp_throughput", "exp_period", "lower", "upper",
-    "max_cycle_time", "max_cycle_time_resource", "critical_resource", "method", "states",
-    "exp_reason", NULL};
+    NULL};
 
 /* ---- the text report -------------------------------------------------------------- */
 static void names_text(FILE *f, const json_t *procs, size_t n, size_t max) {

@@ -45,8 +45,8 @@ def laws():
                 n = sum(len(l.split("#")[0].replace(",", " ").split()) for l in f)
             label += f" ({n} samples)"
         nbue = {True: "yes", False: "no", None: "unknown"}[r["nbue"]]
-        b = r["bounds"]
-        print(f"| {label} | {r['throughput']:.5f} | [{r['ci95'][0]:.5f}, {r['ci95'][1]:.5f}] "
+        b, s = r["bounds"], r["simulation"]
+        print(f"| {label} | {s['throughput']:.5f} | [{s['ci95'][0]:.5f}, {s['ci95'][1]:.5f}] "
               f"| {b['position']} | {b['relative']:.2f} | {nbue} |")
 
 

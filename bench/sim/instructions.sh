@@ -17,7 +17,7 @@ echo "|---|---|---|---|---|---|---|"
 for f in "$root/examples/example-a.json" "$root/bench/simgrid/mappings/chain7.json" \
          "$root/bench/simgrid/mappings/pattern5x7.json" "$root/bench/simgrid/mappings/random20.json"; do
   firings=$("$new" simulate "$f" --datasets $n --no-bounds --json |
-            python3 -c 'import json,sys; print(json.load(sys.stdin)["firings"])')
+            python3 -c 'import json,sys; print(json.load(sys.stdin)["simulation"]["firings"])')
   for model in overlap strict; do
     for law in det exp gamma:cv=0.5; do
       a=$(count "$old" "$f" "$model" "$law") b=$(count "$new" "$f" "$model" "$law")

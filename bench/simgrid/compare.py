@@ -82,13 +82,13 @@ def main():
                 st, st_cpu, st_sim, st_rate = best_of(streamtp_cmd(a.streamtp, path, model, law,
                                                                    a.datasets, a.warmup))
                 long_rate = best_of(streamtp_cmd(a.streamtp, path, model, law, a.long))[3]
-                diff = sg["throughput"] / st["throughput"] - 1
+                diff = sg["throughput"] / st["simulation"]["throughput"] - 1
                 ratio, ratio_sim = sg_cpu / st_cpu, sg_cpu / st_sim
                 worst_diff = max(worst_diff, abs(diff))
                 worst_ratio = min(worst_ratio, ratio)
                 worst_sim = min(worst_sim, ratio_sim)
                 ok &= abs(diff) <= 0.02
-                lo, hi = st["ci95"]
+                lo, hi = st["simulation"]["ci95"]
                 print(f"| {name} | {model} | {law} | {sg['throughput']:.6g} | "
                       f"{st['throughput']:.6g} [{lo:.6g}, {hi:.6g}] | {100 * diff:+.2f}% | "
                       f"{sg_cpu:.2f} | {st_cpu:.4f} ({st_sim:.4f}) | "

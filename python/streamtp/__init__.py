@@ -519,12 +519,6 @@ class _Law:
             _law_free(self.ptr)
 
 
-# Keys of "simulation" that earlier releases put at the top level: aliases
-# for one release, as on the command's line (cli/cmd_simulate.c).
-_SIM_ALIASES = ("throughput", "period", "ci95", "stddev", "method", "batches", "replications",
-                "datasets", "warmup", "simulated", "firings", "seed")
-
-
 def _sim_dict(mp, r):
     stages, transfers = {}, {}
     for c in range(r.ncolumns):
@@ -556,7 +550,6 @@ def _sim_dict(mp, r):
               "firings_per_cpu_second":
                   _num(r.firings / r.cpu_seconds) if r.cpu_seconds > 0 else None,
               "status": "OK", "error": None})
-    d.update({k: sim[k] for k in _SIM_ALIASES if k in sim})
     return d
 
 
