@@ -4,11 +4,12 @@
  * (stp_optimize); a report or a JSON line per file, and with -o the
  * problem written back with its "mapping" set to the answer. */
 #include "cli/cli.h"
-#include "cli/report.h"
+#include "cli/output.h"
 #include "streamtp_generate.h"
 #include "streamtp_optimize.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,133 +103,18 @@ static bool parse_options(const cli_command *cmd, const cli_args *a, run *r) {
 }
 
 /* ---- output --------------------------------------------------------------------------- */
-static void put_teams(FILE *f, const stp_mapping *m) {
-  for (size_t i = 0; i < stp_mapping_stage_count(m); i++) {
-    fprintf(f, "%s%s:", i ? " | " : "", stp_mapping_stage_name(m, i));
-    for (size_t k = 0; k < stp_mapping_team_size(m, i); k++)
-      fprintf(f, " %s", stp_mapping_processor_name(m, stp_mapping_team_member(m, i, k)));
-  }
-  fputc('\n', f);
-}
-
-/* "+12.3 %" of value over a reference. */
-static void put_gain(FILE *f, double ref, double value) {
-  fprintf(f, "%.8g", ref);
-  if (ref > 0)
-    fprintf(f, " (the answer is %+.3g %%)", 100 * (value / ref - 1));
-  fputc('\n', f);
-}
-
-static void put_summary(FILE *f, const stp_optimize_result *res) {
-  const char *what = res->objective == STP_OBJECTIVE_EXP
-                         ? "exponential throughput, guaranteed for every N.B.U.E. law"
-                         : "deterministic throughput";
-  fprintf(f, "%s: %s, %s model, objective %s (%s)\n", stp_mapping_file(res->mapping),
-          stp_mapping_name(res->mapping), stp_model_name(res->model),
-          stp_objective_name(res->objective), what);
-  fputs("  mapping         ", f);
-  put_teams(f, res->mapping);
-  fprintf(f, "  value           %.10g (period %.8g)\n", res->value, 1 / res->value);
-  fprintf(f, "  method          %s, %s\n", res->method,
-          res->optimal        ? "proved optimal"
-          : res->interrupted  ? "interrupted: the best so far"
-          : res->timed_out    ? "stopped by its limit: the best so far"
-                              : "not proved optimal");
-  fprintf(f, "  upper bound     %.10g, gap %.3g %%\n", res->upper_bound, 100 * res->gap);
-  fprintf(f, "  evaluated       %llu candidates", (unsigned long long)res->evaluated);
-  if (res->nodes)
-    fprintf(f, ", %llu search nodes", (unsigned long long)res->nodes);
-  fprintf(f, " in %.3g s", res->seconds);
-  if (res->seconds > 0)
-    fprintf(f, " (%.0f/s)", (double)res->evaluated / res->seconds);
-  fputc('\n', f);
-  if (!isnan(res->start)) {
-    fputs("  start           ", f);
-    put_gain(f, res->start, res->value);
-  }
-  if (!isnan(res->constructive)) {
-    fputs("  constructive    ", f);
-    put_gain(f, res->constructive, res->value);
-  }
-  if (res->skipped)
-    fprintf(f, "  beyond limits   %llu candidates not compared\n",
-            (unsigned long long)res->skipped);
-  if (res->note)
-    fprintf(f, "  note            %s\n", res->note);
-  fputc('\n', f);
-  report_text(f, res->mapping, res->eval);
-}
-
-static int print_text(const stp_optimize_result *res) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream(&buf, &len);
-  if (!mem) {
-    cli_error("out of memory");
+static int print_answer(const stp_optimize_result *res, int fmt) {
+  stp_error err = {0};
+  stp_record *rec = NULL;
+  stp_optimize_result_json(res, &rec, &err);
+  cli_out out;
+  if (!cli_out_open(&out, "optimize", fmt)) {
+    stp_record_free(rec);
     return CLI_FAILURE;
   }
-  put_summary(mem, res);
-  if (fclose(mem) != 0) {
-    free(buf);
-    cli_error("out of memory");
-    return CLI_FAILURE;
-  }
-  bool ok = cli_write_record(stdout, buf, len);
-  free(buf);
-  return ok ? CLI_OK : CLI_FAILURE;
-}
-
-static json_t *teams_json(const stp_mapping *m) {
-  json_t *a = json_array();
-  for (size_t i = 0; a && i < stp_mapping_stage_count(m); i++) {
-    json_t *t = json_array();
-    for (size_t k = 0; t && k < stp_mapping_team_size(m, i); k++)
-      json_array_append_new(
-          t, json_string(stp_mapping_processor_name(m, stp_mapping_team_member(m, i, k))));
-    json_array_append_new(a, t);
-  }
-  return a;
-}
-
-/* The keys of docs/format.md ("optimize"), then eval's object of the answer. */
-static int print_json(const stp_optimize_result *res) {
-  json_t *ev = report_json(res->mapping, res->eval);
-  json_t *o = json_object();
-  if (!ev || !o) {
-    json_decref(ev);
-    json_decref(o);
-    cli_error("out of memory");
-    return CLI_FAILURE;
-  }
-  const char *head[] = {"file", "name", "model", NULL};
-  for (const char **k = head; *k; k++)
-    json_object_set(o, *k, json_object_get(ev, *k));
-  json_object_set_new(o, "mapping", teams_json(res->mapping));
-  json_object_set_new(o, "objective", json_string(stp_objective_name(res->objective)));
-  json_object_set_new(o, "value", report_number(res->value));
-  json_object_set_new(o, "optimal", json_boolean(res->optimal));
-  json_object_set_new(o, "upper_bound", report_number(res->upper_bound));
-  json_object_set_new(o, "gap", report_number(res->gap));
-  json_object_set_new(o, "evaluated", json_integer((json_int_t)res->evaluated));
-  json_object_set_new(o, "nodes", json_integer((json_int_t)res->nodes));
-  json_object_set_new(o, "skipped", json_integer((json_int_t)res->skipped));
-  json_object_set_new(o, "method", json_string(res->method));
-  json_object_set_new(o, "seconds", report_number(res->seconds));
-  json_object_set_new(o, "start", report_number(res->start));
-  json_object_set_new(o, "constructive", report_number(res->constructive));
-  json_object_set_new(o, "interrupted", json_boolean(res->interrupted));
-  json_object_set_new(o, "timed_out", json_boolean(res->timed_out));
-  json_object_set_new(o, "note", res->note ? json_string(res->note) : json_null());
-  const char *tail[] = {"replication", "paths", "deterministic", "exponential", "bounds",
-                        "components", NULL};
-  for (const char **k = tail; *k; k++)
-    if (json_object_get(ev, *k))
-      json_object_set(o, *k, json_object_get(ev, *k));
-  report_status(o, STP_OK, NULL);
-  json_decref(ev);
-  int rc = report_json_line(stdout, o);
-  json_decref(o);
-  return rc == 0 ? CLI_OK : CLI_FAILURE;
+  int rc = cli_out_put(&out, rec);
+  rc = cli_out_close(&out) == 0 && rc == 0;
+  return rc ? CLI_OK : CLI_FAILURE; /* cli_finish says why */
 }
 
 /* -o: the answer as a mapping file (every stage, processor and link of
@@ -319,10 +205,16 @@ static bool read_text(const char *path, char **text, size_t *len, stp_error *err
 static int failed(const run *r, const char *file, const char *model, const stp_error *err) {
   int rc = cli_report_error(err);
   if (r->json && err->status != STP_EINTERRUPTED) {
-    json_t *o = report_error_record(file, model, err);
-    if (!o || report_json_line(stdout, o) != 0)
+    stp_error e = {0};
+    stp_record *rec = NULL;
+    cli_out out;
+    stp_error_json("optimize", file, NULL, model, err, &rec, &e);
+    if (!cli_out_open(&out, "optimize", CLI_FORMAT_JSONL)) {
+      stp_record_free(rec);
+      return CLI_FAILURE;
+    }
+    if (cli_out_put(&out, rec) != 0 || cli_out_close(&out) != 0)
       rc = CLI_FAILURE;
-    json_decref(o);
   }
   return rc;
 }
@@ -347,7 +239,7 @@ static int optimize_one(run *r, const char *path) {
   if (stp_optimize(p, &r->o, &res, &err) != STP_OK) {
     rc = failed(r, label, stp_model_name(r->o.model), &err);
   } else {
-    rc = r->json ? print_json(res) : print_text(res);
+    rc = print_answer(res, r->json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT);
     if (rc == CLI_OK && r->out)
       rc = write_answer(r->out, res, text);
     if (rc == CLI_OK && res->interrupted) {

@@ -43,6 +43,11 @@ typedef struct stp_run_limits {
  * max_states and the memory budget (its default resolved). */
 STP_API stp_run_limits stp_run_limits_of(const stp_options *o);
 
+/* sizeof the public structure of that name ("stp_options", ...), 0 when
+ * there is none: bindings that fill option structures themselves check
+ * their layout against the library they loaded. */
+STP_API size_t stp_struct_size(const char *name);
+
 /* ---- records ------------------------------------------------------------------ */
 STP_API void stp_record_free(stp_record *r);
 /* Text from the library (records, reports) is released with this. */
@@ -91,6 +96,15 @@ STP_API stp_status stp_batch_row_json(const stp_batch_row *row, stp_record **out
  * times, status, error. */
 STP_API stp_status stp_sim_result_json(const stp_mapping *m, const stp_sim_result *r,
                                        stp_record **out, stp_error *err);
+
+/* The answer of the optimiser (streamtp optimize --json): file, name, model,
+ * mapping (the teams by name), objective, value, optimal, upper_bound,
+ * gap, evaluated, nodes, skipped, method, seconds, start, constructive,
+ * interrupted, timed_out, note, then the evaluation's replication, paths,
+ * deterministic, exponential, bounds, components; status, error. */
+struct stp_optimize_result;
+STP_API stp_status stp_optimize_result_json(const struct stp_optimize_result *res,
+                                            stp_record **out, stp_error *err);
 
 /* ---- sinks: a stream of records in one format ----------------------------------------
  * stp_sink_put returns the bytes to write for that record (for a table,

@@ -130,7 +130,7 @@ static json_t *law_json(const stp_mapping *m, const stp_law_result *lr) {
   return o;
 }
 
-static json_t *result_object(const stp_mapping *m, const stp_result *r, bool components) {
+json_t *stp__result_object(const stp_mapping *m, const stp_result *r, bool components) {
   json_t *o = stp__record_head(stp_mapping_file(m), m, stp_model_name(r->model));
   if (!o)
     return NULL;
@@ -164,7 +164,7 @@ static json_t *result_object(const stp_mapping *m, const stp_result *r, bool com
 
 stp_status stp_result_json(const stp_mapping *m, const stp_result *r, stp_record **out,
                            stp_error *err) {
-  json_t *o = result_object(m, r, true);
+  json_t *o = stp__result_object(m, r, true);
   if (o)
     stp__record_status(o, STP_OK, NULL);
   return stp__record_new("eval", o, out, err);
@@ -172,7 +172,7 @@ stp_status stp_result_json(const stp_mapping *m, const stp_result *r, stp_record
 
 stp_status stp_batch_row_json(const stp_batch_row *row, stp_record **out, stp_error *err) {
   const char *model = row->model_known ? stp_model_name(row->model) : NULL;
-  json_t *o = row->result ? result_object(row->mapping, row->result, false)
+  json_t *o = row->result ? stp__result_object(row->mapping, row->result, false)
                           : stp__record_head(row->path, row->mapping, model);
   if (o) {
     stp__jset(o, "seconds", stp__jnum(row->seconds));

@@ -54,9 +54,14 @@ void stp__laws_text(FILE *f, const char *label, const json_t *laws);
 /* The quality of a fit (ph:fit=FILE): the "fit" object of docs/format.md. */
 json_t *stp__fit_json(const stp_law_fit *fit);
 
+/* The object of an evaluation (stp_result_json), with its components or
+ * not, without status and error. */
+json_t *stp__result_object(const stp_mapping *m, const stp_result *r, bool components);
+
 /* The text reports (one function per kind, beside the producer). */
 void stp__text_eval(FILE *f, const json_t *rec, size_t index);
 extern const char *const stp__eval_csv[];
+void stp__text_optimize(FILE *f, const json_t *rec, size_t index);
 void stp__text_simulate(FILE *f, const json_t *rec, size_t index);
 extern const char *const stp__sim_csv[], *const stp__sim_table[], *const stp__sim_labels[];
 
