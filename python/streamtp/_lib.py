@@ -258,7 +258,7 @@ def choice(name, value, names):
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a string, not {type(value).__name__}")
     if value not in names:
-        raise Error("EINVAL", f"{name} must be one of {', '.join(names)}, not {value!r}")
+        raise Error("EINVAL", f"{name}: {value!r} is not one of {', '.join(names)}")
     return names[value]
 
 

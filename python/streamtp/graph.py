@@ -22,8 +22,34 @@ import math
 import os
 import time
 
-from . import (_Control, _Error, _Law, _P, _PE, _fn, _int, _interruptible, _located, _num, _path,
-               _raise, _s, _status_name, Error)
+from . import _located
+from ._lib import (Error, Law as _Law, PE as _PE, _Control, _Error, _P, fail, fn as _fn, integer,
+                   interruptible as _interruptible, path, status_name)
+
+
+def _int(name, value, ctype="u64"):
+    return integer(name, value, ctype=ctype)
+
+
+def _raise(status, err):
+    fail(status, err)
+
+
+def _s(b):
+    return None if b is None else b.decode("utf-8", "replace")
+
+
+def _num(x):
+    """JSON numbers: non-finite values are null, as in the CLI."""
+    return x if math.isfinite(x) else None
+
+
+def _path(p):
+    return path("path", p)
+
+
+def _status_name(status):
+    return status_name(status).encode()
 
 __all__ = ["graph", "reduce", "bcast", "bcast_model", "bcast_partition"]
 

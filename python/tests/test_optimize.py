@@ -87,4 +87,4 @@ def test_optimize_constraints_and_errors():
     assert str(e.value) == 'use: processor "P9" is not declared' and e.value.input_error
     with pytest.raises(streamtp.Error) as e:
         streamtp.optimize(EXAMPLE_A, objective="fast")
-    assert "objective must be one of det, exp" in str(e.value)
+    assert "objective: 'fast' is not one of det, exp" in str(e.value)

@@ -157,7 +157,7 @@ def test_errors_carry_the_library_message(tmp_path):
 def test_other_errors(tmp_path):
     with pytest.raises(streamtp.Error, match="cannot|No such file"):
         streamtp.evaluate(str(tmp_path / "missing.json"))
-    with pytest.raises(streamtp.Error, match='model must be "overlap" or "strict"'):
+    with pytest.raises(streamtp.Error, match="model: 'fast' is not one of overlap, strict"):
         streamtp.evaluate(example("example-a.json"), "fast")
     with pytest.raises(streamtp.Error, match="exp_method"):
         streamtp.evaluate(example("example-a.json"), exp_method="magic")
