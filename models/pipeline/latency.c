@@ -11,6 +11,7 @@
 #include "models/pipeline/latency.h"
 
 #include "base/core.h"
+#include "streamtp_explain.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -378,4 +379,46 @@ stp_status stp__mapping_latency(const stp_mapping *m, uint64_t max_cells, stp_la
   stp_status s = stp__latency_solve(&t, max_cells, out, err);
   stp__latency_tables_free(&t);
   return s;
+}
+
+/* ---- the public interface (streamtp_explain.h) ----------------------------------------- */
+void stp_latency_result_free(stp_latency_result *l) {
+  if (!l)
+    return;
+  free(l->path);
+  free(l);
+}
+
+stp_status stp_latency_compute(const stp_mapping *m, size_t max_listed, stp_latency_result **out,
+                               stp_error *err) {
+  if (!out)
+    return stp__fail(err, STP_EINVAL, "stp_latency_compute: out is NULL");
+  *out = NULL;
+  if (!m)
+    return stp__fail(err, STP_EINVAL, "stp_latency_compute: mapping is NULL");
+  stp_latency_tables t;
+  STP_CHECK(stp__latency_tables_of_mapping(m, &t, err));
+  stp_latency l;
+  stp_latency_result *r = calloc(1, sizeof *r);
+  stp_status s = r ? stp__latency_solve(&t, 0, &l, err) : stp__oom(err, "computing the latency");
+  if (s == STP_OK) {
+    *r = (stp_latency_result){.max = l.max, .mean = l.mean, .max_exact = l.max_exact,
+                              .max_lower = l.max_lower, .max_upper = l.max_upper,
+                              .paths = l.paths, .has_argmax = l.has_argmax, .argmax = l.argmax};
+    if (l.paths > 0 && l.paths <= max_listed) {
+      r->path = stp__malloc_array((size_t)l.paths, sizeof *r->path);
+      if (!r->path)
+        s = stp__oom(err, "listing the latency of each path");
+      for (uint64_t j = 0; r->path && j < l.paths; j++)
+        r->path[j] = stp__latency_path(&t, j);
+      r->nlisted = r->path ? (size_t)l.paths : 0;
+    }
+  }
+  stp__latency_tables_free(&t);
+  if (s != STP_OK) {
+    stp_latency_result_free(r);
+    return s;
+  }
+  *out = r;
+  return STP_OK;
 }

@@ -1,0 +1,124 @@
+/* streamtp_explain.h: why a mapping has its throughput, and what to change
+ * (docs/design.md, "Explaining a throughput"): the exact elasticities of
+ * the throughput with respect to every speed, bandwidth, work and output
+ * size; the busy fraction of every resource; the latency of a data set
+ * alone in the pipeline.  Same conventions as streamtp.h. */
+#ifndef STREAMTP_EXPLAIN_H
+#define STREAMTP_EXPLAIN_H
+
+#include "streamtp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- sensitivities ----------------------------------------------------------- */
+typedef enum {
+  STP_PARAM_SPEED = 0, /* of a processor */
+  STP_PARAM_BANDWIDTH, /* of a link with its own entry, or the default bandwidth */
+  STP_PARAM_WORK,      /* of a stage */
+  STP_PARAM_OUTPUT     /* of a stage (not the last) */
+} stp_param_kind;
+STP_API const char *stp_param_kind_name(stp_param_kind k); /* "speed", ... */
+
+/* Elasticities: (d rho / rho) / (d theta / theta).  right: theta
+ * increasing (the `elasticity`), left: decreasing; they differ where two
+ * critical cycles (or components) tie.  NaN where not computed. */
+typedef struct stp_slope {
+  double elasticity, left, right;
+} stp_slope;
+
+typedef struct stp_sensitivity {
+  stp_param_kind kind;
+  char *of;      /* "P1", "P2->P3", "default", "T2" */
+  size_t index;  /* the processor, the link (file order), the stage; SIZE_MAX: default */
+  double value;  /* the parameter's value in the file */
+  stp_slope det, exp, law;
+} stp_sensitivity;
+
+typedef enum { STP_RANK_DET = 0, STP_RANK_EXP, STP_RANK_LAW } stp_rank_by;
+
+typedef struct stp_sensitivity_result {
+  stp_model model;
+  size_t n;
+  stp_sensitivity *items;   /* in parameter order until stp_sensitivity_rank */
+  double det_throughput;
+  int exp_available;        /* 0: see exp_reason */
+  char *exp_reason;
+  double exp_throughput;
+  uint64_t exp_states;      /* largest chain differentiated */
+  double exp_residual;      /* largest scaled residual of the adjoint solves */
+  size_t exp_sweeps;        /* their sweeps, in all */
+  int law_available;        /* 0: see law_reason (no law asked: law_reason NULL) */
+  char *law_reason;
+  double law_throughput;
+  double law_residual;
+  double seconds;
+} stp_sensitivity_result;
+
+/* The elasticities of the throughput of m under model with respect to every
+ * processor's speed, the default bandwidth (when the file gives one), every
+ * link entry's bandwidth, every stage's work and every output but the
+ * last: det exact from the critical cycles (both one-sided values), exp
+ * (unless opts->exp_method is STP_EXP_NONE) and, when opts->law is set or
+ * the file has "laws", under those laws, from one adjoint solve per Markov
+ * chain whatever the number of parameters.  A chain beyond the limits gives
+ * a reason, not an error.  opts may be NULL. */
+STP_API stp_status stp_sensitivity_compute(const stp_mapping *m, stp_model model,
+                                           const stp_options *opts,
+                                           stp_sensitivity_result **out, stp_error *err);
+/* Sorts the items by decreasing elasticity under `by` (ties, and items
+ * without that value, in parameter order).  by STP_RANK_EXP where exp is
+ * not available ranks by det. */
+STP_API void stp_sensitivity_rank(stp_sensitivity_result *r, stp_rank_by by);
+STP_API void stp_sensitivity_result_free(stp_sensitivity_result *r);
+
+/* ---- utilization --------------------------------------------------------------- */
+typedef enum { STP_PORT_COMPUTE = 0, STP_PORT_IN, STP_PORT_OUT } stp_port;
+
+typedef struct stp_utilization_item {
+  char *resource;    /* "P1" (computation; Strict: the processor), "P1 in", "P1 out" */
+  size_t processor;
+  stp_port port;     /* STP_PORT_COMPUTE for a Strict processor */
+  double busy;       /* mean busy time per data set */
+  double det, exp, law; /* throughput x busy; NaN where that throughput is missing */
+  int saturated;     /* det is 1 to rounding */
+} stp_utilization_item;
+
+typedef struct stp_utilization {
+  size_t n;
+  stp_utilization_item *items; /* processors in file order, then compute, in, out */
+} stp_utilization;
+
+/* The busy fraction in the long run of every resource of m that works
+ * (Overlap: the computation and the in and out ports that carry data;
+ * Strict: the processor) from r = stp_evaluate(m, r->model, ...). */
+STP_API stp_status stp_utilization_compute(const stp_mapping *m, const stp_result *r,
+                                           stp_utilization **out, stp_error *err);
+STP_API void stp_utilization_free(stp_utilization *u);
+
+/* ---- latency ------------------------------------------------------------------- */
+typedef struct stp_latency_result {
+  double max;          /* over the paths; NaN when !max_exact */
+  double mean;         /* over the paths, exact */
+  int max_exact;       /* 0: beyond the program's cap, see the bounds */
+  double max_lower, max_upper;
+  uint64_t paths;      /* R; 0 beyond 2^64 - 1 */
+  int has_argmax;
+  uint64_t argmax;     /* a path of latency max */
+  size_t nlisted;      /* paths listed: all when R <= max_listed, else none */
+  double *path;        /* nlisted latencies, path 0 first */
+} stp_latency_result;
+
+/* The deterministic latency of m (either model: a data set alone never
+ * waits): the time from the start of its first computation to the end of
+ * its last along each of the R = lcm(R_i) paths, the largest and the mean,
+ * without enumerating the paths (docs/design.md, "Latency"). */
+STP_API stp_status stp_latency_compute(const stp_mapping *m, size_t max_listed,
+                                       stp_latency_result **out, stp_error *err);
+STP_API void stp_latency_result_free(stp_latency_result *l);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* STREAMTP_EXPLAIN_H */
