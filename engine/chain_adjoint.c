@@ -19,7 +19,7 @@
  * the first sweep that does not halve it (as the stationary sweeps do). */
 #define TARGET_FRACTION 1e-4
 #define MAX_SWEEPS 20000
-#define STALL_SWEEPS 50
+#define STALL_SWEEPS 20
 
 /* Breadth-first depths from state 0 (states 0 cannot reach stay at
  * UINT64_MAX), the period, and the order of the sweep. */
@@ -125,7 +125,12 @@ static void deflate(int64_t n, const double *pi, double *h) {
     h[s] -= c;
 }
 
-static void sweep(const stp_csr *mv, const int64_t *order, const double *b, double *h) {
+/* One sweep; returns the largest change times its row's rate, which is
+ * the residual the row had when its turn came (an estimate of the next
+ * residual that costs nothing), and the largest |h| in *hmax. */
+static double sweep(const stp_csr *mv, const int64_t *order, const double *b, double *h,
+                    double *hmax) {
+  double est = 0, hm = 0;
   for (int64_t k = 0; k < mv->nrows; k++) {
     int64_t s = order[k];
     double acc = 0, q = 0;
@@ -134,34 +139,58 @@ static void sweep(const stp_csr *mv, const int64_t *order, const double *b, doub
         acc += mv->x[e] * h[mv->j[e]];
         q += mv->x[e];
       }
-    if (q > 0)
-      h[s] = (acc - b[s]) / q;
+    if (q > 0) {
+      double next = (acc - b[s]) / q;
+      est = fmax(est, fabs(next - h[s]) * q);
+      h[s] = next;
+    }
+    hm = fmax(hm, fabs(h[s]));
+  }
+  *hmax = hm;
+  return est;
+}
+
+/* ||Q||_inf and ||b||_inf, for the scale of the estimates. */
+static void norms(const stp_csr *mv, const double *b, double *qn, double *bn) {
+  *qn = *bn = 0;
+  for (int64_t s = 0; s < mv->nrows; s++) {
+    double q = 0;
+    for (int64_t e = mv->p[s]; e < mv->p[s + 1]; e++)
+      q += mv->j[e] != s ? mv->x[e] : 0;
+    *qn = fmax(*qn, 2 * q);
+    *bn = fmax(*bn, fabs(b[s]));
   }
 }
 
-/* Q h = b by the sweeps; *res the final residual. */
+/* Q h = b by the sweeps: until the sweeps' estimate is TARGET_FRACTION of
+ * the tolerance, or has not halved in STALL_SWEEPS sweeps (rounding), and
+ * the exact residual is within the tolerance. */
 static stp_status poisson(const stp_csr *mv, const double *pi, const double *b, const int64_t *order,
                           const stp_options *o, double *h, stp_adjoint_info *info,
                           stp_error *err) {
   int64_t n = mv->nrows;
   double tol = o->solver_tolerance > 0 ? o->solver_tolerance : 1e-9;
-  double target = tol * TARGET_FRACTION, low = INFINITY;
-  size_t low_at = 0;
+  double target = tol * TARGET_FRACTION, low = INFINITY, res = INFINITY;
+  size_t low_at = 0, it = 0;
+  double qn, bn, hmax;
+  norms(mv, b, &qn, &bn);
   memset(h, 0, (size_t)n * sizeof *h);
-  double res = residual(mv, h, b);
-  size_t it = 0;
-  while (res > target && it < MAX_SWEEPS) {
+  while (it < MAX_SWEEPS) {
     if (stp__cancelled(&o->control.cancel))
       return stp__fail(err, STP_EINTERRUPTED, "interrupted in the adjoint solve");
-    sweep(mv, order, b, h);
+    double est = sweep(mv, order, b, h, &hmax);
     deflate(n, pi, h);
     it++;
-    res = residual(mv, h, b);
-    if (res < low / 2) {
-      low = res;
+    est /= qn * hmax + bn > 0 ? qn * hmax + bn : 1;
+    if (est < low / 2) {
+      low = est;
       low_at = it;
-    } else if (res <= tol && it - low_at >= STALL_SWEEPS) {
-      break; /* below the tolerance and no longer halving: rounding */
+    }
+    bool stalled = it - low_at >= STALL_SWEEPS;
+    if (est <= target || stalled || (est <= tol && it - low_at >= 3)) {
+      res = residual(mv, h, b);
+      if (res <= tol || stalled)
+        break;
     }
   }
   info->residual = res;

@@ -76,6 +76,7 @@ static void check_mapping(stp_mapping *m, stp_model model, int k, const char *wh
   cr_assert(r->exp_available, "%s", r->exp_reason);
   rates at = eval_at(m, model, &m->stages[0].work, m->stages[0].work);
   assert_close(r->det_throughput, at.det, TOL_EXACT);
+  assert_close(r->exp_throughput, at.exp, TOL_SOLVE); /* Strict: solved apart */
   double times_exp = 0, rates_exp = 0;
   bool smooth = true;
   for (size_t q = 0; q < r->n; q++) {

@@ -382,7 +382,7 @@ static stp_status exp_overlap(const params *P, const stp_component_set *cs, cons
  * independently and the throughput is G x R/G x the smallest rate of a
  * part's last column; one adjoint solve for each part at the minimum. */
 static stp_status exp_strict(const params *P, const stp_options *o, slopes *acc, exp_acc *ea,
-                             stp_error *err) {
+                             double *rho, stp_error *err) {
   const stp_mapping *m = P->m;
   uint64_t G = 0;
   for (size_t i = 0; i < m->nstages; i++)
@@ -409,6 +409,7 @@ static stp_status exp_strict(const params *P, const stp_options *o, slopes *acc,
     double low = INFINITY;
     for (uint64_t g = 0; g < G; g++)
       low = fmin(low, fire[g]);
+    *rho = (double)G * low; /* R x the smallest rate of a last transition */
     teg_ctx ctx = {t};
     for (uint64_t g = 0; s == STP_OK && g < G; g++) {
       if (!ties(fire[g], low))
@@ -490,11 +491,13 @@ static stp_status det_slopes(const params *P, stp_model model, const stp_compone
   return s;
 }
 
-/* A chain beyond the limits leaves exp without a value and with a reason. */
+/* A chain beyond the limits leaves exp without a value and with a reason.
+ * Strict: the chain solved here gives the value too (the evaluation did
+ * not solve it). */
 static stp_status exp_slopes(const params *P, stp_model model, const stp_component_set *cs,
                              const stp_result *ev, const stp_options *o,
                              stp_sensitivity_result *r, stp_error *err) {
-  if (!ev->exp_available) {
+  if (o->exp_method == STP_EXP_NONE || (model == STP_MODEL_OVERLAP && !ev->exp_available)) {
     r->exp_reason = stp__strdup(ev->exp_reason ? ev->exp_reason : "not computed");
     return r->exp_reason ? STP_OK : stp__oom(err, "recording a reason");
   }
@@ -504,7 +507,11 @@ static stp_status exp_slopes(const params *P, stp_model model, const stp_compone
   stp_status s = slopes_init(&acc, P->n, err);
   if (s == STP_OK) {
     s = model == STP_MODEL_OVERLAP ? exp_overlap(P, cs, ev, o, &acc, &ea, &local)
-                                   : exp_strict(P, o, &acc, &ea, &local);
+                                   : exp_strict(P, o, &acc, &ea, &r->exp_throughput, &local);
+    if (s == STP_OK && r->exp_throughput > r->det_throughput * (1 + TIE_RTOL))
+      s = stp__fail(&local, STP_ENUMERIC,
+                    "%s: the exponential throughput %.17g exceeds the deterministic one %.17g",
+                    P->m->file, r->exp_throughput, r->det_throughput);
     if (s == STP_ELIMIT) {
       r->exp_reason = stp__strdup(local.message);
       s = r->exp_reason ? STP_OK : stp__oom(err, "recording a reason");
@@ -543,14 +550,18 @@ stp_status stp_sensitivity_compute(const stp_mapping *m, stp_model model, const 
   params P = params_of(m);
   stp_result *ev = NULL;
   stp_component_set cs = {0};
+  /* Strict: the chain is solved here once, for the value and its adjoint */
+  stp_options eo = *opts;
+  if (model == STP_MODEL_STRICT)
+    eo.exp_method = STP_EXP_NONE;
   stp_status s = name_items(&P, r, err);
   if (s == STP_OK)
-    s = stp_evaluate(m, model, opts, &ev, err);
+    s = stp_evaluate(m, model, &eo, &ev, err);
   if (s == STP_OK)
     s = stp__components_build(m, &cs, err);
   if (s == STP_OK) {
     r->det_throughput = ev->det_throughput;
-    r->exp_throughput = ev->exp_available ? ev->exp_throughput : NAN;
+    r->exp_throughput = model == STP_MODEL_OVERLAP && ev->exp_available ? ev->exp_throughput : NAN;
     s = det_slopes(&P, model, &cs, ev, opts, r, err);
   }
   if (s == STP_OK)
