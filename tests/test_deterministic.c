@@ -72,7 +72,7 @@ static void full_graph_cycle_times(const stp_mapping *m, stp_cycle_times *ct) {
   cr_assert_eq(stp__teg_build(m, STP_MODEL_OVERLAP, UINT64_C(50000000), &t, &err), STP_OK);
   for (uint64_t j = 0; j < t->nrows; j++)
     for (uint32_t c = 0; c < t->ncols; c++) {
-      size_t q, p = stp__teg_processor(m, j, c, &q);
+      size_t q, p = stp__teg_processor(&t->teams, j, c, &q);
       double x = t->time[j * t->ncols + c] / (double)t->nrows;
       if (c % 2 == 0) {
         ct[p].comp += x;

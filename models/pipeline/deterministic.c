@@ -55,10 +55,17 @@ stp_status stp__det_overlap(const stp_mapping *m, const stp_component_set *cs,
 
 stp_status stp__det_strict(const stp_mapping *m, const stp_options *o, double *rho,
                            stp_error *err) {
+  stp_teams tm = stp__teams_of(m);
+  return stp__det_strict_teams(m, &tm, o, rho, err);
+}
+
+stp_status stp__det_strict_teams(const stp_mapping *m, const stp_teams *tm, const stp_options *o,
+                                 double *rho, stp_error *err) {
   stp_teg *t;
-  STP_CHECK(stp__teg_check_size(m, STP_MODEL_STRICT, o->max_transitions, err));
-  STP_CHECK(stp__teg_check_memory(m, STP_MODEL_STRICT, stp_options_memory_budget(o), err));
-  STP_CHECK(stp__teg_build(m, STP_MODEL_STRICT, o->max_transitions, &t, err));
+  STP_CHECK(stp__teg_check_size_teams(m, tm, STP_MODEL_STRICT, o->max_transitions, err));
+  STP_CHECK(stp__teg_check_memory_teams(m, tm, STP_MODEL_STRICT, stp_options_memory_budget(o),
+                                        err));
+  STP_CHECK(stp__teg_build_teams(m, tm, STP_MODEL_STRICT, o->max_transitions, &t, err));
   stp_mcr_result r = {0};
   stp_mcr_options mo = {.cancel = o->control.cancel, .progress = o->control.progress};
   stp_status s = stp__mcr_howard(t->g, &mo, &r, err);

@@ -23,5 +23,8 @@ stp_status stp__det_overlap(const stp_mapping *m, const stp_component_set *cs,
                             const stp_options *o, double *comp_rho, double *rho, stp_error *err);
 stp_status stp__det_strict(const stp_mapping *m, const stp_options *o, double *rho,
                            stp_error *err);
+/* The same on the platform m with the teams tm (stp_teams, mapping.h). */
+stp_status stp__det_strict_teams(const stp_mapping *m, const stp_teams *tm, const stp_options *o,
+                                 double *rho, stp_error *err);
 
 #endif /* STP_DETERMINISTIC_H */

@@ -111,13 +111,18 @@ double stp__comm_time(const stp_mapping *m, size_t p, size_t q) {
   return m->stages[m->procs[p].stage].output / stp__link_bandwidth(m, p, q);
 }
 
-bool stp__mapping_lcm(const stp_mapping *m, uint64_t *out) {
+bool stp__teams_lcm(const stp_teams *t, uint64_t *out) {
   uint64_t r = 1;
-  for (size_t i = 0; i < m->nstages; i++)
-    if (!stp__lcm_u64(r, stp__team_size(m, i), &r))
+  for (size_t i = 0; i < t->nstages; i++)
+    if (!stp__lcm_u64(r, stp__teams_size(t, i), &r))
       return false;
   *out = r;
   return true;
+}
+
+bool stp__mapping_lcm(const stp_mapping *m, uint64_t *out) {
+  stp_teams t = stp__teams_of(m);
+  return stp__teams_lcm(&t, out);
 }
 
 stp_transfer_shape stp__transfer_shape(const stp_mapping *m, size_t i) {

@@ -74,6 +74,28 @@ void stp__comm_times_to(const stp_mapping *m, size_t p, const size_t *q, size_t 
 /* Number of paths R = lcm(R_i); false when it exceeds 2^64 - 1. */
 bool stp__mapping_lcm(const stp_mapping *m, uint64_t *out);
 
+/* A mapping's teams apart from its platform (the stages, processors and
+ * links of a stp_mapping, whose own teams are then not read): stage
+ * i < nstages has the team member[off[i] .. off[i + 1]); nstages may be
+ * fewer than the platform's stages (the pipeline cut after them).  The
+ * event graph and the Strict analyses take (platform, teams), so that the
+ * optimiser evaluates its candidates on the problem's platform as they are. */
+typedef struct stp_teams {
+  size_t nstages;
+  const size_t *off, *member;
+} stp_teams;
+static inline stp_teams stp__teams_of(const stp_mapping *m) {
+  return (stp_teams){m->nstages, m->team_off, m->team};
+}
+static inline size_t stp__teams_size(const stp_teams *t, size_t i) {
+  return t->off[i + 1] - t->off[i];
+}
+static inline size_t stp__teams_member(const stp_teams *t, size_t i, size_t k) {
+  return t->member[t->off[i] + k];
+}
+/* lcm of the team sizes; false when it exceeds 2^64 - 1. */
+bool stp__teams_lcm(const stp_teams *t, uint64_t *out);
+
 /* Transfer column i -> i+1: g = gcd(R_i, R_(i+1)), u = R_i/g, v = R_(i+1)/g.
  * Component j's senders are team_i[j + g*a], receivers team_(i+1)[j + g*b]. */
 typedef struct stp_transfer_shape {

@@ -13,7 +13,7 @@
 /* "r3:T2@P4" for a computation, "r3:T2:P4->P7" for a transfer. */
 static void transition_name(const stp_teg *t, uint64_t row, uint32_t col, char *buf, size_t n) {
   const stp_mapping *m = t->map;
-  size_t q, p = stp__teg_processor(m, row, col, &q);
+  size_t q, p = stp__teg_processor(&t->teams, row, col, &q);
   const char *stage = m->stages[col / 2].name;
   if (col % 2 == 0)
     snprintf(buf, n, "r%llu:%s@%s", (unsigned long long)row, stage, m->procs[p].name);
@@ -26,7 +26,7 @@ static void transition_name(const stp_teg *t, uint64_t row, uint32_t col, char *
  * ("P4->P7"): the rows of a Gantt chart. */
 static void resource_name(const stp_teg *t, uint64_t row, uint32_t col, char *buf, size_t n) {
   const stp_mapping *m = t->map;
-  size_t q, p = stp__teg_processor(m, row, col, &q);
+  size_t q, p = stp__teg_processor(&t->teams, row, col, &q);
   if (col % 2 == 0)
     snprintf(buf, n, "%s", m->procs[p].name);
   else

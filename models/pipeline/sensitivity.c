@@ -279,7 +279,7 @@ static dep teg_dep(const params *P, const void *ctx, uint32_t node) {
   const stp_teg *t = ((const teg_ctx *)ctx)->t;
   uint64_t row = node / t->ncols;
   uint32_t col = node % t->ncols;
-  size_t q, p = stp__teg_processor(P->m, row, col, &q);
+  size_t q, p = stp__teg_processor(&t->teams, row, col, &q);
   return col % 2 ? link_dep(P, col / 2, p, q) : comp_dep(P, p);
 }
 

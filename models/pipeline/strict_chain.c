@@ -352,26 +352,32 @@ static uint64_t marking_limit(const stp_options *o, size_t words) {
  * them may fire, 2^R_1 markings.  Each marking stores one bit per place.
  * When the larger bound already exceeds --max-states or the memory budget,
  * refuse at once rather than after minutes and gigabytes. */
-uint64_t stp__strict_min_markings(const stp_mapping *m) {
+uint64_t stp__strict_min_markings_teams(const stp_teams *tm) {
   uint64_t rows, best = 0;
-  if (!stp__mapping_lcm(m, &rows))
+  if (!stp__teams_lcm(tm, &rows))
     return UINT64_MAX;
-  size_t first = stp__team_size(m, 0);
+  size_t first = stp__teams_size(tm, 0);
   best = first >= 64 ? UINT64_MAX : UINT64_C(1) << first;
-  for (size_t i = 0; i < m->nstages; i++) {
-    uint64_t len = rows / stp__team_size(m, i) * (1 + (i > 0) + (i + 1 < m->nstages));
+  for (size_t i = 0; i < tm->nstages; i++) {
+    uint64_t len = rows / stp__teams_size(tm, i) * (1 + (i > 0) + (i + 1 < tm->nstages));
     if (len > best)
       best = len;
   }
   return best;
 }
 
-static stp_status strict_estimate(const stp_mapping *m, const stp_options *o, uint64_t *lower,
-                                  stp_error *err) {
-  STP_CHECK(stp__teg_check_size(m, STP_MODEL_STRICT, o->max_transitions, err));
-  STP_CHECK(stp__teg_check_memory(m, STP_MODEL_STRICT, stp_options_memory_budget(o), err));
-  uint64_t places = stp__teg_place_count(m, STP_MODEL_STRICT);
-  *lower = stp__strict_min_markings(m);
+uint64_t stp__strict_min_markings(const stp_mapping *m) {
+  stp_teams tm = stp__teams_of(m);
+  return stp__strict_min_markings_teams(&tm);
+}
+
+static stp_status strict_estimate(const stp_mapping *m, const stp_teams *tm, const stp_options *o,
+                                  uint64_t *lower, stp_error *err) {
+  STP_CHECK(stp__teg_check_size_teams(m, tm, STP_MODEL_STRICT, o->max_transitions, err));
+  STP_CHECK(stp__teg_check_memory_teams(m, tm, STP_MODEL_STRICT, stp_options_memory_budget(o),
+                                        err));
+  uint64_t places = stp__teg_place_count_teams(m, tm, STP_MODEL_STRICT);
+  *lower = stp__strict_min_markings_teams(tm);
   if (*lower > o->max_states)
     return stp__fail(err, STP_ELIMIT,
                      "%s: the Strict Markov chain has at least %llu reachable markings (a "
@@ -409,12 +415,13 @@ static void free_markings(bfs *b) {
 }
 
 /* The enumeration of m's markings into b (keys, moves and cycles set up). */
-static stp_status strict_enumerate(bfs *b, const stp_mapping *m, const stp_options *o,
-                                   unsigned word_bits, stp_teg **teg, stp_error *err) {
+static stp_status strict_enumerate(bfs *b, const stp_mapping *m, const stp_teams *tm,
+                                   const stp_options *o, unsigned word_bits, stp_teg **teg,
+                                   stp_error *err) {
   *b = (bfs){.map = m, .max_states = o->max_states, .t0 = stp__now(),
              .budget = stp_options_memory_budget(o)};
-  STP_CHECK(strict_estimate(m, o, &b->estimate, err));
-  STP_CHECK(stp__teg_build(m, STP_MODEL_STRICT, o->max_transitions, teg, err));
+  STP_CHECK(strict_estimate(m, tm, o, &b->estimate, err));
+  STP_CHECK(stp__teg_build_teams(m, tm, STP_MODEL_STRICT, o->max_transitions, teg, err));
   b->teg = *teg;
   stp_status s = stp__strict_cycles_init(&b->sc, *teg, word_bits, err);
   if (s == STP_OK) {
@@ -461,7 +468,8 @@ stp_status stp__strict_chain_packed(const stp_mapping *m, const stp_options *o, 
   bfs b;
   stp_teg *teg = NULL;
   uint8_t *counted = NULL;
-  stp_status s = strict_enumerate(&b, m, o, word_bits, &teg, err);
+  stp_teams tm = stp__teams_of(m);
+  stp_status s = strict_enumerate(&b, m, &tm, o, word_bits, &teg, err);
   free_markings(&b);
   if (s == STP_OK)
     s = (counted = counted_transitions(&b, err)) ? STP_OK : STP_ENOMEM;
@@ -497,17 +505,18 @@ static stp_status strict_successors(void *ctx, const uint64_t *key, stp_dense_ro
   return STP_OK;
 }
 
-static stp_status strict_distributed(const stp_mapping *m, const stp_options *o, double *rho,
-                                     stp_ctmc_info *info, stp_error *err) {
+static stp_status strict_distributed(const stp_mapping *m, const stp_teams *tm,
+                                     const stp_options *o, double *rho, stp_ctmc_info *info,
+                                     stp_error *err) {
   bfs b = {.map = m};
   stp_teg *teg = NULL;
   uint64_t *m0 = NULL;
   double *rate = NULL;
   uint8_t *counted = NULL;
   strict_source ss = {.sc = &b.sc};
-  stp_status s = strict_estimate(m, o, &b.estimate, err);
+  stp_status s = strict_estimate(m, tm, o, &b.estimate, err);
   if (s == STP_OK)
-    s = stp__teg_build(m, STP_MODEL_STRICT, o->max_transitions, &teg, err);
+    s = stp__teg_build_teams(m, tm, STP_MODEL_STRICT, o->max_transitions, &teg, err);
   b.teg = teg;
   if (s == STP_OK)
     s = stp__strict_cycles_init(&b.sc, teg, 64, err);
@@ -546,13 +555,20 @@ static stp_status strict_distributed(const stp_mapping *m, const stp_options *o,
  * route that ran), or across MPI ranks (o->distributed). */
 stp_status stp__strict_exp_throughput(const stp_mapping *m, const stp_options *o, double *rho,
                                       stp_ctmc_info *info, stp_error *err) {
+  stp_teams tm = stp__teams_of(m);
+  return stp__strict_exp_throughput_teams(m, &tm, o, rho, info, err);
+}
+
+stp_status stp__strict_exp_throughput_teams(const stp_mapping *m, const stp_teams *tm,
+                                            const stp_options *o, double *rho,
+                                            stp_ctmc_info *info, stp_error *err) {
   if (o->distributed)
-    return strict_distributed(m, o, rho, info, err);
+    return strict_distributed(m, tm, o, rho, info, err);
   double t0 = stp__now();
   bfs b;
   stp_teg *teg = NULL;
   uint8_t *counted = NULL;
-  stp_status s = strict_enumerate(&b, m, o, 64, &teg, err);
+  stp_status s = strict_enumerate(&b, m, tm, o, 64, &teg, err);
   free_markings(&b);
   if (s == STP_OK)
     s = (counted = counted_transitions(&b, err)) ? STP_OK : STP_ENOMEM;

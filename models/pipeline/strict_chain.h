@@ -25,10 +25,15 @@ stp_status stp__strict_chain_packed(const stp_mapping *m, const stp_options *o, 
  * the enumeration exceeds o->max_states (the message says how far it got). */
 stp_status stp__strict_exp_throughput(const stp_mapping *m, const stp_options *o, double *rho,
                                       stp_ctmc_info *info, stp_error *err);
+/* The same on the platform m with the teams tm (stp_teams, mapping.h). */
+stp_status stp__strict_exp_throughput_teams(const stp_mapping *m, const stp_teams *tm,
+                                            const stp_options *o, double *rho,
+                                            stp_ctmc_info *info, stp_error *err);
 
 /* A lower bound of the reachable markings of the Strict event graph: the
  * places of the longest processor cycle, and 2^R_1 (the first team's
  * first computations fire independently); UINT64_MAX when R overflows. */
 uint64_t stp__strict_min_markings(const stp_mapping *m);
+uint64_t stp__strict_min_markings_teams(const stp_teams *tm);
 
 #endif /* STP_STRICT_CHAIN_H */

@@ -33,10 +33,10 @@ void stp__strict_cycles_free(stp_strict_cycles *sc) {
   memset(sc, 0, sizeof *sc);
 }
 
-static uint32_t cycle_count(const stp_mapping *m) {
+static uint32_t cycle_count(const stp_teams *tm) {
   uint32_t n = 0;
-  for (size_t i = 0; i < m->nstages; i++)
-    n += (uint32_t)stp__team_size(m, i);
+  for (size_t i = 0; i < tm->nstages; i++)
+    n += (uint32_t)stp__teams_size(tm, i);
   return n;
 }
 
@@ -81,11 +81,11 @@ static stp_status not_cycles(const stp_teg *t, const char *why, stp_error *err) 
  * first..last on each; position x is the place entering its x-th action. */
 static stp_status add_cycle(stp_strict_cycles *sc, const stp_teg *t, uint32_t c, size_t i,
                             size_t k, uint8_t *used, stp_error *err) {
-  const stp_mapping *m = t->map;
+  const stp_teams *tm = &t->teams;
   const stp_digraph *g = t->g;
-  size_t ri = stp__team_size(m, i);
+  size_t ri = stp__teams_size(tm, i);
   uint32_t first = i > 0 ? (uint32_t)(2 * i - 1) : (uint32_t)(2 * i);
-  uint32_t last = i + 1 < m->nstages ? (uint32_t)(2 * i + 1) : (uint32_t)(2 * i);
+  uint32_t last = i + 1 < tm->nstages ? (uint32_t)(2 * i + 1) : (uint32_t)(2 * i);
   uint32_t actions = last - first + 1;
   uint64_t len = (t->nrows / ri) * actions;
   sc->len[c] = (uint32_t)len;
@@ -207,13 +207,13 @@ stp_status stp__strict_cycles_init(stp_strict_cycles *sc, const stp_teg *t, unsi
                                    stp_error *err) {
   const stp_digraph *g = t->g;
   memset(sc, 0, sizeof *sc);
-  sc->ncycles = cycle_count(t->map);
+  sc->ncycles = cycle_count(&t->teams);
   sc->ntrans = g->n;
   uint8_t *used = stp__calloc((size_t)g->m + 1, 1);
   stp_status s = used ? allocate(sc, g->m, err) : stp__oom(err, "preparing the Strict markings");
   uint32_t c = 0;
-  for (size_t i = 0; s == STP_OK && i < t->map->nstages; i++)
-    for (size_t k = 0; s == STP_OK && k < stp__team_size(t->map, i); k++)
+  for (size_t i = 0; s == STP_OK && i < t->teams.nstages; i++)
+    for (size_t k = 0; s == STP_OK && k < stp__teams_size(&t->teams, i); k++)
       s = add_cycle(sc, t, c++, i, k, used, err);
   if (s == STP_OK && sc->first[sc->ncycles] != g->m)
     s = not_cycles(t, "a place on no cycle", err);

@@ -8,18 +8,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-size_t stp__teg_processor(const stp_mapping *m, uint64_t row, uint32_t col, size_t *to) {
+size_t stp__teg_processor(const stp_teams *tm, uint64_t row, uint32_t col, size_t *to) {
   size_t i = col / 2;
-  size_t p = stp__team_member(m, i, (size_t)(row % stp__team_size(m, i)));
+  size_t p = stp__teams_member(tm, i, (size_t)(row % stp__teams_size(tm, i)));
   if (to)
-    *to = col % 2 ? stp__team_member(m, i + 1, (size_t)(row % stp__team_size(m, i + 1)))
+    *to = col % 2 ? stp__teams_member(tm, i + 1, (size_t)(row % stp__teams_size(tm, i + 1)))
                   : SIZE_MAX;
   return p;
 }
 
-double stp__teg_time(const stp_mapping *m, uint64_t row, uint32_t col) {
-  size_t q, p = stp__teg_processor(m, row, col, &q);
-  return col % 2 ? stp__comm_time(m, p, q) : stp__comp_time(m, p);
+/* Firing time of transition (row, col): its stage is col / 2 (the
+ * platform's processors need not know their stage). */
+static double teg_time(const stp_mapping *m, const stp_teams *tm, uint64_t row, uint32_t col) {
+  size_t q, p = stp__teg_processor(tm, row, col, &q);
+  const stp_stage *st = &m->stages[col / 2];
+  return col % 2 ? st->output / stp__link_bandwidth(m, p, q) : st->work / m->procs[p].speed;
 }
 
 void stp__teg_free(stp_teg *t) {
@@ -54,27 +57,39 @@ static void add_strict_chain(const stp_teg *t, stp_edge_list *el, size_t ri, siz
   }
 }
 
-static uint64_t place_count(const stp_mapping *m, stp_model model, uint64_t rows, uint32_t cols) {
+static uint64_t place_count(const stp_teams *tm, stp_model model, uint64_t rows, uint32_t cols) {
   uint64_t places = rows * (cols - 1); /* row order */
   if (model == STP_MODEL_STRICT)
-    return places + rows * m->nstages;
-  for (size_t i = 0; i < m->nstages; i++)
-    places += rows * (1 + (i > 0) + (i + 1 < m->nstages));
+    return places + rows * tm->nstages;
+  for (size_t i = 0; i < tm->nstages; i++)
+    places += rows * (1 + (i > 0) + (i + 1 < tm->nstages));
   return places;
 }
 
-uint64_t stp__teg_place_count(const stp_mapping *m, stp_model model) {
+uint64_t stp__teg_place_count_teams(const stp_mapping *m, const stp_teams *tm, stp_model model) {
+  (void)m;
   uint64_t rows;
-  if (!stp__mapping_lcm(m, &rows))
+  if (!stp__teams_lcm(tm, &rows))
     return UINT64_MAX;
-  return place_count(m, model, rows, (uint32_t)(2 * m->nstages - 1));
+  return place_count(tm, model, rows, (uint32_t)(2 * tm->nstages - 1));
+}
+
+uint64_t stp__teg_place_count(const stp_mapping *m, stp_model model) {
+  stp_teams tm = stp__teams_of(m);
+  return stp__teg_place_count_teams(m, &tm, model);
 }
 
 stp_status stp__teg_check_size(const stp_mapping *m, stp_model model, uint64_t max_transitions,
                                stp_error *err) {
+  stp_teams tm = stp__teams_of(m);
+  return stp__teg_check_size_teams(m, &tm, model, max_transitions, err);
+}
+
+stp_status stp__teg_check_size_teams(const stp_mapping *m, const stp_teams *tm, stp_model model,
+                                     uint64_t max_transitions, stp_error *err) {
   uint64_t rows, n;
-  uint32_t cols = (uint32_t)(2 * m->nstages - 1);
-  if (!stp__mapping_lcm(m, &rows) || !stp__mul_u64(rows, cols, &n))
+  uint32_t cols = (uint32_t)(2 * tm->nstages - 1);
+  if (!stp__teams_lcm(tm, &rows) || !stp__mul_u64(rows, cols, &n))
     return stp__fail(err, STP_ELIMIT,
                      "%s: the %s event graph has more than 2^64 transitions (lcm of the team "
                      "sizes overflows); `streamtp simulate --model %s` estimates its "
@@ -99,12 +114,18 @@ stp_status stp__teg_check_size(const stp_mapping *m, stp_model model, uint64_t m
 
 stp_status stp__teg_check_memory(const stp_mapping *m, stp_model model, uint64_t budget,
                                  stp_error *err) {
+  stp_teams tm = stp__teams_of(m);
+  return stp__teg_check_memory_teams(m, &tm, model, budget, err);
+}
+
+stp_status stp__teg_check_memory_teams(const stp_mapping *m, const stp_teams *tm,
+                                       stp_model model, uint64_t budget, stp_error *err) {
   uint64_t rows;
-  if (!stp__mapping_lcm(m, &rows))
+  if (!stp__teams_lcm(tm, &rows))
     return STP_OK; /* stp__teg_check_size refuses it */
-  double n = (double)rows * (double)(2 * m->nstages - 1);
+  double n = (double)rows * (double)(2 * tm->nstages - 1);
   double bytes = n * TEG_BYTES_PER_TRANSITION +
-                 (double)stp__teg_place_count(m, model) * TEG_BYTES_PER_PLACE;
+                 (double)stp__teg_place_count_teams(m, tm, model) * TEG_BYTES_PER_PLACE;
   if (bytes <= (double)budget)
     return STP_OK;
   return stp__fail(err, STP_ELIMIT,
@@ -117,22 +138,29 @@ stp_status stp__teg_check_memory(const stp_mapping *m, stp_model model, uint64_t
 
 stp_status stp__teg_build(const stp_mapping *m, stp_model model, uint64_t max_transitions,
                           stp_teg **out, stp_error *err) {
+  stp_teams tm = stp__teams_of(m);
+  return stp__teg_build_teams(m, &tm, model, max_transitions, out, err);
+}
+
+stp_status stp__teg_build_teams(const stp_mapping *m, const stp_teams *tm, stp_model model,
+                                uint64_t max_transitions, stp_teg **out, stp_error *err) {
   *out = NULL;
-  STP_CHECK(stp__teg_check_size(m, model, max_transitions, err));
+  STP_CHECK(stp__teg_check_size_teams(m, tm, model, max_transitions, err));
   uint64_t rows, n;
-  uint32_t cols = (uint32_t)(2 * m->nstages - 1);
-  stp__mapping_lcm(m, &rows); /* checked above: neither overflows */
+  uint32_t cols = (uint32_t)(2 * tm->nstages - 1);
+  stp__teams_lcm(tm, &rows); /* checked above: neither overflows */
   stp__mul_u64(rows, cols, &n);
   stp_teg *t = calloc(1, sizeof *t);
   if (!t)
     return stp__oom(err, "building the event graph");
   t->map = m;
+  t->teams = *tm;
   t->model = model;
   t->nrows = rows;
   t->ncols = cols;
   t->time = stp__malloc_array((size_t)n, sizeof *t->time);
   stp_edge_list el = {0};
-  stp_status s = t->time ? stp__edges_reserve(&el, place_count(m, model, rows, cols), err)
+  stp_status s = t->time ? stp__edges_reserve(&el, place_count(tm, model, rows, cols), err)
                          : stp__oom(err, "building the event graph");
   if (s != STP_OK) {
     stp__edges_free(&el);
@@ -141,14 +169,14 @@ stp_status stp__teg_build(const stp_mapping *m, stp_model model, uint64_t max_tr
   }
   for (uint64_t j = 0; j < rows; j++)
     for (uint32_t c = 0; c < cols; c++)
-      t->time[node(t, j, c)] = stp__teg_time(m, j, c);
+      t->time[node(t, j, c)] = teg_time(m, tm, j, c);
   for (uint64_t j = 0; j < rows; j++)
     for (uint32_t c = 0; c + 1 < cols; c++)
       stp__edges_push(&el, node(t, j, c), node(t, j, c + 1), t->time[node(t, j, c)], 0);
-  for (size_t i = 0; i < m->nstages; i++) {
-    size_t ri = stp__team_size(m, i);
+  for (size_t i = 0; i < tm->nstages; i++) {
+    size_t ri = stp__teams_size(tm, i);
     uint32_t comp = (uint32_t)(2 * i);
-    bool has_in = i > 0, has_out = i + 1 < m->nstages;
+    bool has_in = i > 0, has_out = i + 1 < tm->nstages;
     for (size_t k = 0; k < ri; k++) {
       if (model == STP_MODEL_STRICT) {
         add_strict_chain(t, &el, ri, k, has_in ? comp - 1 : comp, has_out ? comp + 1 : comp);
@@ -174,7 +202,7 @@ void stp__teg_label(const stp_teg *t, uint32_t nd, char *buf, size_t n) {
   const stp_mapping *m = t->map;
   uint64_t row = nd / t->ncols;
   uint32_t col = nd % t->ncols;
-  size_t q, p = stp__teg_processor(m, row, col, &q);
+  size_t q, p = stp__teg_processor(&t->teams, row, col, &q);
   if (col % 2 == 0)
     snprintf(buf, n, "row %llu: %s computes %s", (unsigned long long)row, m->procs[p].name,
              m->stages[col / 2].name);

@@ -89,7 +89,7 @@ static void print_dot(FILE *f, const stp_teg *t, const uint8_t *crit, const char
   for (uint32_t v = 0; v < t->g->n; v++) {
     uint64_t row = v / t->ncols;
     uint32_t col = v % t->ncols;
-    size_t q, p = stp__teg_processor(m, row, col, &q);
+    size_t q, p = stp__teg_processor(&t->teams, row, col, &q);
     fprintf(f, "  t%llu_%u [pos=\"%g,%g!\", label=\"", (unsigned long long)row, col, 2.0 * col,
             0.0 - 1.3 * (double)row); /* 0.0 - : no "-0" for row 0 */
     dot_escape(f, m->procs[p].name);
