@@ -6,9 +6,7 @@
  * the same optimum to 1e-9, under both models and both objectives, and the
  * upper bound must never fall below it.  The oracle shares no code with the
  * search but the evaluator that `eval` uses. */
-#include "models/pipeline/optimize_bound.h"
-#include "models/pipeline/optimize_exact.h"
-#include "models/pipeline/optimize_search.h"
+#include "models/pipeline/optimize/optimize.h"
 #include "streamtp_build.h"
 #include "streamtp_optimize.h"
 #include "testutil.h"
@@ -266,32 +264,66 @@ Test(optimize, mapping_count_of_the_oracle) {
   cr_assert_eq(mapping_count(3, 6), 12720);
 }
 
+/* ---- the internal functions ---------------------------------------------------- */
+/* A problem's space, evaluator, run and bound for the internal functions
+ * (no teams fixed: the free stages are 0..n-1). */
+typedef struct context {
+  stp_problem *pb;
+  stp_optimize_options o;
+  stp_opt_space sp;
+  stp_opt_eval ev;
+  stp_opt_run run;
+  stp_opt_bound b;
+} context;
+
+static void context_start(context *c, stp_problem *pb) {
+  stp_error err = {0};
+  c->pb = pb;
+  cr_assert_eq(stp__opt_space_init(&c->sp, c->pb, &c->o, NULL, &err), STP_OK, "%s", err.message);
+  cr_assert_eq(stp__opt_eval_init(&c->ev, &c->sp, c->o.objective, &c->o.eval, &err), STP_OK,
+               "%s", err.message);
+  cr_assert_eq(stp__opt_run_init(&c->run, &c->sp, &c->ev, &c->o, stp__now(), &err), STP_OK,
+               "%s", err.message);
+  cr_assert_eq(stp__opt_bound_init(&c->sp, &c->b, &err), STP_OK, "%s", err.message);
+  c->run.upper_bound = stp__opt_bound_root(&c->sp, &c->b);
+}
+
+static void context_open(context *c, const problem *p, stp_model model, stp_objective obj) {
+  stp_build_spec s = spec_of(p, NULL, NULL);
+  stp_error err = {0};
+  stp_problem *pb;
+  cr_assert_eq(stp_problem_build(&s, &pb, &err), STP_OK, "%s", err.message);
+  stp_optimize_options_init(&c->o);
+  c->o.model = model;
+  c->o.objective = obj;
+  c->o.seed = 7;
+  context_start(c, pb);
+}
+
+static void context_close(context *c) {
+  stp__opt_bound_free(&c->b);
+  stp__opt_run_free(&c->run);
+  stp__opt_eval_free(&c->ev);
+  stp__opt_space_free(&c->sp);
+  stp_problem_free(c->pb);
+}
+
 /* The branch and bound alone, from no incumbent (stp_optimize starts it
  * from the heuristic's best, which could hide a wrong pruning): its
  * optimum, and the root bound. */
 static double cold_exact(const problem *p, stp_model model, stp_objective obj, double *root) {
-  stp_build_spec s = spec_of(p, NULL, NULL);
-  stp_problem *pb;
-  stp_error err = {0};
-  cr_assert_eq(stp_problem_build(&s, &pb, &err), STP_OK, "%s", err.message);
-  stp_optimize_options o;
-  stp_optimize_options_init(&o);
-  o.model = model;
-  o.objective = obj;
-  stp_opt x;
-  stp_opt_bound b;
-  cr_assert_eq(stp__opt_init(&x, pb, &o, &err), STP_OK, "%s", err.message);
-  cr_assert_eq(stp__opt_bound_init(&x, &b, &err), STP_OK, "%s", err.message);
-  *root = stp__opt_bound_root(&x, &b);
+  context c;
+  context_open(&c, p, model, obj);
+  *root = c.run.upper_bound;
   bool proved;
   double upper;
-  cr_assert_eq(stp__opt_exact(&x, &b, *root, &proved, &upper, &err), STP_OK, "%s", err.message);
+  stp_error err = {0};
+  cr_assert_eq(stp__opt_exact(&c.run, &c.b, *root, &proved, &upper, &err), STP_OK, "%s",
+               err.message);
   cr_assert(proved);
-  cr_assert(upper == x.best_value);
-  double best = x.best_value;
-  stp__opt_bound_free(&b);
-  stp__opt_free(&x);
-  stp_problem_free(pb);
+  cr_assert(upper == c.run.best_value);
+  double best = c.run.best_value;
+  context_close(&c);
   return best;
 }
 
@@ -455,34 +487,6 @@ static stp_problem *problem_of(const problem *p, const size_t *sizes, const size
 }
 
 /* ---- the heuristic's sweep of size profiles ---------------------------------------- */
-/* The context of a problem for the internal functions (no teams fixed: the
- * free stages are 0..n-1). */
-typedef struct context {
-  stp_problem *pb;
-  stp_optimize_options o;
-  stp_opt x;
-  stp_opt_bound b;
-} context;
-
-static void context_open(context *c, const problem *p, stp_model model, stp_objective obj) {
-  stp_build_spec s = spec_of(p, NULL, NULL);
-  stp_error err = {0};
-  cr_assert_eq(stp_problem_build(&s, &c->pb, &err), STP_OK, "%s", err.message);
-  stp_optimize_options_init(&c->o);
-  c->o.model = model;
-  c->o.objective = obj;
-  c->o.seed = 7;
-  cr_assert_eq(stp__opt_init(&c->x, c->pb, &c->o, &err), STP_OK, "%s", err.message);
-  cr_assert_eq(stp__opt_bound_init(&c->x, &c->b, &err), STP_OK, "%s", err.message);
-  c->x.upper_bound = stp__opt_bound_root(&c->x, &c->b);
-}
-
-static void context_close(context *c) {
-  stp__opt_bound_free(&c->b);
-  stp__opt_free(&c->x);
-  stp_problem_free(c->pb);
-}
-
 /* The bound of a size profile is never below the deterministic value (so
  * neither the exponential one) of a mapping with those sizes, each of the
  * enumerated mappings checked; and it is reached by no mapping's value
@@ -503,7 +507,7 @@ Test(optimize, profile_bound_holds_for_every_enumerated_mapping) {
     context_open(&c, &p, model, STP_OBJECTIVE_DET);
     double tightest = INFINITY;
     for (size_t j = 0; j < o.feasible; j++) {
-      double bound = stp__opt_profile_bound(&c.x, &c.b, stages, p.n, o.list[j].sizes);
+      double bound = stp__opt_profile_bound(&c.sp, &c.b, stages, p.n, o.list[j].sizes);
       cr_assert(bound >= o.list[j].det * (1 - TOL_SOLVE),
                 "problem %d: a mapping's %.17g above its profile's bound %.17g", k,
                 o.list[j].det, bound);
@@ -535,10 +539,10 @@ Test(optimize, profile_sweep_reaches_the_enumerated_optimum, .timeout = 600) {
       context_open(&c, &p, model, (stp_objective)obj);
       stp_error err = {0};
       bool swept, proved;
-      cr_assert_eq(stp__opt_sweep(&c.x, &c.b, 20000, &swept, &proved, &err), STP_OK, "%s",
+      cr_assert_eq(stp__opt_sweep(&c.run, &c.b, 20000, &swept, &proved, &err), STP_OK, "%s",
                    err.message);
       cr_assert(swept);
-      double want = obj ? o.best_exp : o.best_det, got = c.x.best_value;
+      double want = obj ? o.best_exp : o.best_det, got = c.run.best_value;
       cr_assert(got <= want * (1 + TOL_SOLVE), "problem %d: %.17g above the optimum %.17g", k,
                 got, want);
       bool optimum = got >= want * (1 - TOL_SOLVE);
@@ -599,6 +603,62 @@ Test(optimize, heuristic_is_reproducible_and_keeps_the_start) {
   }
 }
 
+/* The sequence of candidates a run evaluates, as a running hash (FNV-1a of
+ * every team, in order) and a count. */
+typedef struct sequence {
+  uint64_t hash, count;
+} sequence;
+
+static void record(const stp_opt_space *sp, const stp_opt_cand *c, void *data) {
+  sequence *q = data;
+  for (size_t i = 0; i < sp->N; i++)
+    for (size_t k = 0; k <= c->size[i]; k++) {
+      uint64_t v = k < c->size[i] ? stp__opt_team(sp, c, i)[k] : UINT64_MAX; /* team end */
+      for (int b = 0; b < 8; b++)
+        q->hash = (q->hash ^ ((v >> (8 * b)) & 0xff)) * 0x100000001b3ull;
+    }
+  q->count++;
+}
+
+static sequence heuristic_sequence(const problem *p, stp_model model, stp_objective obj,
+                                   uint64_t seed, uint64_t budget) {
+  context c;
+  context_open(&c, p, model, obj);
+  c.o.seed = seed;
+  sequence q = {.hash = 0xcbf29ce484222325ull};
+  c.ev.trace = record;
+  c.ev.trace_data = &q;
+  double constructive;
+  stp_error err = {0};
+  cr_assert_eq(stp__opt_heuristic(&c.run, &c.b, budget, &constructive, &err), STP_OK, "%s",
+               err.message);
+  context_close(&c);
+  return q;
+}
+
+/* The same seed gives the same sequence of candidates, whatever else runs
+ * between (a cache filled by another run, other problems); another seed
+ * another sequence (so that the record sees the difference). */
+Test(optimize, same_seed_same_candidates) {
+  trng r = {.s = 17};
+  for (int k = 0; k < 12; k++) {
+    problem p;
+    sized_problem(&r, 2 + k % 3, 7 + k % 2, &p);
+    stp_model model = k % 4 == 3 ? STP_MODEL_STRICT : STP_MODEL_OVERLAP;
+    stp_objective obj = (stp_objective)(k % 2);
+    sequence a = heuristic_sequence(&p, model, obj, 5, 3000);
+    problem other;
+    sized_problem(&r, 3, 6, &other);
+    (void)heuristic_sequence(&other, model, obj, 5, 500);
+    sequence b = heuristic_sequence(&p, model, obj, 5, 3000);
+    sequence c = heuristic_sequence(&p, model, obj, 6, 3000);
+    cr_assert_eq(a.count, b.count);
+    cr_assert(a.count >= 100, "problem %d: %llu candidates", k, (unsigned long long)a.count);
+    cr_assert_eq(a.hash, b.hash, "problem %d: seed 5 gave two sequences", k);
+    cr_assert_neq(a.hash, c.hash, "problem %d: seeds 5 and 6 gave one sequence", k);
+  }
+}
+
 /* A cancellation that comes after `left` checks. */
 static int cancel_after(void *data) {
   atomic_int *left = data;
@@ -646,27 +706,22 @@ Test(optimize, exact_stopped_early_gives_a_bound) {
     p.bandwidth = trng_uniform(&r, 1, 10);
     stp_model model = k % 2 ? STP_MODEL_STRICT : STP_MODEL_OVERLAP;
     oracle full = run_oracle(&p, model, 0, NULL);
-    stp_problem *pb = problem_of(&p, NULL, NULL);
-    stp_optimize_options o;
-    stp_optimize_options_init(&o);
-    o.model = model;
-    o.max_evaluations = 1 + k % 4;
-    stp_opt x;
-    stp_opt_bound b;
-    stp_error err = {0};
-    cr_assert_eq(stp__opt_init(&x, pb, &o, &err), STP_OK, "%s", err.message);
-    cr_assert_eq(stp__opt_bound_init(&x, &b, &err), STP_OK, "%s", err.message);
-    double root = stp__opt_bound_root(&x, &b), upper;
+    context c;
+    stp_optimize_options_init(&c.o);
+    c.o.model = model;
+    c.o.max_evaluations = 1 + k % 4;
+    context_start(&c, problem_of(&p, NULL, NULL));
+    double root = c.run.upper_bound, upper;
     bool proved;
-    cr_assert_eq(stp__opt_exact(&x, &b, root, &proved, &upper, &err), STP_OK, "%s", err.message);
-    cr_assert(!proved && x.stop == STP_OPT_EVALS);
-    cr_assert(x.best_value <= full.best_det * (1 + TOL_SOLVE));
+    stp_error err = {0};
+    cr_assert_eq(stp__opt_exact(&c.run, &c.b, root, &proved, &upper, &err), STP_OK, "%s",
+                 err.message);
+    cr_assert(!proved && c.run.stop == STP_OPT_EVALS);
+    cr_assert(c.run.best_value <= full.best_det * (1 + TOL_SOLVE));
     cr_assert(upper >= full.best_det * (1 - TOL_SOLVE), "bound %.17g below the optimum %.17g",
               upper, full.best_det);
-    cr_assert(upper <= root && upper >= x.best_value);
-    stp__opt_bound_free(&b);
-    stp__opt_free(&x);
-    stp_problem_free(pb);
+    cr_assert(upper <= root && upper >= c.run.best_value);
+    context_close(&c);
   }
 }
 

@@ -1,5 +1,5 @@
-/* optimize_search.c: the heuristic of stp_optimize and the random baseline
- * (optimize_search.h).
+/* search.c: the heuristic of stp_optimize and the random baseline
+ * (optimize.h, "methods").
  *
  * Constructive start: every free stage gets its fastest free processor
  * (stages of most work first), then the stages that limit the throughput
@@ -19,7 +19,7 @@
  * another team, swap members of two teams, exchange two whole
  * teams, replace a member by a free processor, move a member within its
  * team (the round-robin order matters).  Only the items of the changed
- * teams are evaluated again (optimize_eval.h).  After many moves without
+ * teams are evaluated again (optimize.h, "the evaluator").  After many moves without
  * progress, restart: the constructive start seeded at random among each
  * stage's three fastest processors, teams whose consecutive sizes divide
  * one another (transfers of u x 1 or 1 x v patterns, which lose nothing to
@@ -39,7 +39,7 @@
  * profile whose assignment it has tuned ([4, 4] where [6, 3] is better:
  * the mappings between are worse), a local optimum the sweep does not
  * have (bench/README.md, "Issue 22"). */
-#include "models/pipeline/optimize_search.h"
+#include "models/pipeline/optimize/optimize.h"
 
 #include "base/core.h"
 #include "base/xoshiro.h"
@@ -49,7 +49,9 @@
 #include <string.h>
 
 typedef struct search {
-  stp_opt *x;
+  stp_opt_run *run;
+  const stp_opt_space *sp; /* run's */
+  stp_opt_eval *ev;        /* run's */
   const stp_opt_bound *b;
   stp_xoshiro rng;
   stp_opt_cand cur;
@@ -73,7 +75,7 @@ static size_t below(search *s, size_t n) { return (size_t)stp__xoshiro_below(&s-
 static double unit(search *s) { return stp__xoshiro_unit(&s->rng); }
 
 static void search_free(search *s) {
-  s->x->chain_cap = 0;
+  s->ev->chain_cap = 0;
   stp__opt_cand_free(&s->cur);
   stp__opt_vals_free(&s->cv);
   stp__opt_vals_free(&s->nv);
@@ -87,40 +89,44 @@ static void search_free(search *s) {
   stp__opt_cand_free(&s->alt);
 }
 
-static stp_status search_init(search *s, stp_opt *x, const stp_opt_bound *b, uint64_t budget,
+static stp_status search_init(search *s, stp_opt_run *run, const stp_opt_bound *b, uint64_t budget,
                               stp_error *err) {
   memset(s, 0, sizeof *s);
-  s->x = x;
+  s->run = run;
+  s->sp = run->sp;
+  s->ev = run->ev;
+  const stp_opt_space *sp = run->sp;
+  const stp_opt_eval *ev = run->ev;
   s->b = b;
-  s->end = budget ? x->evaluated + budget : UINT64_MAX;
-  stp__xoshiro_seed(&s->rng, x->opts->seed, 0x6f7074696d697a65ull); /* "optimize" */
-  s->changed = stp__calloc(x->N, 1);
-  s->saved_team = stp__calloc(2 * x->kmax, sizeof *s->saved_team);
-  s->pool = stp__calloc(x->M, sizeof *s->pool);
-  s->stages = stp__calloc(x->N, sizeof *s->stages);
-  s->crit = stp__calloc(x->N, sizeof *s->crit);
-  s->psize = stp__calloc(x->N, sizeof *s->psize);
+  s->end = budget ? ev->evaluated + budget : UINT64_MAX;
+  stp__xoshiro_seed(&s->rng, run->opts->seed, 0x6f7074696d697a65ull); /* "optimize" */
+  s->changed = stp__calloc(sp->N, 1);
+  s->saved_team = stp__calloc(2 * sp->kmax, sizeof *s->saved_team);
+  s->pool = stp__calloc(sp->M, sizeof *s->pool);
+  s->stages = stp__calloc(sp->N, sizeof *s->stages);
+  s->crit = stp__calloc(sp->N, sizeof *s->crit);
+  s->psize = stp__calloc(sp->N, sizeof *s->psize);
   stp_status st = s->changed && s->saved_team && s->pool && s->stages && s->crit && s->psize
-                      ? stp__opt_cand_alloc(x, &s->cur, err)
+                      ? stp__opt_cand_alloc(sp, &s->cur, err)
                       : stp__oom(err, "searching mappings");
   if (st == STP_OK)
-    st = stp__opt_cand_alloc(x, &s->alt, err);
+    st = stp__opt_cand_alloc(sp, &s->alt, err);
   if (st == STP_OK)
-    st = stp__opt_vals_alloc(x, &s->cv, err);
+    st = stp__opt_vals_alloc(ev, &s->cv, err);
   if (st == STP_OK)
-    st = stp__opt_vals_alloc(x, &s->nv, err);
+    st = stp__opt_vals_alloc(ev, &s->nv, err);
   if (st == STP_OK)
-    st = stp__opt_vals_alloc(x, &s->bv, err);
+    st = stp__opt_vals_alloc(ev, &s->bv, err);
   if (st != STP_OK) {
     search_free(s);
     return st;
   }
-  for (size_t i = 0; i < x->N; i++)
-    if (!stp__opt_fixed_size(x, i))
+  for (size_t i = 0; i < sp->N; i++)
+    if (!stp__opt_fixed_size(sp, i))
       s->stages[s->nstages++] = i;
-  for (size_t p = 0; p < x->M; p++)
+  for (size_t p = 0; p < sp->M; p++)
     for (size_t k = 0; k < s->nstages; k++)
-      if (x->allowed[s->stages[k] * x->M + p]) {
+      if (sp->allowed[s->stages[k] * sp->M + p]) {
         s->pool[s->npool++] = p;
         break;
       }
@@ -128,11 +134,11 @@ static stp_status search_init(search *s, stp_opt *x, const stp_opt_bound *b, uin
 }
 
 static bool stopping(search *s) {
-  return stp__opt_stopping(s->x) || s->x->evaluated >= s->end;
+  return stp__opt_stopping(s->run) || s->ev->evaluated >= s->end;
 }
 
 static bool allowed(const search *s, size_t i, size_t p) {
-  return s->x->allowed[i * s->x->M + p];
+  return s->sp->allowed[i * s->sp->M + p];
 }
 
 /* ---- moves with undo -------------------------------------------------------------- */
@@ -140,29 +146,31 @@ static void save(search *s, size_t i) {
   for (size_t k = 0; k < s->nsaved; k++)
     if (s->saved[k] == i)
       return;
-  stp_opt *x = s->x;
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
   s->saved[s->nsaved] = i;
   s->saved_size[s->nsaved] = s->cur.size[i];
-  memcpy(s->saved_team + s->nsaved * x->kmax, stp__opt_team(x, &s->cur, i),
+  memcpy(s->saved_team + s->nsaved * sp->kmax, stp__opt_team(sp, &s->cur, i),
          s->cur.size[i] * sizeof *s->saved_team);
   s->nsaved++;
   s->changed[i] = 1;
 }
 
 static void set_owners(search *s, size_t i, size_t owner) {
-  const size_t *t = stp__opt_team(s->x, &s->cur, i);
+  const size_t *t = stp__opt_team(s->sp, &s->cur, i);
   for (size_t k = 0; k < s->cur.size[i]; k++)
     s->cur.owner[t[k]] = owner == STP_OPT_NONE ? STP_OPT_NONE : i;
 }
 
 static void undo(search *s) {
-  stp_opt *x = s->x;
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
   for (size_t k = 0; k < s->nsaved; k++)
     set_owners(s, s->saved[k], STP_OPT_NONE);
   for (size_t k = 0; k < s->nsaved; k++) {
     size_t i = s->saved[k];
     s->cur.size[i] = s->saved_size[k];
-    memcpy(stp__opt_team(x, &s->cur, i), s->saved_team + k * x->kmax,
+    memcpy(stp__opt_team(sp, &s->cur, i), s->saved_team + k * sp->kmax,
            s->saved_size[k] * sizeof *s->saved_team);
     set_owners(s, i, i);
   }
@@ -188,7 +196,7 @@ static size_t free_processor(search *s, size_t i) {
     if (s->cur.owner[p] != STP_OPT_NONE || !allowed(s, i, p))
       continue;
     got++;
-    if (best == STP_OPT_NONE || s->b->t[i * s->x->M + p] < s->b->t[i * s->x->M + best])
+    if (best == STP_OPT_NONE || s->b->t[i * s->sp->M + p] < s->b->t[i * s->sp->M + best])
       best = p;
   }
   return best;
@@ -212,13 +220,13 @@ static size_t other_stage(search *s, size_t a) {
 }
 
 static bool grow(search *s, size_t a) {
-  if (s->cur.size[a] >= s->x->kmax)
+  if (s->cur.size[a] >= s->sp->kmax)
     return false;
   size_t p = free_processor(s, a);
   if (p == STP_OPT_NONE)
     return false;
   save(s, a);
-  stp__opt_cand_insert(s->x, &s->cur, a, below(s, s->cur.size[a] + 1), p);
+  stp__opt_cand_insert(s->sp, &s->cur, a, below(s, s->cur.size[a] + 1), p);
   return true;
 }
 
@@ -226,9 +234,10 @@ static bool grow(search *s, size_t a) {
  * beat 2 and 3 and lose to 3 and 3 (the patterns between them change), so
  * single growths can all lose where the pair wins. */
 static bool grow_pair(search *s, size_t a) {
-  stp_opt *x = s->x;
-  size_t b = a + 1 < x->N && (a == 0 || unit(s) < 0.5) ? a + 1 : a - 1;
-  if (b >= x->N || stp__opt_fixed_size(x, b) || s->cur.size[b] >= x->kmax || !grow(s, a))
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
+  size_t b = a + 1 < sp->N && (a == 0 || unit(s) < 0.5) ? a + 1 : a - 1;
+  if (b >= sp->N || stp__opt_fixed_size(sp, b) || s->cur.size[b] >= sp->kmax || !grow(s, a))
     return false;
   if (grow(s, b))
     return true;
@@ -240,7 +249,7 @@ static bool shrink(search *s, size_t a) {
   if (s->cur.size[a] < 2)
     return false;
   save(s, a);
-  stp__opt_cand_remove(s->x, &s->cur, a, below(s, s->cur.size[a]));
+  stp__opt_cand_remove(s->sp, &s->cur, a, below(s, s->cur.size[a]));
   return true;
 }
 
@@ -250,22 +259,22 @@ static bool replace(search *s, size_t a) {
     return false;
   size_t y = below(s, s->cur.size[a]);
   save(s, a);
-  stp__opt_cand_remove(s->x, &s->cur, a, y);
-  stp__opt_cand_insert(s->x, &s->cur, a, y, p);
+  stp__opt_cand_remove(s->sp, &s->cur, a, y);
+  stp__opt_cand_insert(s->sp, &s->cur, a, y, p);
   return true;
 }
 
 static bool move(search *s, size_t a) {
   size_t b = other_stage(s, a);
-  if (b == STP_OPT_NONE || s->cur.size[a] < 2 || s->cur.size[b] >= s->x->kmax)
+  if (b == STP_OPT_NONE || s->cur.size[a] < 2 || s->cur.size[b] >= s->sp->kmax)
     return false;
-  size_t y = below(s, s->cur.size[a]), p = stp__opt_team(s->x, &s->cur, a)[y];
+  size_t y = below(s, s->cur.size[a]), p = stp__opt_team(s->sp, &s->cur, a)[y];
   if (!allowed(s, b, p))
     return false;
   save(s, a);
   save(s, b);
-  stp__opt_cand_remove(s->x, &s->cur, a, y);
-  stp__opt_cand_insert(s->x, &s->cur, b, below(s, s->cur.size[b] + 1), p);
+  stp__opt_cand_remove(s->sp, &s->cur, a, y);
+  stp__opt_cand_insert(s->sp, &s->cur, b, below(s, s->cur.size[b] + 1), p);
   return true;
 }
 
@@ -274,7 +283,7 @@ static bool swap(search *s, size_t a) {
   if (b == STP_OPT_NONE)
     return false;
   size_t ya = below(s, s->cur.size[a]), yb = below(s, s->cur.size[b]);
-  size_t *ta = stp__opt_team(s->x, &s->cur, a), *tb = stp__opt_team(s->x, &s->cur, b);
+  size_t *ta = stp__opt_team(s->sp, &s->cur, a), *tb = stp__opt_team(s->sp, &s->cur, b);
   size_t p = ta[ya], q = tb[yb];
   if (!allowed(s, b, p) || !allowed(s, a, q))
     return false;
@@ -289,8 +298,8 @@ static bool swap(search *s, size_t a) {
 
 /* The teams of stages a and b change places (no check). */
 static void swap_teams(search *s, size_t a, size_t b) {
-  size_t *ta = stp__opt_team(s->x, &s->cur, a), *tb = stp__opt_team(s->x, &s->cur, b);
-  for (size_t k = 0; k < s->x->kmax; k++) {
+  size_t *ta = stp__opt_team(s->sp, &s->cur, a), *tb = stp__opt_team(s->sp, &s->cur, b);
+  for (size_t k = 0; k < s->sp->kmax; k++) {
     size_t t = ta[k];
     ta[k] = tb[k];
     tb[k] = t;
@@ -305,11 +314,12 @@ static void swap_teams(search *s, size_t a, size_t b) {
 /* Exchange the whole teams of two stages (a pipeline of similar stages may
  * want its large team elsewhere: one move instead of many worse ones). */
 static bool exchange(search *s, size_t a) {
-  stp_opt *x = s->x;
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
   size_t b = other_stage(s, a);
   if (b == STP_OPT_NONE)
     return false;
-  size_t *ta = stp__opt_team(x, &s->cur, a), *tb = stp__opt_team(x, &s->cur, b);
+  size_t *ta = stp__opt_team(sp, &s->cur, a), *tb = stp__opt_team(sp, &s->cur, b);
   for (size_t k = 0; k < s->cur.size[a]; k++)
     if (!allowed(s, b, ta[k]))
       return false;
@@ -325,17 +335,18 @@ static bool exchange(search *s, size_t a) {
 /* The teams in reverse stage order (no fixed team): a pipeline of similar
  * stages may want its large teams at the other end, many moves away. */
 static bool mirror(search *s) {
-  stp_opt *x = s->x;
-  if (s->nstages != x->N || x->N < 2)
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
+  if (s->nstages != sp->N || sp->N < 2)
     return false;
-  for (size_t i = 0; i < x->N; i++) {
-    const size_t *t = stp__opt_team(x, &s->cur, i);
+  for (size_t i = 0; i < sp->N; i++) {
+    const size_t *t = stp__opt_team(sp, &s->cur, i);
     for (size_t k = 0; k < s->cur.size[i]; k++)
-      if (!allowed(s, x->N - 1 - i, t[k]))
+      if (!allowed(s, sp->N - 1 - i, t[k]))
         return false;
   }
-  for (size_t i = 0; i < x->N / 2; i++)
-    swap_teams(s, i, x->N - 1 - i);
+  for (size_t i = 0; i < sp->N / 2; i++)
+    swap_teams(s, i, sp->N - 1 - i);
   return true;
 }
 
@@ -347,8 +358,8 @@ static bool reorder(search *s, size_t a) {
   if (to >= from)
     to++;
   save(s, a);
-  size_t p = stp__opt_cand_remove(s->x, &s->cur, a, from);
-  stp__opt_cand_insert(s->x, &s->cur, a, to, p);
+  size_t p = stp__opt_cand_remove(s->sp, &s->cur, a, from);
+  stp__opt_cand_insert(s->sp, &s->cur, a, to, p);
   return true;
 }
 
@@ -362,7 +373,7 @@ static bool transpose(search *s, size_t a) {
   size_t y = below(s, r), z = below(s, r - 1);
   z += z >= y;
   save(s, a);
-  size_t *t = stp__opt_team(s->x, &s->cur, a), p = t[y];
+  size_t *t = stp__opt_team(s->sp, &s->cur, a), p = t[y];
   t[y] = t[z];
   t[z] = p;
   return true;
@@ -378,7 +389,7 @@ static bool fill_to(search *s, size_t i, size_t r) {
     size_t p = free_processor(s, i);
     if (p == STP_OPT_NONE)
       return false;
-    stp__opt_cand_insert(s->x, &s->cur, i, below(s, s->cur.size[i] + 1), p);
+    stp__opt_cand_insert(s->sp, &s->cur, i, below(s, s->cur.size[i] + 1), p);
   }
   return true;
 }
@@ -389,19 +400,20 @@ static bool fill_to(search *s, size_t i, size_t r) {
  * worse mappings, a valley the climbs rarely cross.  Members leave at
  * random; newcomers are fast free processors. */
 static bool resize(search *s, size_t a) {
-  stp_opt *x = s->x;
-  size_t b = a + 1 < x->N && (a == 0 || unit(s) < 0.5) ? a + 1 : a - 1;
-  if (b >= x->N || stp__opt_fixed_size(x, b))
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
+  size_t b = a + 1 < sp->N && (a == 0 || unit(s) < 0.5) ? a + 1 : a - 1;
+  if (b >= sp->N || stp__opt_fixed_size(sp, b))
     return false;
   size_t room = s->cur.size[a] + s->cur.size[b];
   for (size_t k = 0; k < s->npool; k++)
     room += s->cur.owner[s->pool[k]] == STP_OPT_NONE;
-  size_t ra = 1 + below(s, x->kmax < room - 1 ? x->kmax : room - 1);
+  size_t ra = 1 + below(s, sp->kmax < room - 1 ? sp->kmax : room - 1);
   size_t cand[64], n = 0; /* sizes for b: divisors and multiples of ra */
   for (size_t d = 1; d <= ra && d + ra <= room && n < 64; d++)
     if (ra % d == 0)
       cand[n++] = d;
-  for (size_t m = 2; m * ra + ra <= room && m * ra <= x->kmax && n < 64; m++)
+  for (size_t m = 2; m * ra + ra <= room && m * ra <= sp->kmax && n < 64; m++)
     cand[n++] = m * ra;
   size_t rb = n ? cand[below(s, n)] : 0;
   if (!n || (ra == s->cur.size[a] && rb == s->cur.size[b]))
@@ -410,9 +422,9 @@ static bool resize(search *s, size_t a) {
   save(s, b);
   /* shrink both first: who leaves one team may join the other */
   while (s->cur.size[a] > ra)
-    stp__opt_cand_remove(x, &s->cur, a, below(s, s->cur.size[a]));
+    stp__opt_cand_remove(sp, &s->cur, a, below(s, s->cur.size[a]));
   while (s->cur.size[b] > rb)
-    stp__opt_cand_remove(x, &s->cur, b, below(s, s->cur.size[b]));
+    stp__opt_cand_remove(sp, &s->cur, b, below(s, s->cur.size[b]));
   if (fill_to(s, a, ra) && fill_to(s, b, rb))
     return true;
   forget(s);
@@ -425,7 +437,7 @@ static size_t broken_pairs(const search *s, size_t i, size_t r) {
   size_t n = 0;
   if (i > 0 && s->cur.size[i - 1])
     n += !divides(s->cur.size[i - 1], r);
-  if (i + 1 < s->x->N && s->cur.size[i + 1])
+  if (i + 1 < s->sp->N && s->cur.size[i + 1])
     n += !divides(r, s->cur.size[i + 1]);
   return n;
 }
@@ -458,7 +470,7 @@ static bool keeps_sizes(const search *s) {
 static bool random_move(search *s) {
   if (!s->nstages)
     return false;
-  bool divisible = s->x->objective == STP_OBJECTIVE_EXP && unit(s) < 0.9;
+  bool divisible = s->ev->objective == STP_OBJECTIVE_EXP && unit(s) < 0.9;
   for (int tries = 0; tries < 16; tries++) {
     size_t a = pick_stage(s);
     double u = unit(s);
@@ -498,20 +510,22 @@ static bool random_move(search *s) {
 /* ---- evaluation ------------------------------------------------------------------------ */
 /* The stages of the items at the minimum of cv. */
 static void find_critical(search *s) {
-  stp_opt *x = s->x;
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
+  stp_opt_eval *ev = run->ev;
   s->ncrit = 0;
-  if (x->model == STP_MODEL_STRICT)
+  if (sp->model == STP_MODEL_STRICT)
     return;
   unsigned char *mark = s->changed; /* all zero between moves */
-  for (size_t col = 0; col < x->nitems; col++) {
+  for (size_t col = 0; col < ev->nitems; col++) {
     if (!stp__close(s->cv.item[col], s->cv.value, STP_OPT_RTOL, 0))
       continue;
     mark[col / 2] = 1;
     if (col % 2)
       mark[col / 2 + 1] = 1;
   }
-  for (size_t i = 0; i < x->N; i++) {
-    if (mark[i] && !stp__opt_fixed_size(x, i))
+  for (size_t i = 0; i < sp->N; i++) {
+    if (mark[i] && !stp__opt_fixed_size(sp, i))
       s->crit[s->ncrit++] = i;
     mark[i] = 0;
   }
@@ -536,14 +550,14 @@ static int compare(const stp_opt_vals *a, const stp_opt_vals *b) {
  * make a candidate worthless, not an error. */
 static stp_status evaluate(search *s, bool incremental, double threshold, stp_opt_vals *out,
                            stp_error *err) {
-  stp_status st = stp__opt_evaluate(s->x, &s->cur, incremental ? &s->cv : NULL, s->changed,
+  stp_status st = stp__opt_evaluate(s->ev, &s->cur, incremental ? &s->cv : NULL, s->changed,
                                     threshold, out, err);
   if (st == STP_ELIMIT) {
-    if (s->x->capped_now)
-      s->x->capped++;
+    if (s->ev->capped_now)
+      s->run->capped++;
     else
-      s->x->skipped++;
-    s->x->capped_now = false;
+      s->run->skipped++;
+    s->ev->capped_now = false;
     out->exact = false;
     out->value = -INFINITY;
     return STP_OK;
@@ -555,7 +569,7 @@ static stp_status evaluate(search *s, bool incremental, double threshold, stp_op
 static stp_status reset_current(search *s, stp_error *err) {
   STP_CHECK(evaluate(s, false, -INFINITY, &s->cv, err));
   if (s->cv.exact)
-    stp__opt_offer(s->x, &s->cur, s->cv.value);
+    stp__opt_offer(s->run, &s->cur, s->cv.value);
   find_critical(s);
   return STP_OK;
 }
@@ -569,14 +583,15 @@ static double threshold_of(const stp_opt_vals *v) {
  * processors in random order, split at random among the free stages.
  * False when the draw broke a constraint (draw again). */
 static bool random_mapping(search *s) {
-  stp_opt *x = s->x;
-  stp__opt_cand_fixed(x, &s->cur);
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
+  stp__opt_cand_fixed(sp, &s->cur);
   size_t n = s->nstages;
   if (n == 0)
     return true;
   if (s->npool < n)
     return false;
-  size_t most = n * x->kmax < s->npool ? n * x->kmax : s->npool;
+  size_t most = n * sp->kmax < s->npool ? n * sp->kmax : s->npool;
   size_t k = n + below(s, most - n + 1);
   for (size_t j = 0; j < k; j++) { /* the first k of a random permutation */
     size_t at = j + below(s, s->npool - j), t = s->pool[j];
@@ -603,7 +618,7 @@ static bool random_mapping(search *s) {
     size_t prev = 0, ok = 1;
     for (size_t st = 0; st < n && ok; st++) {
       size_t end = st + 1 < n ? cut[st] : k;
-      ok = end - prev <= x->kmax;
+      ok = end - prev <= sp->kmax;
       prev = end;
     }
     if (!ok)
@@ -614,7 +629,7 @@ static bool random_mapping(search *s) {
       for (size_t j = prev; j < end; j++) {
         if (!allowed(s, i, s->pool[j]))
           return false;
-        stp__opt_cand_insert(x, &s->cur, i, s->cur.size[i], s->pool[j]);
+        stp__opt_cand_insert(sp, &s->cur, i, s->cur.size[i], s->pool[j]);
       }
       prev = end;
     }
@@ -658,15 +673,16 @@ static size_t divisible_size(search *s, size_t r, size_t room) {
  * processors, stages of most work first, members in random order; false
  * when that breaks a constraint. */
 static bool divisible_mapping(search *s) {
-  stp_opt *x = s->x;
-  stp__opt_cand_fixed(x, &s->cur);
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
+  stp__opt_cand_fixed(sp, &s->cur);
   size_t n = s->nstages, left = s->npool, r = 0;
   if (n == 0 || left < n)
     return n == 0;
   size_t *size = s->crit; /* scratch: find_critical rebuilds it */
   for (size_t k = 0; k < n; k++) {
     size_t room = left - (n - 1 - k);
-    room = room < x->kmax ? room : x->kmax;
+    room = room < sp->kmax ? room : sp->kmax;
     r = k == 0 ? 1 + below(s, room) : divisible_size(s, r, room);
     size[k] = r;
     left -= r;
@@ -677,7 +693,7 @@ static bool divisible_mapping(search *s) {
       size_t p = kth_free(s, i, 0, STP_OPT_NONE);
       if (p == STP_OPT_NONE)
         return false;
-      stp__opt_cand_insert(x, &s->cur, i, below(s, s->cur.size[i] + 1), p);
+      stp__opt_cand_insert(sp, &s->cur, i, below(s, s->cur.size[i] + 1), p);
     }
   }
   return true;
@@ -692,13 +708,14 @@ static bool divisible_mapping(search *s) {
  * link (exp = det), and the links are chosen fast.  False when the
  * profile does not fit. */
 static bool profile_chains(search *s, const size_t *size, bool randomized) {
-  stp_opt *x = s->x;
-  stp__opt_cand_fixed(x, &s->cur);
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
+  stp__opt_cand_fixed(sp, &s->cur);
   for (size_t k = 0; k < s->nstages; k++) {
     size_t i = s->stages[k], r = size[k];
-    if (r == 0 || r > x->kmax)
+    if (r == 0 || r > sp->kmax)
       return false;
-    const size_t *prev = i > 0 ? stp__opt_team(x, &s->cur, i - 1) : NULL;
+    const size_t *prev = i > 0 ? stp__opt_team(sp, &s->cur, i - 1) : NULL;
     size_t nprev = i > 0 ? s->cur.size[i - 1] : 0;
     size_t g = nprev ? (size_t)stp__gcd_u64(nprev, r) : 1;
     for (size_t m = 0; m < r; m++) {
@@ -708,11 +725,11 @@ static bool profile_chains(search *s, const size_t *size, bool randomized) {
         size_t p = s->pool[j];
         if (s->cur.owner[p] != STP_OPT_NONE || !allowed(s, i, p))
           continue;
-        double c = x->comp[i * x->M + p];
+        double c = sp->comp[i * sp->M + p];
         for (size_t y = m % g; y < nprev && c < INFINITY; y += g) {
           size_t q = prev[y];
-          double bw = x->bw ? x->bw[q * x->M + p] : stp__link_bandwidth(x->base, q, p);
-          c = stp__opt_link_ok(x, i - 1, q, p) ? fmax(c, x->base->stages[i - 1].output / bw)
+          double bw = sp->bw ? sp->bw[q * sp->M + p] : stp__link_bandwidth(sp->plat, q, p);
+          c = stp__opt_link_ok(sp, i - 1, q, p) ? fmax(c, sp->plat->stages[i - 1].output / bw)
                                                : INFINITY;
         }
         if (c == INFINITY)
@@ -727,7 +744,7 @@ static bool profile_chains(search *s, const size_t *size, bool randomized) {
       size_t p = randomized && best[1] != STP_OPT_NONE && unit(s) < 0.5 ? best[1] : best[0];
       if (p == STP_OPT_NONE)
         return false;
-      stp__opt_cand_insert(x, &s->cur, i, s->cur.size[i], p);
+      stp__opt_cand_insert(sp, &s->cur, i, s->cur.size[i], p);
     }
   }
   return true;
@@ -743,18 +760,19 @@ static bool chains_mapping(search *s, size_t r, bool randomized) {
 /* The fastest free processor of stage i whose links to the teams already
  * placed around it exist, put at its end; false when none. */
 static bool seed_stage(search *s, size_t i, size_t skip) {
-  stp_opt *x = s->x;
-  const size_t *order = s->b->order + i * x->M;
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
+  const size_t *order = s->b->order + i * sp->M;
   for (size_t k = 0; k < s->b->norder[i]; k++) {
     size_t p = order[k];
     if (s->cur.owner[p] != STP_OPT_NONE || (skip && skip--))
       continue;
-    stp__opt_cand_insert(x, &s->cur, i, s->cur.size[i], p);
-    bool ok = (i == 0 || !s->cur.size[i - 1] || stp__opt_transfer_ok(x, &s->cur, i - 1)) &&
-              (i + 1 == x->N || !s->cur.size[i + 1] || stp__opt_transfer_ok(x, &s->cur, i));
+    stp__opt_cand_insert(sp, &s->cur, i, s->cur.size[i], p);
+    bool ok = (i == 0 || !s->cur.size[i - 1] || stp__opt_transfer_ok(sp, &s->cur, i - 1)) &&
+              (i + 1 == sp->N || !s->cur.size[i + 1] || stp__opt_transfer_ok(sp, &s->cur, i));
     if (ok)
       return true;
-    stp__opt_cand_remove(x, &s->cur, i, s->cur.size[i] - 1);
+    stp__opt_cand_remove(sp, &s->cur, i, s->cur.size[i] - 1);
   }
   return false;
 }
@@ -767,7 +785,7 @@ static bool seed_stage(search *s, size_t i, size_t skip) {
 
 /* The k-th fastest free processor allowed at stage i other than `not`. */
 static size_t kth_free(const search *s, size_t i, size_t k, size_t not) {
-  const size_t *order = s->b->order + i * s->x->M;
+  const size_t *order = s->b->order + i * s->sp->M;
   for (size_t j = 0; j < s->b->norder[i]; j++)
     if (s->cur.owner[order[j]] == STP_OPT_NONE && order[j] != not && k-- == 0)
       return order[j];
@@ -781,27 +799,30 @@ typedef struct growth {
 /* Try cur plus g; keep it in *best (values in bv) when it beats the best so
  * far (or cv). */
 static stp_status try_growth(search *s, const growth *g, growth *best, stp_error *err) {
-  stp_opt *x = s->x;
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
+  stp_opt_eval *ev = run->ev;
   const stp_opt_vals *ref = best->n ? &s->bv : &s->cv;
   for (size_t k = 0; k < g->n; k++) {
     save(s, g->stage[k]);
-    stp__opt_cand_insert(x, &s->cur, g->stage[k], s->cur.size[g->stage[k]], g->p[k]);
+    stp__opt_cand_insert(sp, &s->cur, g->stage[k], s->cur.size[g->stage[k]], g->p[k]);
   }
   STP_CHECK(evaluate(s, true, threshold_of(ref), &s->nv, err));
   forget(s);
   if (compare(&s->nv, ref) > 0) {
     *best = *g;
-    stp__opt_vals_copy(x, &s->bv, &s->nv);
+    stp__opt_vals_copy(ev, &s->bv, &s->nv);
   }
   return STP_OK;
 }
 
 static stp_status best_growth(search *s, bool pairs, growth *best, stp_error *err) {
-  stp_opt *x = s->x;
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
   best->n = 0;
   for (size_t c = 0; c < s->ncrit && !stopping(s); c++) {
     size_t i = s->crit[c];
-    if (s->cur.size[i] >= x->kmax)
+    if (s->cur.size[i] >= sp->kmax)
       continue;
     for (size_t k = 0; !pairs && k < GROW_CANDIDATES; k++) {
       growth g = {{i}, {kth_free(s, i, k, STP_OPT_NONE)}, 1};
@@ -811,7 +832,7 @@ static stp_status best_growth(search *s, bool pairs, growth *best, stp_error *er
     }
     for (size_t side = 0; pairs && side < 2; side++) {
       size_t j = side ? i + 1 : i - 1; /* i - 1 wraps for i = 0: out of range */
-      if (j >= x->N || stp__opt_fixed_size(x, j) || s->cur.size[j] >= x->kmax)
+      if (j >= sp->N || stp__opt_fixed_size(sp, j) || s->cur.size[j] >= sp->kmax)
         continue;
       for (size_t a = 0; a < PAIR_CANDIDATES; a++)
         for (size_t b = 0; b < PAIR_CANDIDATES; b++) {
@@ -826,7 +847,9 @@ static stp_status best_growth(search *s, bool pairs, growth *best, stp_error *er
 }
 
 static stp_status grow_limiting(search *s, stp_error *err) {
-  stp_opt *x = s->x;
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
+  stp_opt_eval *ev = run->ev;
   while (!stopping(s)) {
     growth best;
     STP_CHECK(best_growth(s, false, &best, err));
@@ -835,9 +858,9 @@ static stp_status grow_limiting(search *s, stp_error *err) {
     if (!best.n)
       return STP_OK;
     for (size_t k = 0; k < best.n; k++)
-      stp__opt_cand_insert(x, &s->cur, best.stage[k], s->cur.size[best.stage[k]], best.p[k]);
-    stp__opt_vals_copy(x, &s->cv, &s->bv);
-    stp__opt_offer(x, &s->cur, s->cv.value);
+      stp__opt_cand_insert(sp, &s->cur, best.stage[k], s->cur.size[best.stage[k]], best.p[k]);
+    stp__opt_vals_copy(ev, &s->cv, &s->bv);
+    stp__opt_offer(run, &s->cur, s->cv.value);
     find_critical(s);
   }
   return STP_OK;
@@ -846,28 +869,30 @@ static stp_status grow_limiting(search *s, stp_error *err) {
 /* The constructive start ends with the best of itself and of the chains of
  * every size r (chains_mapping), evaluated in turn. */
 static stp_status best_chains(search *s, stp_error *err) {
-  stp_opt *x = s->x;
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
+  stp_opt_eval *ev = run->ev;
   stp_opt_cand keep;
-  STP_CHECK(stp__opt_cand_alloc(x, &keep, err));
-  stp__opt_cand_copy(x, &keep, &s->cur);
-  stp__opt_vals_copy(x, &s->bv, &s->cv);
+  STP_CHECK(stp__opt_cand_alloc(sp, &keep, err));
+  stp__opt_cand_copy(sp, &keep, &s->cur);
+  stp__opt_vals_copy(ev, &s->bv, &s->cv);
   bool improved = false;
   stp_status st = STP_OK;
-  for (size_t r = 1; st == STP_OK && r <= x->kmax && !stopping(s); r++) {
+  for (size_t r = 1; st == STP_OK && r <= sp->kmax && !stopping(s); r++) {
     if (!chains_mapping(s, r, false))
       break;
     st = evaluate(s, false, threshold_of(&s->bv), &s->nv, err);
     if (st == STP_OK && compare(&s->nv, &s->bv) > 0) {
-      stp__opt_cand_copy(x, &keep, &s->cur);
-      stp__opt_vals_copy(x, &s->bv, &s->nv);
+      stp__opt_cand_copy(sp, &keep, &s->cur);
+      stp__opt_vals_copy(ev, &s->bv, &s->nv);
       improved = true;
     }
   }
-  stp__opt_cand_copy(x, &s->cur, &keep);
+  stp__opt_cand_copy(sp, &s->cur, &keep);
   stp__opt_cand_free(&keep);
   if (st == STP_OK && improved) {
-    stp__opt_vals_copy(x, &s->cv, &s->bv);
-    stp__opt_offer(x, &s->cur, s->cv.value);
+    stp__opt_vals_copy(ev, &s->cv, &s->bv);
+    stp__opt_offer(run, &s->cur, s->cv.value);
     find_critical(s);
   }
   return st;
@@ -876,14 +901,15 @@ static stp_status best_chains(search *s, stp_error *err) {
 /* The constructive start; randomized, each stage is seeded with one of its
  * three fastest free processors at random (restarts: other good starts). */
 static stp_status constructive(search *s, bool randomized, bool *found, stp_error *err) {
-  stp_opt *x = s->x;
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
   *found = false;
-  stp__opt_cand_fixed(x, &s->cur);
+  stp__opt_cand_fixed(sp, &s->cur);
   size_t *order = s->crit; /* the free stages, most work first */
   memcpy(order, s->stages, s->nstages * sizeof *order);
   for (size_t a = 1; a < s->nstages; a++)
-    for (size_t b = a; b > 0 && x->base->stages[order[b - 1]].work <
-                                    x->base->stages[order[b]].work; b--) {
+    for (size_t b = a; b > 0 && sp->plat->stages[order[b - 1]].work <
+                                    sp->plat->stages[order[b]].work; b--) {
       size_t t = order[b];
       order[b] = order[b - 1];
       order[b - 1] = t;
@@ -908,11 +934,12 @@ static stp_status constructive(search *s, bool randomized, bool *found, stp_erro
  * move joins (swapping two members changes which senders pair with which
  * receivers). */
 static stp_status climb(search *s, uint64_t patience, double tau, stp_error *err) {
-  stp_opt *x = s->x;
+  stp_opt_run *run = s->run;
+  stp_opt_eval *ev = run->ev;
   double record = s->cv.value;
   uint64_t fails = 0;
   while (fails < patience && !stopping(s) &&
-         !(x->best_value >= x->upper_bound - fabs(x->upper_bound) * STP_OPT_RTOL)) {
+         !(run->best_value >= run->upper_bound - fabs(run->upper_bound) * STP_OPT_RTOL)) {
     if (!random_move(s)) {
       fails++;
       continue;
@@ -923,10 +950,10 @@ static stp_status climb(search *s, uint64_t patience, double tau, stp_error *err
     bool travel = tau > 0 && c < 0 && s->nv.exact;
     if (c > 0 || (c == 0 && unit(s) < 0.3) || travel) {
       commit(s);
-      stp__opt_vals_copy(x, &s->cv, &s->nv);
+      stp__opt_vals_copy(ev, &s->cv, &s->nv);
       if (s->cv.value > record + fabs(record) * STP_OPT_RTOL) {
         record = s->cv.value;
-        stp__opt_offer(x, &s->cur, s->cv.value);
+        stp__opt_offer(run, &s->cur, s->cv.value);
       }
       /* progress is a better score than the current one: the value, or
        * fewer items at it, or a larger second item (many items tie on
@@ -951,7 +978,7 @@ static stp_status climb(search *s, uint64_t patience, double tau, stp_error *err
  * assignment it has tuned ([4, 4] where [6, 3] is better under exp: the
  * mappings between are worse).  A profile whose bound does not exceed the
  * best value is skipped: stage i with R_i members is at most R_i over the
- * R_i-th smallest t_i(p) (optimize_bound.h), exp <= det included. */
+ * R_i-th smallest t_i(p) (optimize.h, "bounds"), exp <= det included. */
 #define PROFILES_MAX 4096
 #define FIRST_PATIENCE 50
 #define PROFILE_PATIENCE 300
@@ -982,32 +1009,19 @@ static size_t count_profiles(const search *s, size_t k, size_t left, size_t cap)
   if (k == s->nstages)
     return 1;
   size_t n = 0;
-  for (size_t r = 1; r <= s->x->kmax && r + (s->nstages - k - 1) <= left && n <= cap; r++)
+  for (size_t r = 1; r <= s->sp->kmax && r + (s->nstages - k - 1) <= left && n <= cap; r++)
     n += count_profiles(s, k + 1, left - r, cap - n);
   return n;
-}
-
-double stp__opt_profile_bound(const stp_opt *x, const stp_opt_bound *b, const size_t *stages,
-                              size_t nstages, const size_t *size) {
-  double bound = b->fixed;
-  for (size_t k = 0; k < nstages; k++) {
-    size_t i = stages[k], r = size[k];
-    if (r == 0 || r > b->norder[i])
-      return 0;
-    double v = (double)r / b->t[i * x->M + b->order[i * x->M + r - 1]];
-    bound = v < bound ? v : bound;
-  }
-  return bound;
 }
 
 static void list_profiles(const search *s, profiles *pr, size_t *v, size_t k, size_t left) {
   if (k == s->nstages) {
     memcpy(pr->size + pr->n * s->nstages, v, s->nstages * sizeof *v);
-    pr->bound[pr->n] = stp__opt_profile_bound(s->x, s->b, s->stages, s->nstages, v);
+    pr->bound[pr->n] = stp__opt_profile_bound(s->sp, s->b, s->stages, s->nstages, v);
     pr->n++;
     return;
   }
-  for (size_t r = 1; r <= s->x->kmax && r + (s->nstages - k - 1) <= left; r++) {
+  for (size_t r = 1; r <= s->sp->kmax && r + (s->nstages - k - 1) <= left; r++) {
     v[k] = r;
     list_profiles(s, pr, v, k + 1, left - r);
   }
@@ -1061,16 +1075,17 @@ static stp_status make_profiles(const search *s, profiles *pr, stp_error *err) {
  * most work per member first (one processor skipped now and then when
  * randomized); false when they do not fit. */
 static bool profile_fastest(search *s, const size_t *size, bool randomized) {
-  stp_opt *x = s->x;
-  stp__opt_cand_fixed(x, &s->cur);
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
+  stp__opt_cand_fixed(sp, &s->cur);
   size_t *order = s->crit; /* scratch (find_critical rebuilds it): free stages by load */
   for (size_t k = 0; k < s->nstages; k++)
     order[k] = k;
   for (size_t a = 1; a < s->nstages; a++)
     for (size_t b = a; b > 0; b--) {
       size_t p = order[b - 1], q = order[b];
-      if (x->base->stages[s->stages[p]].work / (double)size[p] >=
-          x->base->stages[s->stages[q]].work / (double)size[q])
+      if (sp->plat->stages[s->stages[p]].work / (double)size[p] >=
+          sp->plat->stages[s->stages[q]].work / (double)size[q])
         break;
       order[b - 1] = q;
       order[b] = p;
@@ -1083,7 +1098,7 @@ static bool profile_fastest(search *s, const size_t *size, bool randomized) {
         p = kth_free(s, i, 0, STP_OPT_NONE);
       if (p == STP_OPT_NONE)
         return false;
-      stp__opt_cand_insert(x, &s->cur, i, s->cur.size[i], p);
+      stp__opt_cand_insert(sp, &s->cur, i, s->cur.size[i], p);
     }
   }
   return true;
@@ -1092,8 +1107,9 @@ static bool profile_fastest(search *s, const size_t *size, bool randomized) {
 /* The profile's teams from free processors drawn at random, in random
  * order; false when they do not fit. */
 static bool profile_random(search *s, const size_t *size) {
-  stp_opt *x = s->x;
-  stp__opt_cand_fixed(x, &s->cur);
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
+  stp__opt_cand_fixed(sp, &s->cur);
   for (size_t k = 0; k < s->nstages; k++)
     for (size_t j = 0; j < size[k]; j++) {
       size_t i = s->stages[k], p = STP_OPT_NONE;
@@ -1104,7 +1120,7 @@ static bool profile_random(search *s, const size_t *size) {
       }
       if (p == STP_OPT_NONE && (p = kth_free(s, i, 0, STP_OPT_NONE)) == STP_OPT_NONE)
         return false;
-      stp__opt_cand_insert(x, &s->cur, i, s->cur.size[i], p);
+      stp__opt_cand_insert(sp, &s->cur, i, s->cur.size[i], p);
     }
   return true;
 }
@@ -1113,7 +1129,9 @@ static bool profile_random(search *s, const size_t *size) {
  * neither evaluates). */
 static stp_status profile_start(search *s, const size_t *size, bool randomized, bool *found,
                                 stp_error *err) {
-  stp_opt *x = s->x;
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
+  stp_opt_eval *ev = run->ev;
   *found = false;
   int ways = randomized ? 1 : 2, pick = randomized ? (int)below(s, 3) : 0;
   for (int way = 0; way < ways; way++) {
@@ -1127,20 +1145,16 @@ static stp_status profile_start(search *s, const size_t *size, bool randomized, 
     if (!(s->nv.exact && s->nv.value > -INFINITY) || (*found && compare(&s->nv, &s->bv) <= 0))
       continue;
     *found = true;
-    stp__opt_cand_copy(x, &s->alt, &s->cur);
-    stp__opt_vals_copy(x, &s->bv, &s->nv);
+    stp__opt_cand_copy(sp, &s->alt, &s->cur);
+    stp__opt_vals_copy(ev, &s->bv, &s->nv);
   }
   if (*found) {
-    stp__opt_cand_copy(x, &s->cur, &s->alt);
-    stp__opt_vals_copy(x, &s->cv, &s->bv);
-    stp__opt_offer(x, &s->cur, s->cv.value);
+    stp__opt_cand_copy(sp, &s->cur, &s->alt);
+    stp__opt_vals_copy(ev, &s->cv, &s->bv);
+    stp__opt_offer(run, &s->cur, s->cv.value);
     find_critical(s);
   }
   return STP_OK;
-}
-
-static bool reached_bound(const stp_opt *x) {
-  return x->best_value >= x->upper_bound - fabs(x->upper_bound) * STP_OPT_RTOL;
 }
 
 /* The sweep, one profile at a time: in bound order, each profile that may
@@ -1163,12 +1177,13 @@ typedef struct sweep {
 /* Climb in the profile at pr.order[sw->j] (cur and cv: its mapping; *found
  * false when none evaluates). */
 static stp_status sweep_visit(search *s, sweep *sw, size_t at, bool *found, stp_error *err) {
-  stp_opt *x = s->x;
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
   profiles *pr = &sw->pr;
   stp_status st = STP_OK;
   s->keep_sizes = true;
   if (sw->round > 0 && pr->best[at].size && unit(s) < 0.5) {
-    stp__opt_cand_copy(x, &s->cur, &pr->best[at]);
+    stp__opt_cand_copy(sp, &s->cur, &pr->best[at]);
     for (size_t k = 2 + below(s, 3); k > 0; k--) {
       random_move(s);
       commit(s);
@@ -1183,9 +1198,9 @@ static stp_status sweep_visit(search *s, sweep *sw, size_t at, bool *found, stp_
   s->keep_sizes = false;
   if (st == STP_OK && *found && (!pr->best[at].size || s->cv.value > pr->value[at])) {
     if (!pr->best[at].size)
-      st = stp__opt_cand_alloc(x, &pr->best[at], err);
+      st = stp__opt_cand_alloc(sp, &pr->best[at], err);
     if (st == STP_OK) {
-      stp__opt_cand_copy(x, &pr->best[at], &s->cur);
+      stp__opt_cand_copy(sp, &pr->best[at], &s->cur);
       pr->value[at] = s->cv.value;
     }
   }
@@ -1195,7 +1210,7 @@ static stp_status sweep_visit(search *s, sweep *sw, size_t at, bool *found, stp_
 /* A sweep of every profile of s's problem, from its first round (done at
  * once when there are too many profiles). */
 static stp_status sweep_begin(const search *s, sweep *sw, stp_error *err) {
-  *sw = (sweep){.at = s->x->evaluated};
+  *sw = (sweep){.at = s->ev->evaluated};
   stp_status st = make_profiles(s, &sw->pr, err);
   sw->done = sw->pr.n == 0;
   return st;
@@ -1203,13 +1218,14 @@ static stp_status sweep_begin(const search *s, sweep *sw, stp_error *err) {
 
 /* The next visit of the sweep (sw->done when there is none left). */
 static stp_status sweep_step(search *s, sweep *sw, bool *found, stp_error *err) {
-  stp_opt *x = s->x;
+  stp_opt_run *run = s->run;
+  stp_opt_eval *ev = run->ev;
   *found = false;
   for (;;) {
     if (sw->j < sw->pr.n) {
       size_t at = sw->pr.order[sw->j++];
-      if (x->best_value == -INFINITY ||
-          sw->pr.bound[at] > x->best_value + fabs(x->best_value) * STP_OPT_RTOL) {
+      if (run->best_value == -INFINITY ||
+          sw->pr.bound[at] > run->best_value + fabs(run->best_value) * STP_OPT_RTOL) {
         sw->any = true;
         return sweep_visit(s, sw, at, found, err);
       }
@@ -1217,7 +1233,7 @@ static stp_status sweep_step(search *s, sweep *sw, bool *found, stp_error *err) 
     /* this one and the rest of the round cannot beat the best; a round
      * that evaluated nothing ends the sweep too (no profile could be
      * filled) */
-    if (!sw->any || x->evaluated == sw->at) {
+    if (!sw->any || ev->evaluated == sw->at) {
       sw->done = true;
       sw->proved = !sw->any;
       return STP_OK;
@@ -1225,7 +1241,7 @@ static stp_status sweep_step(search *s, sweep *sw, bool *found, stp_error *err) 
     sw->round++;
     sw->j = 0;
     sw->any = false;
-    sw->at = x->evaluated;
+    sw->at = ev->evaluated;
   }
 }
 
@@ -1233,7 +1249,8 @@ static stp_status sweep_step(search *s, sweep *sw, bool *found, stp_error *err) 
  * chains, the best mapping kicked by a few random moves or mirrored, or a
  * random mapping. */
 static stp_status restart(search *s, bool *found, stp_error *err) {
-  stp_opt *x = s->x;
+  stp_opt_run *run = s->run;
+  const stp_opt_space *sp = run->sp;
   double u = unit(s);
   if (u < 0.25) {
     STP_CHECK(constructive(s, true, found, err));
@@ -1247,8 +1264,8 @@ static stp_status restart(search *s, bool *found, stp_error *err) {
       if ((*found = s->cv.exact && s->cv.value > -INFINITY))
         return STP_OK;
     }
-  } else if (u < 0.8 && x->best_value > -INFINITY) {
-    stp__opt_cand_copy(x, &s->cur, &x->best);
+  } else if (u < 0.8 && run->best_value > -INFINITY) {
+    stp__opt_cand_copy(sp, &s->cur, &run->best);
     size_t kicks = 2 + below(s, 4);
     if (unit(s) < 0.3 && mirror(s))
       kicks = below(s, 3); /* the mirror, and maybe a move or two */
@@ -1266,25 +1283,27 @@ static stp_status restart(search *s, bool *found, stp_error *err) {
 }
 
 /* The search's context, with the heuristic's cap on chains. */
-static stp_status search_start(search *s, stp_opt *x, const stp_opt_bound *b, uint64_t budget,
+static stp_status search_start(search *s, stp_opt_run *run, const stp_opt_bound *b, uint64_t budget,
                                stp_error *err) {
-  STP_CHECK(search_init(s, x, b, budget, err));
-  x->chain_cap = x->eval.max_states / (x->model == STP_MODEL_STRICT ? STP_OPT_SEARCH_STRICT_SHARE
-                                                                    : STP_OPT_SEARCH_CHAIN_SHARE);
-  x->chain_cap += !x->chain_cap; /* 0 would mean no cap */
-  x->capped_at = x->chain_cap;
+  STP_CHECK(search_init(s, run, b, budget, err));
+  stp_opt_eval *ev = run->ev;
+  ev->chain_cap = ev->opts.max_states / (run->sp->model == STP_MODEL_STRICT
+                                             ? STP_OPT_SEARCH_STRICT_SHARE
+                                             : STP_OPT_SEARCH_CHAIN_SHARE);
+  ev->chain_cap += !ev->chain_cap; /* 0 would mean no cap */
+  run->capped_at = ev->chain_cap;
   return STP_OK;
 }
 
-stp_status stp__opt_sweep(stp_opt *x, const stp_opt_bound *b, uint64_t budget, bool *swept,
+stp_status stp__opt_sweep(stp_opt_run *run, const stp_opt_bound *b, uint64_t budget, bool *swept,
                           bool *proved, stp_error *err) {
   search s;
-  STP_CHECK(search_start(&s, x, b, budget, err));
+  STP_CHECK(search_start(&s, run, b, budget, err));
   sweep sw;
   stp_status st = sweep_begin(&s, &sw, err);
   *swept = sw.pr.n > 0;
   bool found;
-  while (st == STP_OK && !sw.done && !stopping(&s) && !reached_bound(x))
+  while (st == STP_OK && !sw.done && !stopping(&s) && !stp__opt_reached_bound(run))
     st = sweep_step(&s, &sw, &found, err);
   *proved = sw.proved;
   profiles_free(&sw.pr);
@@ -1292,10 +1311,10 @@ stp_status stp__opt_sweep(stp_opt *x, const stp_opt_bound *b, uint64_t budget, b
   return st;
 }
 
-stp_status stp__opt_heuristic(stp_opt *x, const stp_opt_bound *b, uint64_t budget,
+stp_status stp__opt_heuristic(stp_opt_run *run, const stp_opt_bound *b, uint64_t budget,
                               double *constructive_value, stp_error *err) {
   search s;
-  STP_CHECK(search_start(&s, x, b, budget, err));
+  STP_CHECK(search_start(&s, run, b, budget, err));
   *constructive_value = NAN;
   bool found;
   stp_status st = constructive(&s, false, &found, err);
@@ -1303,15 +1322,16 @@ stp_status stp__opt_heuristic(stp_opt *x, const stp_opt_bound *b, uint64_t budge
     *constructive_value = s.cv.value;
   if (st == STP_OK && !found)
     st = random_start(&s, &found, err);
-  uint64_t patience = 100 + 10 * (uint64_t)x->M;
+  const stp_opt_space *sp = run->sp;
+  uint64_t patience = 100 + 10 * (uint64_t)sp->M;
   sweep sw = {.done = true};
   if (st == STP_OK)
     st = sweep_begin(&s, &sw, err);
-  while (st == STP_OK && !stopping(&s) && !reached_bound(x)) {
+  while (st == STP_OK && !stopping(&s) && !stp__opt_reached_bound(run)) {
     if (!sw.done) {
       st = sweep_step(&s, &sw, &found, err);
-      if (st == STP_OK && sw.done && !found && x->best_value > -INFINITY) {
-        stp__opt_cand_copy(x, &s.cur, &x->best); /* the climbs go on from the best */
+      if (st == STP_OK && sw.done && !found && run->best_value > -INFINITY) {
+        stp__opt_cand_copy(sp, &s.cur, &run->best); /* the climbs go on from the best */
         st = reset_current(&s, err);
         found = s.cv.exact && s.cv.value > -INFINITY;
       }
@@ -1322,7 +1342,7 @@ stp_status stp__opt_heuristic(stp_opt *x, const stp_opt_bound *b, uint64_t budge
     /* climbs travel within up to 16 % of their record on 10 processors,
      * less on more (the more items, the more a wander loses: 1.6 % on 100) */
     static const double taus[] = {0, 1.0 / 16, 1.0 / 8, 1.0 / 4, 3.0 / 8, 1.0 / 2, 3.0 / 4, 1};
-    double widest = 0.16 * fmin(1.0, 10.0 / (double)x->M);
+    double widest = 0.16 * fmin(1.0, 10.0 / (double)sp->M);
     st = climb(&s, patience, widest * taus[below(&s, 8)], err);
     if (st == STP_OK && !stopping(&s))
       st = restart(&s, &found, err);
@@ -1335,9 +1355,9 @@ stp_status stp__opt_heuristic(stp_opt *x, const stp_opt_bound *b, uint64_t budge
 /* Draws that break a constraint in a row before the random method gives up. */
 #define RANDOM_MAX_FAILS 10000
 
-stp_status stp__opt_random(stp_opt *x, stp_error *err) {
+stp_status stp__opt_random(stp_opt_run *run, stp_error *err) {
   search s;
-  STP_CHECK(search_init(&s, x, NULL, 0, err));
+  STP_CHECK(search_init(&s, run, NULL, 0, err));
   stp_status st = STP_OK;
   for (size_t fails = 0; st == STP_OK && fails < RANDOM_MAX_FAILS && !stopping(&s);) {
     if (!random_mapping(&s)) {
@@ -1345,9 +1365,9 @@ stp_status stp__opt_random(stp_opt *x, stp_error *err) {
       continue;
     }
     fails = 0;
-    st = evaluate(&s, false, x->best_value, &s.cv, err);
+    st = evaluate(&s, false, run->best_value, &s.cv, err);
     if (st == STP_OK && s.cv.exact)
-      stp__opt_offer(x, &s.cur, s.cv.value);
+      stp__opt_offer(run, &s.cur, s.cv.value);
   }
   search_free(&s);
   return st;

@@ -1,4 +1,4 @@
-/* optimize_exact.c: branch and bound over ordered teams (optimize_exact.h).
+/* exact.c: branch and bound over ordered teams (optimize.h, "methods").
  *
  * The tree: stage after stage, first the size R of the team, then its
  * members position by position.  Every node carries an upper bound of all
@@ -8,12 +8,12 @@
  *     throughput of the pipeline cut after the last complete stage (Strict);
  *   - for each placed member, R over its busy time per data set (its exact
  *     reception time from its known senders, its computation, its fastest
- *     possible emission: optimize_bound.h);
+ *     possible emission: optimize.h, "bounds");
  *   - for the team being built, R over the slowest member so far, and for
  *     a size, R over the R-th fastest free processor;
  * and a node is dropped when that bound does not exceed the best mapping
  * found by more than STP_OPT_RTOL, or when the stages still to build cannot
- * all beat it with the processors left (the counting of optimize_bound.h).
+ * all beat it with the processors left (the counting of optimize.h, "bounds").
  * Children are visited best bound first, so good mappings come early.
  *
  * Symmetry: numbering the data sets from s instead of 0 turns every team
@@ -24,7 +24,7 @@
  * When the search stops early, every mapping not visited lies below a
  * visited node's child not yet explored, or below the node where it
  * stopped: the largest of their bounds is the upper bound proved. */
-#include "models/pipeline/optimize_exact.h"
+#include "models/pipeline/optimize/optimize.h"
 
 #include "base/core.h"
 
@@ -38,7 +38,7 @@ typedef struct child {
 } child;
 
 typedef struct bb {
-  stp_opt *x;
+  stp_opt_run *run;
   const stp_opt_bound *b;
   stp_opt_cand c;
   stp_opt_vals vals;
@@ -54,7 +54,7 @@ typedef struct bb {
 } bb;
 
 static void set_theta(bb *t) {
-  double best = t->x->best_value;
+  double best = t->run->best_value;
   t->theta = best > -INFINITY ? best + fabs(best) * STP_OPT_RTOL : -INFINITY;
 }
 
@@ -80,7 +80,7 @@ static stp_status visit_children(bb *t, size_t first, size_t s, size_t r, visit_
     child ch = t->pool[first + k];
     if (ch.bound <= t->theta)
       break; /* sorted: the others cannot beat the best either */
-    if (t->x->stop != STP_OPT_RUNNING) {
+    if (t->run->stop != STP_OPT_RUNNING) {
       if (ch.bound > t->ub_open)
         t->ub_open = ch.bound;
       break;
@@ -106,7 +106,7 @@ static stp_status push(bb *t, double bound, size_t what, stp_error *err) {
 
 /* A subtree that the limits kept from bounding: no proof below it. */
 static void drop(bb *t, double bound) {
-  t->x->skipped++;
+  t->run->skipped++;
   t->lost = true;
   if (bound > t->ub_lost)
     t->ub_lost = bound;
@@ -114,9 +114,9 @@ static void drop(bb *t, double bound) {
 
 /* Entering a node: stop, or prune. */
 static bool leave_now(bb *t, double known) {
-  stp_opt *x = t->x;
-  x->nodes++;
-  if (stp__opt_stopping(x)) {
+  stp_opt_run *run = t->run;
+  run->nodes++;
+  if (stp__opt_stopping(run)) {
     if (known > t->ub_open)
       t->ub_open = known;
     return true;
@@ -125,11 +125,13 @@ static bool leave_now(bb *t, double known) {
 }
 
 static stp_status leaf(bb *t, double known, stp_error *err) {
-  stp_opt *x = t->x;
-  if (x->model == STP_MODEL_OVERLAP) { /* every item is known: known is the value */
-    x->evaluated++;
+  stp_opt_run *run = t->run;
+  const stp_opt_space *sp = run->sp;
+  stp_opt_eval *ev = run->ev;
+  if (sp->model == STP_MODEL_OVERLAP) { /* every item is known: known is the value */
+    ev->evaluated++;
   } else {
-    stp_status s = stp__opt_evaluate(x, &t->c, NULL, NULL, t->theta, &t->vals, err);
+    stp_status s = stp__opt_evaluate(ev, &t->c, NULL, NULL, t->theta, &t->vals, err);
     if (s == STP_ELIMIT) {
       drop(t, known);
       return STP_OK;
@@ -140,7 +142,7 @@ static stp_status leaf(bb *t, double known, stp_error *err) {
     known = t->vals.value;
   }
   if (known > t->theta) {
-    stp__opt_offer(x, &t->c, known);
+    stp__opt_offer(run, &t->c, known);
     set_theta(t);
   }
   return STP_OK;
@@ -149,12 +151,13 @@ static stp_status leaf(bb *t, double known, stp_error *err) {
 /* The stages after s that are not fixed still need this many processors to
  * beat theta (SIZE_MAX: one of them cannot). */
 static size_t future_need(const bb *t, size_t s) {
-  const stp_opt *x = t->x;
+  const stp_opt_run *run = t->run;
+  const stp_opt_space *sp = run->sp;
   size_t total = 0;
-  for (size_t j = s + 1; j < x->N; j++) {
-    if (stp__opt_fixed_size(x, j))
+  for (size_t j = s + 1; j < sp->N; j++) {
+    if (stp__opt_fixed_size(sp, j))
       continue;
-    size_t n = stp__opt_bound_need(x, t->b, j, t->theta, true, t->c.owner, t->nfree);
+    size_t n = stp__opt_bound_need(sp, t->b, j, t->theta, true, t->c.owner, t->nfree);
     if (n == 0)
       return SIZE_MAX;
     total += n;
@@ -167,47 +170,50 @@ static size_t future_need(const bb *t, size_t s) {
  * fastest emission, combined as the model says; INFINITY when a link it
  * needs is missing. */
 static double busy(const bb *t, size_t s, size_t r, size_t y, size_t p) {
-  const stp_opt *x = t->x;
-  size_t at = s * x->M + p;
+  const stp_opt_run *run = t->run;
+  const stp_opt_space *sp = run->sp;
+  size_t at = s * sp->M + p;
   double in = 0;
   if (s > 0) {
     size_t rs = t->c.size[s - 1], g = (size_t)stp__gcd_u64(rs, r), u = rs / g;
-    const size_t *snd = stp__opt_team(x, &t->c, s - 1);
+    const size_t *snd = stp__opt_team(sp, &t->c, s - 1);
     double sum = 0;
     for (size_t a = y % g; a < rs; a += g) {
-      if (!stp__opt_link_ok(x, s - 1, snd[a], p))
+      if (!stp__opt_link_ok(sp, s - 1, snd[a], p))
         return INFINITY;
-      double bw = x->bw ? x->bw[snd[a] * x->M + p] : stp__link_bandwidth(x->base, snd[a], p);
-      sum += x->base->stages[s - 1].output / bw;
+      double bw = sp->bw ? sp->bw[snd[a] * sp->M + p] : stp__link_bandwidth(sp->plat, snd[a], p);
+      sum += sp->plat->stages[s - 1].output / bw;
     }
     in = sum / (double)u;
   }
-  double c = x->comp[at], out = t->b->out[at];
-  return x->model == STP_MODEL_STRICT ? in + c + out : fmax(in, fmax(c, out));
+  double c = sp->comp[at], out = t->b->out[at];
+  return sp->model == STP_MODEL_STRICT ? in + c + out : fmax(in, fmax(c, out));
 }
 
 /* The bound of placing p at position y of stage s (team of r), with the
  * transfer component it completes, if any. */
 static stp_status member_bound(bb *t, size_t s, size_t r, size_t y, size_t p, double known,
                                double *bound, stp_error *err) {
-  stp_opt *x = t->x;
+  stp_opt_run *run = t->run;
+  const stp_opt_space *sp = run->sp;
+  stp_opt_eval *ev = run->ev;
   double time = busy(t, s, r, y, p);
   if (isinf(time)) { /* a link it needs is missing */
     *bound = -INFINITY;
     return STP_OK;
   }
   double b = fmin(known, (double)r / time);
-  b = fmin(b, (double)r / fmax(t->slowest[s], x->comp[s * x->M + p]));
+  b = fmin(b, (double)r / fmax(t->slowest[s], sp->comp[s * sp->M + p]));
   *bound = b;
-  if (b <= t->theta || s == 0 || x->model != STP_MODEL_OVERLAP)
+  if (b <= t->theta || s == 0 || sp->model != STP_MODEL_OVERLAP)
     return STP_OK;
   size_t rs = t->c.size[s - 1], g = (size_t)stp__gcd_u64(rs, r);
   if (y + g < r)
     return STP_OK; /* its component still lacks receivers */
-  stp__opt_cand_insert(x, &t->c, s, y, p);
+  stp__opt_cand_insert(sp, &t->c, s, y, p);
   double v;
-  stp_status st = stp__opt_component(x, &t->c, s - 1, y % g, g, rs / g, r / g, t->theta, &v, err);
-  stp__opt_cand_remove(x, &t->c, s, y);
+  stp_status st = stp__opt_component(ev, &t->c, s - 1, y % g, g, rs / g, r / g, t->theta, &v, err);
+  stp__opt_cand_remove(sp, &t->c, s, y);
   if (st == STP_ELIMIT) {
     drop(t, b);
     *bound = -INFINITY;
@@ -223,10 +229,12 @@ static stp_status place(bb *t, size_t s, size_t r, size_t y, double known, stp_e
 /* Stages 0..s are complete: under Strict the pipeline cut after s bounds
  * every completion; then the node of stage s + 1. */
 static stp_status next_stage(bb *t, size_t s, double known, stp_error *err) {
-  stp_opt *x = t->x;
-  if (x->model == STP_MODEL_STRICT && s + 1 < x->N) {
+  stp_opt_run *run = t->run;
+  const stp_opt_space *sp = run->sp;
+  stp_opt_eval *ev = run->ev;
+  if (sp->model == STP_MODEL_STRICT && s + 1 < sp->N) {
     double v;
-    stp_status st = stp__opt_strict_prefix(x, &t->c, s + 1, t->theta, &v, err);
+    stp_status st = stp__opt_strict_prefix(ev, &t->c, s + 1, t->theta, &v, err);
     if (st == STP_ELIMIT) {
       drop(t, known);
       return STP_OK;
@@ -238,35 +246,38 @@ static stp_status next_stage(bb *t, size_t s, double known, stp_error *err) {
 }
 
 static stp_status visit_member(bb *t, size_t s, size_t r, const child *ch, stp_error *err) {
-  stp_opt *x = t->x;
+  stp_opt_run *run = t->run;
+  const stp_opt_space *sp = run->sp;
   size_t y = t->c.size[s], p = ch->what;
   double slowest = t->slowest[s];
-  stp__opt_cand_insert(x, &t->c, s, y, p);
-  t->slowest[s] = fmax(slowest, x->comp[s * x->M + p]);
+  stp__opt_cand_insert(sp, &t->c, s, y, p);
+  t->slowest[s] = fmax(slowest, sp->comp[s * sp->M + p]);
   t->nfree--;
   stp_status st = place(t, s, r, y + 1, ch->bound, err);
   t->nfree++;
   t->slowest[s] = slowest;
-  stp__opt_cand_remove(x, &t->c, s, y);
+  stp__opt_cand_remove(sp, &t->c, s, y);
   return st;
 }
 
 /* Whether p may take position y of stage s under the symmetry: the first
  * team starts with its smallest member. */
 static bool symmetry_allows(const bb *t, size_t s, size_t r, size_t y, size_t p) {
+  const stp_opt_space *sp = t->run->sp;
   if (!t->symmetric || s != 0)
     return true;
   if (y > 0)
-    return p > stp__opt_team(t->x, &t->c, 0)[0];
+    return p > stp__opt_team(sp, &t->c, 0)[0];
   size_t larger = 0; /* the others must all be larger */
-  for (size_t q = p + 1; q < t->x->M && larger + 1 < r; q++)
-    larger += t->c.owner[q] == STP_OPT_NONE && t->x->allowed[q];
+  for (size_t q = p + 1; q < sp->M && larger + 1 < r; q++)
+    larger += t->c.owner[q] == STP_OPT_NONE && sp->allowed[q];
   return larger + 1 >= r;
 }
 
 /* Position y of stage s (team of r): the members that may come next. */
 static stp_status place(bb *t, size_t s, size_t r, size_t y, double known, stp_error *err) {
-  stp_opt *x = t->x;
+  stp_opt_run *run = t->run;
+  const stp_opt_space *sp = run->sp;
   if (y == r) /* the team is complete: the next stage's node */
     return known > t->theta ? next_stage(t, s, known, err) : STP_OK;
   if (leave_now(t, known))
@@ -276,11 +287,11 @@ static stp_status place(bb *t, size_t s, size_t r, size_t y, double known, stp_e
     return STP_OK;
   /* enough free processors able to beat theta in a team of r for the
    * positions left? (the order is by increasing busy time) */
-  const size_t *order = t->b->order + s * x->M;
+  const size_t *order = t->b->order + s * sp->M;
   size_t able = 0;
   for (size_t k = 0; k < t->b->norder[s] && able <= rest; k++) {
     size_t p = order[k];
-    if (t->b->t[s * x->M + p] * t->theta >= (double)r)
+    if (t->b->t[s * sp->M + p] * t->theta >= (double)r)
       break;
     able += t->c.owner[p] == STP_OPT_NONE;
   }
@@ -289,7 +300,7 @@ static stp_status place(bb *t, size_t s, size_t r, size_t y, double known, stp_e
   size_t first = t->used;
   for (size_t k = 0; k < t->b->norder[s]; k++) {
     size_t p = order[k];
-    if (t->b->t[s * x->M + p] * t->theta >= (double)r)
+    if (t->b->t[s * sp->M + p] * t->theta >= (double)r)
       break; /* sorted by busy time: the rest are slower still */
     if (t->c.owner[p] != STP_OPT_NONE || !symmetry_allows(t, s, r, y, p))
       continue;
@@ -309,13 +320,15 @@ static stp_status visit_size(bb *t, size_t s, size_t r, const child *ch, stp_err
 /* A fixed team: its computation, and the transfer into it once both ends
  * are known. */
 static stp_status fixed_stage(bb *t, size_t s, double known, stp_error *err) {
-  stp_opt *x = t->x;
+  stp_opt_run *run = t->run;
+  const stp_opt_space *sp = run->sp;
+  stp_opt_eval *ev = run->ev;
   double v;
-  if (x->model == STP_MODEL_OVERLAP) {
-    STP_CHECK(stp__opt_item(x, &t->c, 2 * s, t->theta, &v, err));
+  if (sp->model == STP_MODEL_OVERLAP) {
+    STP_CHECK(stp__opt_item(ev, &t->c, 2 * s, t->theta, &v, err));
     known = fmin(known, v);
     if (s > 0 && known > t->theta) {
-      stp_status st = stp__opt_item(x, &t->c, 2 * s - 1, t->theta, &v, err);
+      stp_status st = stp__opt_item(ev, &t->c, 2 * s - 1, t->theta, &v, err);
       if (st == STP_ELIMIT) {
         drop(t, known);
         return STP_OK;
@@ -328,10 +341,11 @@ static stp_status fixed_stage(bb *t, size_t s, double known, stp_error *err) {
 }
 
 static stp_status stage_start(bb *t, size_t s, double known, stp_error *err) {
-  stp_opt *x = t->x;
-  if (s == x->N)
+  stp_opt_run *run = t->run;
+  const stp_opt_space *sp = run->sp;
+  if (s == sp->N)
     return leave_now(t, known) ? STP_OK : leaf(t, known, err);
-  if (stp__opt_fixed_size(x, s))
+  if (stp__opt_fixed_size(sp, s))
     return leave_now(t, known) ? STP_OK : fixed_stage(t, s, known, err);
   if (leave_now(t, known))
     return STP_OK;
@@ -339,38 +353,39 @@ static stp_status stage_start(bb *t, size_t s, double known, stp_error *err) {
   if (need == SIZE_MAX || need >= t->nfree)
     return STP_OK;
   size_t room = t->nfree - need, first = t->used;
-  const size_t *order = t->b->order + s * x->M;
+  const size_t *order = t->b->order + s * sp->M;
   size_t r = 0;
-  for (size_t k = 0; k < t->b->norder[s] && r < x->kmax && r < room; k++) {
+  for (size_t k = 0; k < t->b->norder[s] && r < sp->kmax && r < room; k++) {
     size_t p = order[k];
-    if (t->c.owner[p] != STP_OPT_NONE || x->reserved[p] != STP_OPT_NONE)
+    if (t->c.owner[p] != STP_OPT_NONE || sp->reserved[p] != STP_OPT_NONE)
       continue;
     r++; /* a team of r is no faster than r over the r-th fastest free member */
-    double bound = fmin(known, (double)r / t->b->t[s * x->M + p]);
+    double bound = fmin(known, (double)r / t->b->t[s * sp->M + p]);
     if (bound > t->theta)
       STP_CHECK(push(t, bound, r, err));
   }
   return visit_children(t, first, s, 0, visit_size, err);
 }
 
-stp_status stp__opt_exact(stp_opt *x, const stp_opt_bound *b, double root, bool *proved,
+stp_status stp__opt_exact(stp_opt_run *run, const stp_opt_bound *b, double root, bool *proved,
                           double *upper, stp_error *err) {
-  bb t = {.x = x, .b = b, .ub_open = -INFINITY, .ub_lost = -INFINITY, .nfree = b->nfree,
-          .symmetric = x->fixed_off[x->N] == 0, .cap = 256};
+  const stp_opt_space *sp = run->sp;
+  bb t = {.run = run, .b = b, .ub_open = -INFINITY, .ub_lost = -INFINITY, .nfree = b->nfree,
+          .symmetric = sp->fixed_off[sp->N] == 0, .cap = 256};
   t.pool = stp__malloc_array(t.cap, sizeof *t.pool);
-  t.slowest = stp__calloc(x->N, sizeof *t.slowest);
-  stp_status s = t.pool && t.slowest ? stp__opt_cand_alloc(x, &t.c, err)
+  t.slowest = stp__calloc(sp->N, sizeof *t.slowest);
+  stp_status s = t.pool && t.slowest ? stp__opt_cand_alloc(sp, &t.c, err)
                                      : stp__oom(err, "searching mappings");
   if (s == STP_OK)
-    s = stp__opt_vals_alloc(x, &t.vals, err);
+    s = stp__opt_vals_alloc(run->ev, &t.vals, err);
   if (s == STP_OK) {
-    stp__opt_cand_fixed(x, &t.c);
+    stp__opt_cand_fixed(sp, &t.c);
     set_theta(&t);
     s = stage_start(&t, 0, root, err);
   }
   if (s == STP_OK) {
-    bool ended = x->stop == STP_OPT_RUNNING;
-    double best = x->best_value;
+    bool ended = run->stop == STP_OPT_RUNNING;
+    double best = run->best_value;
     *proved = ended && !t.lost && best > -INFINITY;
     double open = fmax(t.ub_lost, ended ? -INFINITY : t.ub_open);
     *upper = fmin(root, fmax(best, open));

@@ -1,6 +1,7 @@
-/* optimize_bound.c: per-processor busy times and the counting bound on the
- * throughput of every mapping (optimize_bound.h). */
-#include "models/pipeline/optimize_bound.h"
+/* bound.c: per-processor busy times and the bounds on the throughput of
+ * every mapping of a problem (optimize.h, "bounds"; docs/design.md,
+ * "Choosing the mapping"): counting, capacity, size profiles. */
+#include "models/pipeline/optimize/optimize.h"
 
 #include "base/core.h"
 
@@ -8,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double counting_bound(const stp_opt *x, const stp_opt_bound *b);
+static double counting_bound(const stp_opt_space *sp, const stp_opt_bound *b);
 
 void stp__opt_bound_free(stp_opt_bound *b) {
   free(b->in);
@@ -23,18 +24,18 @@ void stp__opt_bound_free(stp_opt_bound *b) {
  * at stage i + 1) or into p (from one allowed at stage i - 1); INFINITY
  * when there is none.  Without a dense bandwidth table (very large
  * platforms) 0, a weaker bound. */
-static double fastest(const stp_opt *x, size_t i, size_t p, bool into) {
-  if (!x->bw)
+static double fastest(const stp_opt_space *sp, size_t i, size_t p, bool into) {
+  if (!sp->bw)
     return 0;
   size_t other = into ? i - 1 : i + 1, stage = into ? i - 1 : i;
   double best = INFINITY;
-  for (size_t q = 0; q < x->M; q++) {
-    if (q == p || !x->allowed[other * x->M + q])
+  for (size_t q = 0; q < sp->M; q++) {
+    if (q == p || !sp->allowed[other * sp->M + q])
       continue;
-    double bw = into ? x->bw[q * x->M + p] : x->bw[p * x->M + q];
-    if (bw > 0 && x->base->stages[stage].output / bw < best &&
-        stp__opt_link_ok(x, stage, into ? q : p, into ? p : q))
-      best = x->base->stages[stage].output / bw;
+    double bw = into ? sp->bw[q * sp->M + p] : sp->bw[p * sp->M + q];
+    if (bw > 0 && sp->plat->stages[stage].output / bw < best &&
+        stp__opt_link_ok(sp, stage, into ? q : p, into ? p : q))
+      best = sp->plat->stages[stage].output / bw;
   }
   return best;
 }
@@ -52,12 +53,12 @@ static int by_time(const void *a, const void *b) {
 }
 
 /* The fixed teams: their computations and members' cycle-times. */
-static double fixed_bound(const stp_opt *x, const stp_opt_bound *b) {
+static double fixed_bound(const stp_opt_space *sp, const stp_opt_bound *b) {
   double bound = INFINITY;
-  for (size_t i = 0; i < x->N; i++) {
-    size_t r = stp__opt_fixed_size(x, i);
-    for (size_t k = x->fixed_off[i]; k < x->fixed_off[i + 1]; k++) {
-      double v = (double)r / b->t[i * x->M + x->fixed[k]];
+  for (size_t i = 0; i < sp->N; i++) {
+    size_t r = stp__opt_fixed_size(sp, i);
+    for (size_t k = sp->fixed_off[i]; k < sp->fixed_off[i + 1]; k++) {
+      double v = (double)r / b->t[i * sp->M + sp->fixed[k]];
       if (v < bound)
         bound = v;
     }
@@ -65,8 +66,8 @@ static double fixed_bound(const stp_opt *x, const stp_opt_bound *b) {
   return bound;
 }
 
-stp_status stp__opt_bound_init(const stp_opt *x, stp_opt_bound *b, stp_error *err) {
-  size_t N = x->N, M = x->M;
+stp_status stp__opt_bound_init(const stp_opt_space *sp, stp_opt_bound *b, stp_error *err) {
+  size_t N = sp->N, M = sp->M;
   memset(b, 0, sizeof *b);
   b->in = stp__calloc(N * M, sizeof *b->in);
   b->out = stp__calloc(N * M, sizeof *b->out);
@@ -82,17 +83,17 @@ stp_status stp__opt_bound_init(const stp_opt *x, stp_opt_bound *b, stp_error *er
     stp__opt_bound_free(b);
     return stp__oom(err, "bounding the throughput");
   }
-  bool strict = x->model == STP_MODEL_STRICT;
+  bool strict = sp->model == STP_MODEL_STRICT;
   for (size_t i = 0; i < N; i++) {
     for (size_t p = 0; p < M; p++) {
       size_t at = i * M + p;
-      if (!x->allowed[at]) {
+      if (!sp->allowed[at]) {
         b->t[at] = INFINITY;
         continue;
       }
-      double c = x->comp[at];
-      b->in[at] = i > 0 ? fastest(x, i, p, true) : 0;
-      b->out[at] = i + 1 < N ? fastest(x, i, p, false) : 0;
+      double c = sp->comp[at];
+      b->in[at] = i > 0 ? fastest(sp, i, p, true) : 0;
+      b->out[at] = i + 1 < N ? fastest(sp, i, p, false) : 0;
       b->t[at] = strict ? c + b->in[at] + b->out[at] : fmax(c, fmax(b->in[at], b->out[at]));
       if (isfinite(b->t[at]))
         ks[b->norder[i]++] = (keyed){b->t[at], p};
@@ -103,28 +104,28 @@ stp_status stp__opt_bound_init(const stp_opt *x, stp_opt_bound *b, stp_error *er
   }
   free(ks);
   for (size_t p = 0; p < M; p++) {
-    if (x->reserved[p] != STP_OPT_NONE)
+    if (sp->reserved[p] != STP_OPT_NONE)
       continue;
     for (size_t i = 0; i < N; i++)
-      if (isfinite(b->t[i * M + p]) && !stp__opt_fixed_size(x, i)) {
+      if (isfinite(b->t[i * M + p]) && !stp__opt_fixed_size(sp, i)) {
         b->nfree++;
         break;
       }
   }
-  b->fixed = fixed_bound(x, b);
+  b->fixed = fixed_bound(sp, b);
   return STP_OK;
 }
 
-size_t stp__opt_bound_need(const stp_opt *x, const stp_opt_bound *b, size_t i, double theta,
+size_t stp__opt_bound_need(const stp_opt_space *sp, const stp_opt_bound *b, size_t i, double theta,
                            bool strict, const size_t *owner, size_t room) {
-  const size_t *ord = b->order + i * x->M;
-  size_t r = 0, cap = room < x->kmax ? room : x->kmax;
+  const size_t *ord = b->order + i * sp->M;
+  size_t r = 0, cap = room < sp->kmax ? room : sp->kmax;
   for (size_t k = 0; k < b->norder[i] && r < cap; k++) {
     size_t p = ord[k];
     if (owner && owner[p] != STP_OPT_NONE)
       continue;
     r++; /* the r-th fastest free member: a team of r reaches r / t at most */
-    double t = b->t[i * x->M + p] * theta;
+    double t = b->t[i * sp->M + p] * theta;
     if (strict ? t < (double)r : t <= (double)r)
       return r;
   }
@@ -132,12 +133,12 @@ size_t stp__opt_bound_need(const stp_opt *x, const stp_opt_bound *b, size_t i, d
 }
 
 /* Whether the free stages can all reach theta with distinct processors. */
-static bool enough(const stp_opt *x, const stp_opt_bound *b, double theta) {
+static bool enough(const stp_opt_space *sp, const stp_opt_bound *b, double theta) {
   size_t total = 0;
-  for (size_t i = 0; i < x->N; i++) {
-    if (stp__opt_fixed_size(x, i))
+  for (size_t i = 0; i < sp->N; i++) {
+    if (stp__opt_fixed_size(sp, i))
       continue;
-    size_t n = stp__opt_bound_need(x, b, i, theta, false, NULL, b->nfree);
+    size_t n = stp__opt_bound_need(sp, b, i, theta, false, NULL, b->nfree);
     if (n == 0 || (total += n) > b->nfree)
       return false;
   }
@@ -159,19 +160,19 @@ static int by_value(const void *a, const void *b) {
  * approached by multiplicative weights, keeping the smallest value met. */
 #define CAPACITY_ROUNDS 400
 
-static double capacity_value(const stp_opt *x, const stp_opt_bound *b, const double *lambda,
+static double capacity_value(const stp_opt_space *sp, const stp_opt_bound *b, const double *lambda,
                              double *grad) {
   double total = 0;
-  for (size_t i = 0; i < x->N; i++)
+  for (size_t i = 0; i < sp->N; i++)
     grad[i] = 0;
-  for (size_t p = 0; p < x->M; p++) {
-    if (x->reserved[p] != STP_OPT_NONE)
+  for (size_t p = 0; p < sp->M; p++) {
+    if (sp->reserved[p] != STP_OPT_NONE)
       continue;
     double best = 0;
     size_t arg = SIZE_MAX;
-    for (size_t i = 0; i < x->N; i++) {
-      double t = b->t[i * x->M + p];
-      if (stp__opt_fixed_size(x, i) || !isfinite(t))
+    for (size_t i = 0; i < sp->N; i++) {
+      double t = b->t[i * sp->M + p];
+      if (stp__opt_fixed_size(sp, i) || !isfinite(t))
         continue;
       if (lambda[i] / t > best) {
         best = lambda[i] / t;
@@ -180,39 +181,39 @@ static double capacity_value(const stp_opt *x, const stp_opt_bound *b, const dou
     }
     if (arg != SIZE_MAX) {
       total += best;
-      grad[arg] += 1 / b->t[arg * x->M + p];
+      grad[arg] += 1 / b->t[arg * sp->M + p];
     }
   }
   return total;
 }
 
-static double capacity_bound(const stp_opt *x, const stp_opt_bound *b) {
+static double capacity_bound(const stp_opt_space *sp, const stp_opt_bound *b) {
   size_t nfree = 0;
-  for (size_t i = 0; i < x->N; i++)
-    nfree += !stp__opt_fixed_size(x, i);
-  double *lambda = stp__malloc_array(x->N, sizeof *lambda);
-  double *grad = stp__malloc_array(x->N, sizeof *grad);
+  for (size_t i = 0; i < sp->N; i++)
+    nfree += !stp__opt_fixed_size(sp, i);
+  double *lambda = stp__malloc_array(sp->N, sizeof *lambda);
+  double *grad = stp__malloc_array(sp->N, sizeof *grad);
   double bound = INFINITY;
   if (!lambda || !grad || nfree == 0) {
     free(lambda);
     free(grad);
     return bound;
   }
-  for (size_t i = 0; i < x->N; i++)
-    lambda[i] = stp__opt_fixed_size(x, i) ? 0 : 1.0 / (double)nfree;
+  for (size_t i = 0; i < sp->N; i++)
+    lambda[i] = stp__opt_fixed_size(sp, i) ? 0 : 1.0 / (double)nfree;
   for (int round = 0; round < CAPACITY_ROUNDS; round++) {
-    double v = capacity_value(x, b, lambda, grad);
+    double v = capacity_value(sp, b, lambda, grad);
     if (v < bound)
       bound = v;
     /* a stage that collects much capacity weighs less next time */
     double top = 0, sum = 0, step = 1.0 / sqrt(1.0 + round);
-    for (size_t i = 0; i < x->N; i++)
+    for (size_t i = 0; i < sp->N; i++)
       top = fmax(top, grad[i]);
-    for (size_t i = 0; i < x->N && top > 0; i++) {
+    for (size_t i = 0; i < sp->N && top > 0; i++) {
       lambda[i] *= exp(-step * (grad[i] / top - 0.5));
       sum += lambda[i];
     }
-    for (size_t i = 0; i < x->N && sum > 0; i++)
+    for (size_t i = 0; i < sp->N && sum > 0; i++)
       lambda[i] /= sum;
   }
   free(lambda);
@@ -220,38 +221,38 @@ static double capacity_bound(const stp_opt *x, const stp_opt_bound *b) {
   return bound;
 }
 
-double stp__opt_bound_root(const stp_opt *x, const stp_opt_bound *b) {
-  return fmin(counting_bound(x, b), capacity_bound(x, b));
+double stp__opt_bound_root(const stp_opt_space *sp, const stp_opt_bound *b) {
+  return fmin(counting_bound(sp, b), capacity_bound(sp, b));
 }
 
-static double counting_bound(const stp_opt *x, const stp_opt_bound *b) {
+static double counting_bound(const stp_opt_space *sp, const stp_opt_bound *b) {
   /* the bound is one of the values r / t_(r) of some stage: try them in
    * order (feasibility only falls as theta grows) */
   size_t n = 0;
-  for (size_t i = 0; i < x->N; i++)
-    if (!stp__opt_fixed_size(x, i))
-      n += b->norder[i] < x->kmax ? b->norder[i] : x->kmax;
+  for (size_t i = 0; i < sp->N; i++)
+    if (!stp__opt_fixed_size(sp, i))
+      n += b->norder[i] < sp->kmax ? b->norder[i] : sp->kmax;
   if (n == 0)
     return b->fixed;
   double *cand = stp__malloc_array(n, sizeof *cand);
   if (!cand)
     return b->fixed; /* still an upper bound when finite; INFINITY otherwise */
   size_t k = 0;
-  for (size_t i = 0; i < x->N; i++) {
-    if (stp__opt_fixed_size(x, i))
+  for (size_t i = 0; i < sp->N; i++) {
+    if (stp__opt_fixed_size(sp, i))
       continue;
-    for (size_t r = 1; r <= b->norder[i] && r <= x->kmax; r++)
-      cand[k++] = (double)r / b->t[i * x->M + b->order[i * x->M + r - 1]];
+    for (size_t r = 1; r <= b->norder[i] && r <= sp->kmax; r++)
+      cand[k++] = (double)r / b->t[i * sp->M + b->order[i * sp->M + r - 1]];
   }
   qsort(cand, n, sizeof *cand, by_value);
   size_t lo = 0, hi = n; /* largest index with enough(cand[index]) */
-  if (!enough(x, b, cand[0])) {
+  if (!enough(sp, b, cand[0])) {
     free(cand);
     return 0; /* no mapping at all */
   }
   while (hi - lo > 1) {
     size_t mid = lo + (hi - lo) / 2;
-    if (enough(x, b, cand[mid]))
+    if (enough(sp, b, cand[mid]))
       lo = mid;
     else
       hi = mid;
@@ -259,4 +260,17 @@ static double counting_bound(const stp_opt *x, const stp_opt_bound *b) {
   double bound = cand[lo];
   free(cand);
   return bound < b->fixed ? bound : b->fixed;
+}
+
+double stp__opt_profile_bound(const stp_opt_space *sp, const stp_opt_bound *b, const size_t *stages,
+                              size_t nstages, const size_t *size) {
+  double bound = b->fixed;
+  for (size_t k = 0; k < nstages; k++) {
+    size_t i = stages[k], r = size[k];
+    if (r == 0 || r > b->norder[i])
+      return 0;
+    double v = (double)r / b->t[i * sp->M + b->order[i * sp->M + r - 1]];
+    bound = v < bound ? v : bound;
+  }
+  return bound;
 }
