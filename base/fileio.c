@@ -298,3 +298,34 @@ void stp_atomic_abort(stp_atomic_file *a) {
     unlink(a->tmp);
   atomic_free(a);
 }
+
+/* ---- directories ------------------------------------------------------------------ */
+/* p exists as a directory, or is created as one. */
+static stp_status ensure_dir(const char *p, stp_error *err) {
+  struct stat st;
+  int e = 0;
+  if (mkdir(p, 0777) != 0 && errno != EEXIST)
+    e = errno;
+  else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
+    e = ENOTDIR;
+  return e ? stp__fail(err, STP_EIO, "%s: cannot create the directory: %s", p, strerror(e))
+           : STP_OK;
+}
+
+stp_status stp_make_dirs(const char *dir, stp_error *err) {
+  if (!dir || !*dir)
+    return stp__fail(err, STP_EINVAL, "stp_make_dirs: no directory");
+  char *p = stp__strdup(dir);
+  if (!p)
+    return stp__oom(err, "a directory's name");
+  stp_status s = STP_OK;
+  for (char *c = strchr(p + 1, '/'); c && s == STP_OK; c = strchr(c + 1, '/')) {
+    *c = '\0'; /* each parent in turn */
+    s = ensure_dir(p, err);
+    *c = '/';
+  }
+  if (s == STP_OK)
+    s = ensure_dir(p, err);
+  free(p);
+  return s;
+}

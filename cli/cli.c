@@ -599,7 +599,7 @@ bool cli_parse_format(const cli_command *cmd, const cli_args *a, const char *con
   *fmt = dflt;
   const char *s = cli_get(cmd, a, "format");
   if (find_long(cmd, "json", 4) >= 0 && cli_flag(cmd, a, "json")) {
-    if (s && strcmp(s, "jsonl") != 0) {
+    if (s && strcmp(s, "jsonl") != 0 && strcmp(s, "json") != 0) {
       cli_usage_error(cmd, "--json and --format %s exclude each other", s);
       return false;
     }
@@ -611,8 +611,8 @@ bool cli_parse_format(const cli_command *cmd, const cli_args *a, const char *con
   for (const char *const *n = allowed; *n; n++) {
     if (strcmp(*n, s) == 0) {
       for (int k = 0; k < 4; k++)
-        if (strcmp(names[k], s) == 0)
-          *fmt = k;
+        if (strcmp(names[k], s) == 0 || (k == CLI_FORMAT_JSONL && strcmp(s, "json") == 0))
+          *fmt = k; /* json: one JSON object per line, as jsonl */
       return true;
     }
     snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", n == allowed ? "" : ", ",

@@ -2,17 +2,14 @@
  * protocol of the paper's Table 1 (stp_generate), written as
  * DIR/PREFIX-00001.json, ...; seeded, so the same command writes the same
  * files on every machine. */
-#include "cli/cli.h"
+#include "cli/output.h"
 #include "streamtp_generate.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include <dirent.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#define GENERATE_MAX_COUNT UINT64_C(10000000)
+static const char *const generate_formats[] = {"text", "json", "jsonl", NULL};
 
 static const cli_option generate_options[] = {
     {"stages", 0, "N", "number of stages (or the length of --teams)"},
@@ -42,6 +39,8 @@ static const cli_option generate_options[] = {
                            "                               holds PREFIX-*.json files, unless --force)"},
     {"force", 0, NULL, "write into a DIR that already holds PREFIX-*.json files\n"
                        "                               (overwriting those of the same names, leaving the others)"},
+    {"json", 0, NULL, "what was written as one JSON object (--format jsonl)"},
+    {"format", 0, "text|json|jsonl", "text (default: one line) or json (= jsonl)"},
     {0}};
 
 /* "A..B" or "A" (then B = A), with 0 < A <= B. */
@@ -106,54 +105,12 @@ static bool parse_teams(const char *s, size_t **out, size_t *n) {
   return true;
 }
 
-/* p exists as a directory, or is created as one. */
-static bool ensure_dir(const char *p) {
-  struct stat st;
-  int e = 0;
-  if (mkdir(p, 0777) != 0 && errno != EEXIST)
-    e = errno;
-  else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
-    e = ENOTDIR;
-  if (e)
-    cli_error("%s: cannot create the directory: %s", p, strerror(e));
-  return e == 0;
-}
-
-/* mkdir -p: create dir and its missing parents (dir is not empty). */
-static bool make_dirs(const char *dir) {
-  char *p = malloc(strlen(dir) + 1);
-  if (!p) {
-    cli_error("out of memory");
-    return false;
-  }
-  strcpy(p, dir);
-  bool ok = true;
-  for (char *s = strchr(p + 1, '/'); s && ok; s = strchr(s + 1, '/')) {
-    *s = '\0'; /* each parent in turn */
-    ok = ensure_dir(p);
-    *s = '/';
-  }
-  ok = ok && ensure_dir(p);
-  free(p);
-  return ok;
-}
-
 typedef struct generate_job {
   stp_generate_params params;
   size_t *teams;
-  uint64_t count;
-  const char *prefix, *dir;
-  bool force;
+  stp_generate_files_options files;
+  int format;
 } generate_job;
-
-static bool valid_prefix(const char *p) {
-  if (!*p || strlen(p) > 200)
-    return false;
-  for (; *p; p++)
-    if (*p == '/' || (unsigned char)*p < 0x20)
-      return false;
-  return true;
-}
 
 static bool parse_sizes(const cli_args *a, generate_job *job) {
   const cli_command *cmd = &cli_generate_command;
@@ -237,13 +194,12 @@ static bool parse_generate_options(const cli_args *a, generate_job *job) {
   stp_generate_params *p = &job->params;
   stp_generate_params_init(p);
   const char *s;
-  job->count = 1;
-  job->prefix = "map";
+  stp_generate_files_options_init(&job->files);
   if (a->npos) {
     cli_usage_error(cmd, "unexpected argument '%s'", a->pos[0]);
     return false;
   }
-  if (!(job->dir = cli_get(cmd, a, "output")) || !*job->dir) {
+  if (!(job->files.directory = cli_get(cmd, a, "output")) || !*job->files.directory) {
     cli_usage_error(cmd, "no output directory (-o DIR)");
     return false;
   }
@@ -269,7 +225,7 @@ static bool parse_generate_options(const cli_args *a, generate_job *job) {
     return false;
   p->all_links = cli_flag(cmd, a, "all-links");
   if ((s = cli_get(cmd, a, "count")) &&
-      !cli_parse_u64(cmd, "count", s, 1, GENERATE_MAX_COUNT, &job->count))
+      !cli_parse_u64(cmd, "count", s, 1, STP_GENERATE_MAX_FILES, &job->files.count))
     return false;
   if ((s = cli_get(cmd, a, "seed")) && !cli_parse_u64(cmd, "seed", s, 0, UINT64_MAX, &p->seed))
     return false;
@@ -277,84 +233,33 @@ static bool parse_generate_options(const cli_args *a, generate_job *job) {
     cli_bad_value(cmd, "model", s, "overlap, strict");
     return false;
   }
-  if ((s = cli_get(cmd, a, "prefix")) && !valid_prefix(s)) {
-    cli_usage_error(cmd, "--prefix: '%s' must be 1 to 200 characters, without '/'", s);
-    return false;
-  }
-  job->prefix = s ? s : job->prefix;
-  job->force = cli_flag(cmd, a, "force");
-  return true;
+  if ((s = cli_get(cmd, a, "prefix")))
+    job->files.prefix = s;
+  job->files.force = cli_flag(cmd, a, "force");
+  return cli_parse_format(cmd, a, generate_formats, CLI_FORMAT_TEXT, &job->format);
 }
 
-static int digits(uint64_t x) {
-  int d = 1;
-  while (x >= 10) {
-    x /= 10;
-    d++;
+/* The files, then what was written, as a record. */
+static int write_all(generate_job *job) {
+  job->files.control = cli_control(); /* Ctrl-C: no new file (every file written is whole) */
+  stp_error err = {0};
+  stp_generate_files_result *r = NULL;
+  if (stp_generate_files(&job->params, &job->files, &r, &err) != STP_OK) {
+    if (err.status == STP_EINVAL && strstr(err.message, "from another run")) /* the advice */
+      snprintf(err.message + strlen(err.message), sizeof err.message - strlen(err.message),
+               " (--prefix, --force)");
+    return cli_report_error(&err);
   }
-  return d;
-}
-
-/* Mapping k as DIR/PREFIX-0000k.json; the directory is made once the first
- * mapping shows that the options are valid. */
-static int write_one(const generate_job *job, uint64_t k, int width) {
-  char name[256];
-  snprintf(name, sizeof name, "%s-%0*llu", job->prefix, width, (unsigned long long)k);
-  size_t n = strlen(job->dir);
-  char *path = malloc(n + strlen(name) + 7);
-  if (!path) {
-    cli_error("out of memory");
+  stp_record *rec = NULL;
+  stp_generate_files_json(r, &rec, &err);
+  stp_generate_files_result_free(r);
+  cli_out out;
+  if (!cli_out_open(&out, "generate", job->format)) {
+    stp_record_free(rec);
     return CLI_FAILURE;
   }
-  sprintf(path, "%s%s%s.json", job->dir, job->dir[n - 1] == '/' ? "" : "/", name);
-  stp_error err = {0};
-  stp_mapping *m = NULL;
-  int rc = CLI_OK;
-  if (stp_generate(&job->params, k, name, &m, &err) != STP_OK)
-    rc = cli_report_error(&err);
-  else if (k == 1 && !make_dirs(job->dir))
-    rc = CLI_USAGE;
-  else if (stp_mapping_save_file(m, path, &err) != STP_OK)
-    rc = cli_report_error(&err);
-  stp_mapping_free(m);
-  free(path);
-  return rc;
-}
-
-/* DIR/PREFIX-*.json from an earlier run would be overwritten in part and
- * left in part, and a later `batch DIR` would mix the two experiments:
- * refused unless --force (other prefixes in DIR are left alone: writing
- * several prefixes into one directory is deliberate).  True when writing
- * may go on. */
-static bool dir_is_free(const generate_job *job) {
-  DIR *d = opendir(job->dir);
-  if (!d)
-    return true; /* missing (created later) or unreadable (said when writing) */
-  size_t n = 0, lp = strlen(job->prefix);
-  char first[256] = "";
-  for (struct dirent *e; (e = readdir(d));) {
-    size_t len = strlen(e->d_name);
-    if (len > lp + 6 && strncmp(e->d_name, job->prefix, lp) == 0 && e->d_name[lp] == '-' &&
-        strcmp(e->d_name + len - 5, ".json") == 0 && n++ == 0)
-      snprintf(first, sizeof first, "%s", e->d_name);
-  }
-  closedir(d);
-  if (n == 0 || job->force)
-    return true;
-  cli_error("%s already holds %zu file%s %s-*.json (%s%s) from another run: writing there "
-            "would overwrite some and leave the others for a later `streamtp batch`; choose "
-            "another directory or --prefix, or add --force",
-            job->dir, n, n > 1 ? "s" : "", job->prefix, first, n > 1 ? ", ..." : "");
-  return false;
-}
-
-static int write_all(const generate_job *job) {
-  int width = digits(job->count) > 5 ? digits(job->count) : 5;
-  int rc = dir_is_free(job) ? CLI_OK : CLI_USAGE;
-  /* no new file after Ctrl-C (cli_run_command exits 130; every file written is whole) */
-  for (uint64_t k = 1; k <= job->count && rc == CLI_OK && cli_go_on(); k++)
-    rc = write_one(job, k, width);
-  return rc;
+  int rc = cli_out_put(&out, rec);
+  return cli_out_close(&out) == 0 && rc == 0 ? CLI_OK : CLI_FAILURE;
 }
 
 static int run_generate(int argc, char **argv) {

@@ -131,6 +131,9 @@ STP_API stp_status stp_atomic_open(const char *path, stp_atomic_file **out, FILE
 STP_API stp_status stp_atomic_commit(stp_atomic_file *a, stp_error *err);
 /* Removes the temporary (a direct write: just closes) and frees; NULL ok. */
 STP_API void stp_atomic_abort(stp_atomic_file *a);
+/* mkdir -p: dir and its missing parents (an existing directory is fine).
+ * STP_EIO "DIR: cannot create the directory: REASON". */
+STP_API stp_status stp_make_dirs(const char *dir, stp_error *err);
 
 /* ---- analysis options ------------------------------------------------------ */
 typedef enum {

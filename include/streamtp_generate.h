@@ -102,6 +102,40 @@ STP_API stp_status stp_mapping_to_json(const stp_mapping *m, char **text, size_t
 /* Write that text to path (replacing the file); EIO names the path. */
 STP_API stp_status stp_mapping_save_file(const stp_mapping *m, const char *path, stp_error *err);
 
+/* ---- an experiment written to a directory (streamtp generate -o DIR) ------------- */
+#define STP_GENERATE_MAX_FILES UINT64_C(10000000)
+
+typedef struct stp_generate_files_options {
+  const char *directory; /* made, with its parents, when missing */
+  const char *prefix;    /* mapping k is DIRECTORY/PREFIX-0000k.json (at least 5 digits) */
+  uint64_t count;        /* 1 .. STP_GENERATE_MAX_FILES */
+  int force;             /* write over PREFIX-*.json of another run */
+  stp_control control;   /* cancel (between two files: every file written is whole) */
+} stp_generate_files_options;
+
+/* prefix "map", count 1, no force. */
+STP_API void stp_generate_files_options_init(stp_generate_files_options *o);
+
+typedef struct stp_generate_files_result {
+  char *directory, *prefix;
+  uint64_t count;     /* files of the run: paths[0 .. count) */
+  char **paths;
+  uint64_t written;   /* among them, written now */
+  uint64_t unchanged; /* already there with this very content (a rerun) */
+} stp_generate_files_result;
+STP_API void stp_generate_files_result_free(stp_generate_files_result *r);
+
+/* Write mappings 1 .. o->count of p (stp_generate, named PREFIX-0000k) as
+ * files, each whole (stp_atomic_open), leaving a file that holds exactly
+ * that mapping already as it is.  Refuses (STP_EINVAL, naming a file),
+ * before writing anything, a directory holding PREFIX-*.json that are not
+ * this run's (another run's experiment), unless o->force.  Errors: those of
+ * stp_generate; EIO (a directory that cannot be made, a file that cannot be
+ * written); EINTERRUPTED. */
+STP_API stp_status stp_generate_files(const stp_generate_params *p,
+                                      const stp_generate_files_options *o,
+                                      stp_generate_files_result **out, stp_error *err);
+
 #ifdef __cplusplus
 }
 #endif

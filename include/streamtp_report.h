@@ -90,12 +90,23 @@ STP_API stp_status stp_result_json(const stp_mapping *m, const stp_result *r, st
  * row's seconds, status and error (kind "eval"). */
 STP_API stp_status stp_batch_row_json(const stp_batch_row *row, stp_record **out, stp_error *err);
 
+/* How far a batch got (its progress, its end): inputs, inputs_done, rows,
+ * failed_rows, input_errors, internal_errors, interrupted, seconds. */
+STP_API stp_status stp_batch_summary_json(const stp_batch_summary *s, stp_record **out,
+                                          stp_error *err);
+
 /* A Monte Carlo run (streamtp simulate --json): file, name, model, law,
  * laws (of every column), associated, resource_law, nbue, simulation,
  * bounds (with position and relative), exact_law (when computed), the
  * times, status, error. */
 STP_API stp_status stp_sim_result_json(const stp_mapping *m, const stp_sim_result *r,
                                        stp_record **out, stp_error *err);
+
+/* A generated experiment written to a directory (streamtp generate --json):
+ * directory, prefix, count, written, unchanged, files (their paths). */
+struct stp_generate_files_result;
+STP_API stp_status stp_generate_files_json(const struct stp_generate_files_result *r,
+                                           stp_record **out, stp_error *err);
 
 /* The answer of the optimiser (streamtp optimize --json): file, name, model,
  * mapping (the teams by name), objective, value, optimal, upper_bound,

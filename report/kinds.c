@@ -14,6 +14,8 @@ static const char *const eval_labels[] = {"file", "model", "det throughput", "ex
 
 static const stp__record_kind kinds[] = {
     {"eval", stp__text_eval, stp__eval_csv, eval_table, eval_labels},
+    {"batch-summary", NULL, NULL, NULL, NULL},
+    {"generate", stp__text_generate, NULL, NULL, NULL},
     {"optimize", stp__text_optimize, NULL, NULL, NULL},
     {"simulate", stp__text_simulate, stp__sim_csv, stp__sim_table, stp__sim_labels},
 };

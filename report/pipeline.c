@@ -181,6 +181,20 @@ stp_status stp_batch_row_json(const stp_batch_row *row, stp_record **out, stp_er
   return stp__record_new("eval", o, out, err);
 }
 
+stp_status stp_batch_summary_json(const stp_batch_summary *s, stp_record **out, stp_error *err) {
+  json_t *o = json_object();
+  stp__jset(o, "inputs", stp__ju64(s->inputs));
+  stp__jset(o, "inputs_done", stp__ju64(s->inputs_done));
+  stp__jset(o, "rows", stp__ju64(s->rows));
+  stp__jset(o, "failed_rows", stp__ju64(s->failed_rows));
+  stp__jset(o, "input_errors", stp__ju64(s->input_errors));
+  stp__jset(o, "internal_errors", stp__ju64(s->internal_errors));
+  stp__jset(o, "interrupted", json_boolean(s->interrupted));
+  stp__jset(o, "seconds", stp__jnum(s->seconds));
+  stp__record_status(o, s->interrupted ? STP_EINTERRUPTED : STP_OK, NULL);
+  return stp__record_new("batch-summary", o, out, err);
+}
+
 /* The CSV columns of eval and batch: JSON paths. */
 const char *const stp__eval_csv[] = {
     "file", "name", "model", "replication", "paths",

@@ -61,6 +61,7 @@ json_t *stp__result_object(const stp_mapping *m, const stp_result *r, bool compo
 /* The text reports (one function per kind, beside the producer). */
 void stp__text_eval(FILE *f, const json_t *rec, size_t index);
 extern const char *const stp__eval_csv[];
+void stp__text_generate(FILE *f, const json_t *rec, size_t index);
 void stp__text_optimize(FILE *f, const json_t *rec, size_t index);
 void stp__text_simulate(FILE *f, const json_t *rec, size_t index);
 extern const char *const stp__sim_csv[], *const stp__sim_table[], *const stp__sim_labels[];

@@ -147,16 +147,12 @@ stp_status stp_mapping_save_file(const stp_mapping *m, const char *path, stp_err
   char *text;
   size_t len;
   STP_CHECK(stp_mapping_to_json(m, &text, &len, err));
-  stp_status s = STP_OK;
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    s = stp__fail(err, STP_EIO, "%s: cannot create: %s", path, strerror(errno));
-  } else {
-    size_t w = fwrite(text, 1, len, f);
-    int bad = w != len || ferror(f);
-    int saved = errno;
-    if (fclose(f) != 0 || bad)
-      s = stp__fail(err, STP_EIO, "%s: write error: %s", path, strerror(bad ? saved : errno));
+  stp_atomic_file *a;
+  FILE *f;
+  stp_status s = stp_atomic_open(path, &a, &f, err);
+  if (s == STP_OK) {
+    fwrite(text, 1, len, f); /* a failed write is seen by the commit */
+    s = stp_atomic_commit(a, err);
   }
   free(text);
   return s;

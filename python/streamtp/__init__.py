@@ -25,9 +25,9 @@ the source tree this package sits in, then the system's search path.
 """
 from ._lib import Error, library_path, version as __version__
 from ._optimize import optimize
-from ._pipeline import evaluate, simulate
+from ._pipeline import batch, evaluate, generate, simulate
 
-__all__ = ["Error", "evaluate", "simulate", "optimize", "library_path", "__version__"]
+__all__ = ["Error", "evaluate", "simulate", "batch", "generate", "optimize", "library_path", "__version__"]
 
 # The generic event graph and the seed families (streamtp.graph).
 from .graph import bcast, bcast_model, bcast_partition, graph, reduce  # noqa: E402
@@ -35,6 +35,6 @@ from .graph import bcast, bcast_model, bcast_partition, graph, reduce  # noqa: E
 __all__ += ["graph", "reduce", "bcast", "bcast_model", "bcast_partition"]
 
 # The other commands, through the streamtp executable (streamtp.command).
-from ._command import batch, command, ctmc, generate, redistribute, teg  # noqa: E402
+from ._command import command, ctmc, redistribute, teg  # noqa: E402
 
-__all__ += ["command", "teg", "ctmc", "redistribute", "generate", "batch"]
+__all__ += ["command", "teg", "ctmc", "redistribute"]

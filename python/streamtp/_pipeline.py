@@ -8,7 +8,7 @@ import os
 from . import _located
 from ._lib import (PE, _Control, _Error, _Options, _P, _c_int, _c_size, _c_str, _c_u32, _c_u64,
                    Error, Law, check_layout, choice, fail, fn, integer, interruptible, limits_of,
-                   options, path, record, status_name)
+                   number, options, path, record, status_name, text)
 
 # ---- mappings ----------------------------------------------------------------------
 _load_string = fn("stp_mapping_load_string", _c_int, _c_str, _c_size, _c_str,
@@ -191,4 +191,219 @@ def _simulate_one(run, mapping, model, o, law, resource_law, exp_method, max_tra
             _sim_result_free(res)
 
 
-__all__ = ["evaluate", "simulate"]
+
+
+# ---- batch ----------------------------------------------------------------------------
+_SINK_FN = ctypes.CFUNCTYPE(_c_int, _P, _P, ctypes.POINTER(_Error))
+_SUMMARY_FN = ctypes.CFUNCTYPE(None, _P, _P)
+
+
+class _BatchConfig(ctypes.Structure):
+    _fields_ = [("jobs", _c_size), ("models", _c_int), ("options", _Options), ("sink", _P),
+                ("progress", _P), ("progress_interval", ctypes.c_double), ("ctx", _P)]
+
+
+class _BatchInput(ctypes.Structure):  # an input struct (the paths handed over), not a result
+    _fields_ = [("path", _c_str), ("status", _c_int), ("message", _c_str)]
+
+
+check_layout("stp_batch_config", _BatchConfig)
+check_layout("stp_batch_input", _BatchInput)
+_batch_config_init = fn("stp_batch_config_init", None, ctypes.POINTER(_BatchConfig))
+_batch_collect = fn("stp_batch_collect", _c_int, ctypes.POINTER(_c_str), _c_size,
+                    ctypes.POINTER(ctypes.POINTER(_BatchInput)), ctypes.POINTER(_c_size), PE)
+_batch_inputs_free = fn("stp_batch_inputs_free", None, ctypes.POINTER(_BatchInput), _c_size)
+_batch_run = fn("stp_batch_run", _c_int, ctypes.POINTER(_BatchInput), _c_size,
+                ctypes.POINTER(_BatchConfig), _P, PE)
+_batch_row_json = fn("stp_batch_row_json", _c_int, _P, ctypes.POINTER(_P), PE)
+_batch_summary_json = fn("stp_batch_summary_json", _c_int, _P, ctypes.POINTER(_P), PE)
+_BATCH_MODELS = {None: 0, "overlap": 1, "strict": 2, "both": 3}
+_MAX_JOBS = 1024  # batch --jobs
+
+
+def batch(*inputs, model=None, jobs=None, law=None, exp_method="auto", max_transitions=None,
+          max_states=None, max_memory=None, progress=None):
+    """Evaluate many mapping files at once, on worker threads: the rows of
+    `streamtp batch --format jsonl`, one per file and model, in input order
+    (a directory stands for every *.json file below it, sorted by path).
+    A file that cannot be read or evaluated gives a row with its "status"
+    and "error"; the batch goes on.  model: None (each file's), "overlap",
+    "strict" or "both"; jobs: worker threads (None: the online cores); law,
+    exp_method and the limits as for evaluate.  progress(summary) is called
+    about four times a second with {"inputs", "inputs_done", "rows",
+    "failed_rows", ...}.  Ctrl-C stops it (KeyboardInterrupt) at once.
+    Campaigns over many machines (--shard, --resume, --merge) are the
+    command line's: docs/guide/batch.md."""
+    if not inputs:
+        raise Error("EINVAL", "no mapping file or directory given")
+    args = [path("input", p) for p in inputs]
+    cfg = _BatchConfig()
+    _batch_config_init(ctypes.byref(cfg))
+    cfg.models = choice("model", model, _BATCH_MODELS) if model is not None else 0
+    if jobs is not None:
+        cfg.jobs = integer("jobs", jobs, 1, _MAX_JOBS)
+    return interruptible(_batch_run_all, args, cfg, law, exp_method, max_transitions,
+                         max_states, progress, max_memory=max_memory)
+
+
+def _batch_run_all(run, args, cfg, law, exp_method, max_transitions, max_states, progress):
+    cfg.options = options(run, max_transitions, max_states, exp_method)
+    cfg.options.control.progress.fn = None  # the rows in parallel: the summary says it
+    limits = limits_of(cfg.options)
+    rows, raised = [], []
+
+    def sink(row, _ctx, err):
+        try:
+            rows.append(record(_batch_row_json, row, limits=limits))
+            return 0
+        except BaseException as e:  # noqa: B036 - raised again after the batch stopped
+            raised.append(e)
+            err.contents.status = 8  # STP_EINTERNAL: stops the batch
+            return 8
+
+    def summary(sofar, _ctx):
+        if progress is not None and not raised:
+            try:
+                progress(record(_batch_summary_json, sofar))
+            except BaseException as e:  # noqa: B036
+                raised.append(e)
+                run.flag.value = 1
+
+    sink_fn, summary_fn = _SINK_FN(sink), _SUMMARY_FN(summary)
+    cfg.sink = ctypes.cast(sink_fn, _P).value
+    cfg.progress = ctypes.cast(summary_fn, _P).value
+    argv = (_c_str * len(args))(*args)
+    ins, n, err = ctypes.POINTER(_BatchInput)(), _c_size(), _Error()
+    with Law(law, "law") as lw:
+        cfg.options.law = lw.ptr
+        st = _batch_collect(argv, len(args), ctypes.byref(ins), ctypes.byref(n),
+                            ctypes.byref(err))
+        if st != 0:
+            fail(st, err)
+        try:
+            if n.value == 0:
+                raise Error("EINVAL", "no mapping file (*.json) found in the given directories")
+            st = _batch_run(ins, n.value, ctypes.byref(cfg), None, ctypes.byref(err))
+        finally:
+            _batch_inputs_free(ins, n.value)
+    if raised:
+        raise raised[0]
+    if st != 0:
+        fail(st, err)
+    return rows
+
+
+
+# ---- generate -------------------------------------------------------------------------
+class _GenerateParams(ctypes.Structure):
+    _fields_ = [("stages", _c_size), ("processors", _c_size), ("teams", ctypes.POINTER(_c_size)),
+                ("team_sizes", _c_int), ("comp_min", ctypes.c_double),
+                ("comp_max", ctypes.c_double), ("comm_min", ctypes.c_double),
+                ("comm_max", ctypes.c_double), ("draw", _c_int), ("comp_per", _c_int),
+                ("comm_per", _c_int), ("model", _c_int), ("seed", _c_u64),
+                ("all_links", ctypes.c_bool)]
+
+
+class _GenerateFilesOptions(ctypes.Structure):
+    _fields_ = [("directory", _c_str), ("prefix", _c_str), ("count", _c_u64), ("force", _c_int),
+                ("control", _Control)]
+
+
+check_layout("stp_generate_params", _GenerateParams)
+check_layout("stp_generate_files_options", _GenerateFilesOptions)
+_generate_params_init = fn("stp_generate_params_init", None, ctypes.POINTER(_GenerateParams))
+_generate_files_options_init = fn("stp_generate_files_options_init", None,
+                                  ctypes.POINTER(_GenerateFilesOptions))
+_generate_files = fn("stp_generate_files", _c_int, ctypes.POINTER(_GenerateParams),
+                     ctypes.POINTER(_GenerateFilesOptions), ctypes.POINTER(_P), PE)
+_generate_files_free = fn("stp_generate_files_result_free", None, _P)
+_generate_files_json = fn("stp_generate_files_json", _c_int, _P, ctypes.POINTER(_P), PE)
+_TEAM_SIZES = {"composition": 0, "fit": 1, "independent": 2, "sequential": 3}
+_DRAWS = {"times": 0, "rates": 1, "integers": 2}
+_COMP_PER = {"processor": 0, "stage": 1}
+_COMM_PER = {"link": 0, "transfer": 1, "processor": 2}
+_MAX_STAGES, _MAX_PROCESSORS, _MAX_FILES = 10000, 100000, 10000000
+
+
+def _time_range(name, value):
+    """(a, b), "A..B", or one time A (all equal): 0 < a <= b."""
+    if isinstance(value, str):
+        a, _, b = value.partition("..")
+        try:
+            lo, hi = float(a), float(b or a)
+        except ValueError:
+            raise Error("EINVAL", f"{name}: {value!r} is not a range A..B") from None
+    elif isinstance(value, (tuple, list)) and len(value) == 2:
+        lo, hi = (number(name, x) for x in value)
+    else:
+        lo = hi = number(name, value)
+    if not lo > 0:
+        raise Error("EINVAL", f"{name}: times must be > 0, got {value!r}")
+    if hi < lo:
+        raise Error("EINVAL", f"{name}: the range {value!r} is empty (A > B)")
+    return lo, hi
+
+
+def generate(output, *, stages=None, processors=None, teams=None, team_sizes=None, comp=None,
+             comm=None, draw="times", comp_per="processor", comm_per="link", all_links=False,
+             count=1, seed=1, model="overlap", prefix="map", force=False):
+    """Random mapping files following the protocol of the paper's Table 1,
+    written as OUTPUT/PREFIX-0000k.json (the directory made when missing),
+    as `streamtp generate -o OUTPUT` writes them: returns its record
+    {"directory", "prefix", "count", "written", "unchanged", "files", ...}.
+    teams: fixed team sizes (a list) instead of random ones drawn as
+    team_sizes says; comp, comm: time ranges ((a, b), "A..B" or one time);
+    a directory holding PREFIX-*.json of another run is refused unless
+    force (a rerun with the same options is not: it leaves the files)."""
+    p = _GenerateParams()
+    _generate_params_init(ctypes.byref(p))
+    sizes = None
+    if teams is not None:
+        if not isinstance(teams, (list, tuple)) or not teams:
+            raise TypeError("teams must be a non-empty list of team sizes")
+        sizes = (_c_size * len(teams))(*[integer("teams", t, 1, _MAX_PROCESSORS) for t in teams])
+        p.teams, p.stages = ctypes.cast(sizes, ctypes.POINTER(_c_size)), len(teams)
+        if team_sizes is not None:
+            raise Error("EINVAL", "team_sizes draws team sizes, teams fixes them: give one")
+    if stages is not None:
+        n = integer("stages", stages, 1, _MAX_STAGES, ctype="size")
+        if teams is not None and n != len(teams):
+            raise Error("EINVAL", f"stages {n} disagrees with the {len(teams)} teams")
+        p.stages = n
+    if processors is not None:
+        p.processors = integer("processors", processors, 1, _MAX_PROCESSORS, ctype="size")
+    if team_sizes is not None:
+        p.team_sizes = choice("team_sizes", team_sizes, _TEAM_SIZES)
+    if comp is not None:
+        p.comp_min, p.comp_max = _time_range("comp", comp)
+    if comm is not None:
+        p.comm_min, p.comm_max = _time_range("comm", comm)
+    p.draw = choice("draw", draw, _DRAWS)
+    p.comp_per = choice("comp_per", comp_per, _COMP_PER)
+    p.comm_per = choice("comm_per", comm_per, _COMM_PER)
+    p.all_links, p.model = bool(all_links), choice("model", model, MODELS)
+    p.seed = integer("seed", seed)
+    o = _GenerateFilesOptions()
+    _generate_files_options_init(ctypes.byref(o))
+    o.directory = path("output", output)
+    o.prefix = text("prefix", prefix)
+    o.count = integer("count", count, 1, _MAX_FILES)
+    o.force = int(bool(force))
+    return interruptible(_generate_run, p, o, sizes)
+
+
+def _generate_run(run, p, o, _sizes):  # _sizes: kept alive while the library reads it
+    run.fill(o.control)
+    res, err = _P(), _Error()
+    st = _generate_files(ctypes.byref(p), ctypes.byref(o), ctypes.byref(res), ctypes.byref(err))
+    if st != 0:
+        fail(st, err)
+    try:
+        lim = limits_of(options(run))
+        lim.max_transitions = lim.max_states = 0  # generate's limit: the memory budget only
+        return record(_generate_files_json, res, limits=lim)
+    finally:
+        _generate_files_free(res)
+
+
+__all__ = ["evaluate", "simulate", "batch", "generate"]

@@ -72,9 +72,13 @@ def test_redistribute_exact_law():
 
 
 def test_generate_and_batch_agree_with_evaluate(tmp_path):
-    files = streamtp.generate(str(tmp_path / "g"), stages=3, processors=6, count=3, seed=3)
+    got = streamtp.generate(str(tmp_path / "g"), stages=3, processors=6, count=3, seed=3)
+    files = got["files"]
     assert [os.path.basename(f) for f in files] == ["map-00001.json", "map-00002.json",
                                                    "map-00003.json"]
+    assert (got["written"], got["unchanged"]) == (3, 0)
+    again = streamtp.generate(str(tmp_path / "g"), stages=3, processors=6, count=3, seed=3)
+    assert (again["written"], again["unchanged"], again["files"]) == (0, 3, files)  # a rerun
     rows = streamtp.batch(*files, model="both", exp_method="none")
     assert len(rows) == 6 and all(r["status"] == "OK" for r in rows)
     for row in rows:
@@ -89,8 +93,9 @@ def test_errors_are_streamtp_errors(tmp_path):
     streamtp.generate(str(tmp_path / "g"), stages=2, processors=3)
     with pytest.raises(streamtp.Error) as e:
         streamtp.generate(str(tmp_path / "g"), stages=2, processors=3, seed=2)
-    assert "--force" in str(e.value)
-    assert streamtp.generate(str(tmp_path / "g"), stages=2, processors=3, seed=2, force=True)
+    assert "from another run" in str(e.value) and "force" in str(e.value)
+    assert streamtp.generate(str(tmp_path / "g"), stages=2, processors=3, seed=2,
+                             force=True)["written"] == 1
 
 
 def test_text_output_and_flags():
