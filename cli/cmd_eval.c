@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 static const cli_option eval_options[] = {
     {"model", 0, "overlap|strict|both", "overlap, strict or both (default: the file's \"model\", else overlap)"},
@@ -22,24 +24,31 @@ static const cli_option eval_options[] = {
 
 static const char *const eval_formats[] = {"text", "jsonl", "csv", "table", NULL};
 
-/* One record: a result, or (r NULL) the error of an input that failed, so
- * that JSON lines and CSV keep one record per input (in text, the message
- * went to standard error). */
+/* One record: a result, or (r NULL) the error of an input that failed, as
+ * batch writes it, so that JSON lines and CSV keep one record per input
+ * and model, the same as batch's (in text, the message went to standard
+ * error); seconds: the time the failure took. */
 static int put_record(cli_out *out, const char *file, const stp_mapping *m, const stp_result *r,
-                      stp_model model, bool model_known, const stp_error *failure) {
+                      stp_model model, bool model_known, const stp_error *failure,
+                      double seconds) {
   stp_error err = {0};
   stp_record *rec = NULL;
-  if (out->csv) { /* a row as batch writes it, so that the two agree */
+  if (out->csv || !r) {
     stp_batch_row row = {.path = file, .mapping = m, .model_known = model_known,
                          .model = model, .result = r, .status = r ? STP_OK : failure->status,
-                         .message = r ? NULL : failure->message, .seconds = r ? r->seconds : NAN};
+                         .message = r ? NULL : failure->message,
+                         .seconds = r ? r->seconds : seconds};
     stp_batch_row_json(&row, &rec, &err);
-  } else if (r)
+  } else {
     stp_result_json(m, r, &rec, &err);
-  else
-    stp_error_json("eval", file, m, model_known ? stp_model_name(model) : NULL, failure, &rec,
-                   &err);
+  }
   return cli_out_put(out, rec);
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* Evaluate one loaded mapping under one model and print it. */
@@ -47,9 +56,10 @@ static int eval_one(cli_out *out, const stp_mapping *m, stp_model model, const s
   stp_error err = {0};
   stp_result *r = NULL;
   int status = CLI_OK;
+  double t0 = now();
   if (stp_evaluate(m, model, o, &r, &err) != STP_OK)
     status = cli_report_error(&err);
-  if (put_record(out, stp_mapping_file(m), m, r, model, true, &err) != 0)
+  if (put_record(out, stp_mapping_file(m), m, r, model, true, &err, now() - t0) != 0)
     status = CLI_FAILURE; /* a failed write: cli_finish says why */
   stp_result_free(r);
   return status;
@@ -94,12 +104,24 @@ static int run_eval(int argc, char **argv) {
   for (int k = 0; k < a.npos && go_on(); k++) {
     stp_error err = {0};
     stp_mapping *m;
+    double t0 = now();
     if (stp_mapping_load_file(a.pos[k], &m, &err) != STP_OK) {
+      struct stat st;
+      if (stat(a.pos[k], &st) == 0 && S_ISDIR(st.st_mode)) /* the advice */
+        snprintf(err.message + strlen(err.message), sizeof err.message - strlen(err.message),
+                 " (streamtp batch DIR evaluates every *.json file below it)");
       status = worst(status, cli_report_error(&err));
-      bool known = models == CLI_MODEL_OVERLAP || models == CLI_MODEL_STRICT;
-      stp_model mo = models == CLI_MODEL_STRICT ? STP_MODEL_STRICT : STP_MODEL_OVERLAP;
       const char *file = strcmp(a.pos[k], "-") ? a.pos[k] : "<stdin>";
-      if (put_record(&out, file, NULL, NULL, mo, known, &err) != 0)
+      double dt = now() - t0;
+      /* as batch: one row per model asked (the file's own cannot be known) */
+      bool ok = models == CLI_MODEL_FILE
+                    ? put_record(&out, file, NULL, NULL, STP_MODEL_OVERLAP, false, &err, dt) == 0
+                    : true;
+      if (models == CLI_MODEL_OVERLAP || models == CLI_MODEL_BOTH)
+        ok = put_record(&out, file, NULL, NULL, STP_MODEL_OVERLAP, true, &err, dt) == 0 && ok;
+      if (models == CLI_MODEL_STRICT || models == CLI_MODEL_BOTH)
+        ok = put_record(&out, file, NULL, NULL, STP_MODEL_STRICT, true, &err, dt) == 0 && ok;
+      if (!ok)
         status = worst(status, CLI_FAILURE);
       continue;
     }

@@ -7,10 +7,10 @@
 /* --format table of eval: the values a reader compares, once each (the
  * bounds are the two throughputs). */
 static const char *const eval_table[] = {"file", "model", "deterministic.throughput",
-                                         "exponential.throughput",
+                                         "exponential.throughput", "exact_law.throughput",
                                          "deterministic.critical_resource", NULL};
 static const char *const eval_labels[] = {"file", "model", "det throughput", "exp throughput",
-                                          "critical", NULL};
+                                          "law throughput", "critical", NULL};
 
 static const stp__record_kind kinds[] = {
     {"eval", stp__text_eval, stp__eval_csv, eval_table, eval_labels},

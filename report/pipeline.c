@@ -37,7 +37,18 @@ json_t *stp__record_head(const char *file, const stp_mapping *m, const char *mod
   return o;
 }
 
-static json_t *component_json(const stp_mapping *m, const stp_component_result *c, bool law) {
+/* The components attain the law's value at the smallest law bound (the
+ * value is the minimum over the components, as det and exp). */
+static bool limits_law(const stp_result *r, const stp_component_result *c) {
+  double low = INFINITY;
+  for (size_t k = 0; k < r->ncomponents; k++)
+    if (r->components[k].law_throughput < low)
+      low = r->components[k].law_throughput;
+  return isfinite(low) && c->law_throughput <= low * (1 + 1e-12);
+}
+
+static json_t *component_json(const stp_mapping *m, const stp_result *r,
+                              const stp_component_result *c, bool law) {
   bool transfer = c->kind == STP_COMPONENT_TRANSFER;
   json_t *o = json_object();
   stp__jset(o, "kind", json_string(transfer ? "transfer" : "computation"));
@@ -60,8 +71,11 @@ static json_t *component_json(const stp_mapping *m, const stp_component_result *
   stp__jset(o, "deterministic", stp__jnum(c->det_throughput));
   stp__jset(o, "exponential", stp__jnum(c->exp_throughput));
   stp__jset(o, "method", c->exp_method ? json_string(c->exp_method) : json_null());
-  stp__jset(o, "limits", json_pack("{s:b,s:b}", "deterministic", c->limits_det, "exponential",
-                                   c->limits_exp));
+  json_t *limits = json_pack("{s:b,s:b}", "deterministic", c->limits_det, "exponential",
+                              c->limits_exp);
+  if (law)
+    stp__jset(limits, "exact_law", json_boolean(limits_law(r, c)));
+  stp__jset(o, "limits", limits);
   if (law)
     stp__jset(o, "exact_law", stp__jnum(c->law_throughput));
   return o;
@@ -118,11 +132,16 @@ static bool mixed_laws(const stp_law_result *lr) {
 
 /* "exact_law": the value and its chain as "exponential"'s, or null and the
  * reason; the columns' laws when the file sets some; a fit's quality. */
-static json_t *law_json(const stp_mapping *m, const stp_law_result *lr) {
+static json_t *law_json(const stp_mapping *m, const stp_result *r) {
+  const stp_law_result *lr = &r->exact_law;
   json_t *o = json_object();
   stp__jset(o, "law", stp__jstr(lr->law));
   chain_value(o, &(chain_fields){lr->available, lr->throughput, lr->period, lr->method,
                                  lr->states, lr->residual, lr->solver, lr->sweeps, lr->reason});
+  if (lr->available) /* the N.B.U.E. bounds hold for N.B.U.E. laws only */
+    stp__jset(o, "position", json_string(stp_interval_position(
+                                 lr->throughput, lr->throughput,
+                                 r->exp_available ? r->lower : NAN, r->upper)));
   if (mixed_laws(lr))
     stp__jset(o, "laws", stp__laws_json(m, lr->column_law, lr->ncolumns));
   if (lr->fitted)
@@ -151,11 +170,11 @@ json_t *stp__result_object(const stp_mapping *m, const stp_result *r, bool compo
                                    stp__jnum(r->exp_available ? r->lower : NAN), "upper",
                                    stp__jnum(r->upper)));
   if (r->exact_law.asked)
-    stp__jset(o, "exact_law", law_json(m, &r->exact_law));
+    stp__jset(o, "exact_law", law_json(m, r));
   if (components && r->ncomponents) {
     json_t *cs = json_array();
     for (size_t k = 0; cs && k < r->ncomponents; k++)
-      json_array_append_new(cs, component_json(m, &r->components[k], r->exact_law.asked));
+      json_array_append_new(cs, component_json(m, r, &r->components[k], r->exact_law.asked));
     stp__jset(o, "components", cs);
   }
   stp__jset(o, "seconds", stp__jnum(r->seconds));
@@ -219,7 +238,8 @@ static void names_text(FILE *f, const json_t *procs, size_t n, size_t max) {
 
 static bool limits_any(const json_t *c) {
   return json_is_true(stp__jget(c, "limits.deterministic")) ||
-         json_is_true(stp__jget(c, "limits.exponential"));
+         json_is_true(stp__jget(c, "limits.exponential")) ||
+         json_is_true(stp__jget(c, "limits.exact_law"));
 }
 
 /* A component's name ("T2", "T2->T3") and processors ("P1 P2 -> P3 P4"),
@@ -257,22 +277,24 @@ static char *component_procs(const json_t *c) {
   return out;
 }
 
-static void component_row(FILE *f, const json_t *c, const char *name, const char *procs,
-                          int wname, int wprocs, bool law) {
+static void component_row(FILE *f, const json_t *c, size_t index, const char *name,
+                          const char *procs, int wname, int wprocs, bool law) {
   bool d = json_is_true(stp__jget(c, "limits.deterministic"));
   bool e = json_is_true(stp__jget(c, "limits.exponential"));
-  const char *mark = d && e ? "*de" : d ? "*d" : e ? "*e" : "";
-  char uv[48], expv[32] = "-", lawv[32] = "";
+  bool l = json_is_true(stp__jget(c, "limits.exact_law"));
+  char mark[8], uv[48], expv[32] = "-", lawv[32] = "";
+  snprintf(mark, sizeof mark, "%s%s%s%s", d || e || l ? "*" : "", d ? "d" : "", e ? "e" : "",
+           l ? "l" : "");
   snprintf(uv, sizeof uv, "%llux%llu", (unsigned long long)stp__jgetu(c, "u"),
            (unsigned long long)stp__jgetu(c, "v"));
-  double x = stp__jgetd(c, "exponential"), l = stp__jgetd(c, "exact_law");
+  double x = stp__jgetd(c, "exponential"), lv = stp__jgetd(c, "exact_law");
   if (isfinite(x))
     stp__snprintf(expv, sizeof expv, "%.6g", x);
-  if (law && isfinite(l))
-    stp__snprintf(lawv, sizeof lawv, " %13.6g", l);
+  if (law && isfinite(lv))
+    stp__snprintf(lawv, sizeof lawv, " %13.6g", lv);
   else if (law)
     snprintf(lawv, sizeof lawv, " %13s", "-");
-  stp__fprintf(f, "  %-4s %-*s %-*s %7s %5llu %13.6g %13s%s %llu\n", mark, wname,
+  stp__fprintf(f, "  %-4s %3zu %-*s %-*s %7s %5llu %13.6g %13s%s %llu\n", mark, index, wname,
                name ? name : "?", wprocs, procs ? procs : "?", uv,
                (unsigned long long)stp__jgetu(c, "g"), stp__jgetd(c, "deterministic"), expv,
                lawv, (unsigned long long)stp__jgetu(c, "states"));
@@ -303,13 +325,13 @@ static void component_table(FILE *f, const json_t *cs, bool law) {
     if (procs[k] && strlen(procs[k]) > wprocs)
       wprocs = strlen(procs[k]);
   }
-  fprintf(f, "\n  %-4s %-*s %-*s %7s %5s %13s %13s%s %s\n", "", (int)wname, "component",
+  fprintf(f, "\n  %-4s %3s %-*s %-*s %7s %5s %13s %13s%s %s\n", "", "#", (int)wname, "component",
           (int)wprocs, "processors", "u x v", "g", "det bound", "exp bound",
           law ? "     law bound" : "", "states");
   for (size_t k = 0; k < n; k++) {
     if (!show[k])
       continue;
-    component_row(f, json_array_get(cs, k), name[k], procs[k], (int)wname, (int)wprocs, law);
+    component_row(f, json_array_get(cs, k), k, name[k], procs[k], (int)wname, (int)wprocs, law);
     free(name[k]);
     free(procs[k]);
   }
@@ -318,7 +340,9 @@ static void component_table(FILE *f, const json_t *cs, bool law) {
   free(show);
   if (hidden)
     fprintf(f, "  ... %zu more components (--json lists them all)\n", hidden);
-  fputs("  (*d limits the deterministic throughput, *e the exponential one)\n", f);
+  fprintf(f, "  (*d limits the deterministic throughput, *e the exponential one%s; # is the\n"
+             "  component's number, as `ctmc --component` takes it)\n",
+          law ? ", *l the law's" : "");
 }
 
 /* "(method, largest chain N states, residual R" of a chain's value. */
@@ -368,13 +392,15 @@ json_t *stp__laws_json(const stp_mapping *m, char *const *column_law, size_t nco
  * (on its own line when the spec is longer), the value as the exponential
  * one's; the columns' laws when the file sets some; a fit's quality. */
 static void law_text(FILE *f, const json_t *lr) {
-  const char *law = stp__jgets(lr, "law");
-  char label[32];
-  int n = snprintf(label, sizeof label, "law %s", law);
-  if (n >= 16)
+  const char *law = stp__jgets(lr, "law"), *where = stp__jgets(lr, "position");
+  /* a file whose columns have laws of their own: its laws, listed below */
+  bool file = stp__jget(lr, "laws") != NULL;
+  if (file)
+    fprintf(f, "  %-16s", "law of the file");
+  else if (strlen(law) + 4 >= 16) /* the value on the next line */
     fprintf(f, "  law %s\n  %-16s", law, "");
   else
-    fprintf(f, "  %-16s", label);
+    fprintf(f, "  law %-12s", law);
   if (json_is_null(stp__jget(lr, "throughput"))) {
     fprintf(f, "not computed: %s\n", stp__jgets(lr, "reason"));
   } else {
@@ -382,9 +408,13 @@ static void law_text(FILE *f, const json_t *lr) {
     if (stp__jgets(lr, "solver"))
       fprintf(f, ", %s", stp__jgets(lr, "solver"));
     if (stp__jgets(lr, "solver") && stp__jgetu(lr, "sweeps"))
-      fprintf(f, ", %llu sweeps", (unsigned long long)stp__jgetu(lr, "sweeps"));
+      fprintf(f, ", %llu sweep%s", (unsigned long long)stp__jgetu(lr, "sweeps"),
+              stp__jgetu(lr, "sweeps") == 1 ? "" : "s");
     fputs(")\n", f);
   }
+  if (where && (strcmp(where, "below") == 0 || strcmp(where, "above") == 0))
+    fprintf(f, "                  %s the N.B.U.E. bounds: these laws are not N.B.U.E. (the "
+               "bounds hold for N.B.U.E. laws only)\n", where);
   if (stp__jget(lr, "laws"))
     stp__laws_text(f, "  laws            ", stp__jget(lr, "laws"));
   const json_t *fit = stp__jget(lr, "fit");
@@ -443,8 +473,8 @@ void stp__text_eval(FILE *f, const json_t *rec, size_t index) {
     chain_text(f, ex);
     fputs(")\n", f);
     if (stp__jgets(ex, "solver"))
-      fprintf(f, "  solver          %s, %llu sweeps\n", stp__jgets(ex, "solver"),
-              (unsigned long long)stp__jgetu(ex, "sweeps"));
+      fprintf(f, "  solver          %s, %llu sweep%s\n", stp__jgets(ex, "solver"),
+              (unsigned long long)stp__jgetu(ex, "sweeps"), stp__jgetu(ex, "sweeps") == 1 ? "" : "s");
   } else {
     fprintf(f, "  exponential     not computed: %s\n", stp__jgets(ex, "reason"));
   }

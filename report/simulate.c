@@ -83,11 +83,12 @@ const char *const stp__sim_csv[] = {
     "simulation.datasets", "simulation.warmup", "simulation.simulated", "simulation.firings",
     "simulation.seed", "simulation.position", "simulation.relative", "bounds.lower",
     "bounds.upper", "bounds.reason", "seconds", "status", "error", NULL};
+/* The bounds as eval's table has them: det before exp. */
 const char *const stp__sim_table[] = {"file", "model", "law", "simulation.throughput",
-                                      "simulation.ci95", "bounds.lower", "bounds.upper",
+                                      "simulation.ci95", "bounds.upper", "bounds.lower",
                                       "simulation.position", NULL};
 const char *const stp__sim_labels[] = {"file", "model", "law", "throughput", "95% CI",
-                                       "exp bound", "det bound", "position", NULL};
+                                       "det bound", "exp bound", "position", NULL};
 
 /* ---- the text report ---------------------------------------------------------------- */
 /* A bound, or "?" when it is unknown. */
@@ -113,7 +114,9 @@ static void bounds_text(FILE *f, const json_t *b, const json_t *nbue) {
   fputc('\n', f);
   if (stp__jgets(b, "reason"))
     fprintf(f, "                 missing: %s\n", stp__jgets(b, "reason"));
-  fprintf(f, "                 %s\n", words[json_is_null(nbue) ? 2 : json_is_true(nbue)]);
+  bool known = isfinite(stp__jgetd(b, "lower")) || isfinite(stp__jgetd(b, "upper"));
+  if (known || !json_is_true(nbue)) /* no bound to lie within: nothing to say of it */
+    fprintf(f, "                 %s\n", words[json_is_null(nbue) ? 2 : json_is_true(nbue)]);
 }
 
 void stp__text_simulate(FILE *f, const json_t *rec, size_t index) {

@@ -191,22 +191,36 @@ stp_status stp_sink_put(stp_sink *s, const stp_record *r, char **text, size_t *l
   return stp__fail(err, STP_EINTERNAL, "no output format %d", (int)s->fmt);
 }
 
+/* A column some record has (a table leaves out one that none has: the
+ * law's value of an evaluation without a law). */
+static bool column_used(const stp_sink *s, size_t c) {
+  for (size_t r = 0; r < json_array_size(s->rows); r++)
+    if (stp__jget(json_array_get(s->rows, r), s->columns[c]))
+      return true;
+  return false;
+}
+
 static void put_table(FILE *f, const void *arg) {
   const stp_sink *s = arg;
-  size_t ncol = 0, nrow = json_array_size(s->rows);
-  while (s->columns[ncol])
-    ncol++;
-  size_t *width = calloc(ncol ? ncol : 1, sizeof *width);
-  char **cell = calloc((nrow + 1) * (ncol ? ncol : 1), sizeof *cell);
-  if (!width || !cell) {
+  size_t ncol = 0, nrow = json_array_size(s->rows), all = 0;
+  while (s->columns[all])
+    all++;
+  size_t *width = calloc(all ? all : 1, sizeof *width), *col = calloc(all ? all : 1, sizeof *col);
+  char **cell = calloc((nrow + 1) * (all ? all : 1), sizeof *cell);
+  if (!width || !cell || !col) {
     free(width);
     free(cell);
+    free(col);
     return;
   }
+  for (size_t c = 0; c < all; c++)
+    if (column_used(s, c))
+      col[ncol++] = c;
   for (size_t c = 0; c < ncol; c++) {
-    cell[c] = stp__strdup(s->labels ? s->labels[c] : s->columns[c]);
+    cell[c] = stp__strdup(s->labels ? s->labels[col[c]] : s->columns[col[c]]);
     for (size_t r = 0; r < nrow; r++)
-      cell[(r + 1) * ncol + c] = stp__jcell(stp__jget(json_array_get(s->rows, r), s->columns[c]));
+      cell[(r + 1) * ncol + c] =
+          stp__jcell(stp__jget(json_array_get(s->rows, r), s->columns[col[c]]));
   }
   for (size_t k = 0; k < (nrow + 1) * ncol; k++) {
     size_t w = cell[k] ? strlen(cell[k]) : 0;
@@ -231,6 +245,7 @@ static void put_table(FILE *f, const void *arg) {
     free(cell[k]);
   free(cell);
   free(width);
+  free(col);
 }
 
 stp_status stp_sink_end(stp_sink *s, char **text, size_t *len, stp_error *err) {

@@ -283,6 +283,28 @@ static bool file_laws_phase_type(const stp_mapping *m) {
   return true;
 }
 
+/* Every column's law is det: the exact value is the deterministic one
+ * (eval --law det says so rather than "not phase-type"). */
+static bool all_det(const stp_mapping *m, const stp_law *dflt) {
+  for (size_t c = 0; c < 2 * m->nstages - 1; c++) {
+    const stp_law *law = column_law(m, dflt, c);
+    if (!law || !stp__law_is_det(law))
+      return false;
+  }
+  return true;
+}
+
+static stp_status record_det(stp_result *r, stp_error *err) {
+  stp_law_result *lr = &r->exact_law;
+  for (size_t k = 0; k < r->ncomponents; k++)
+    r->components[k].law_throughput = r->components[k].det_throughput;
+  lr->available = 1;
+  lr->throughput = r->det_throughput;
+  lr->period = r->det_period;
+  lr->method = stp__strdup("deterministic");
+  return lr->method ? STP_OK : stp__oom(err, "recording the method");
+}
+
 stp_status stp__law_evaluate(const stp_mapping *m, stp_model model, const stp_component_set *cs,
                              const stp_options *o, stp_result *r, stp_error *err) {
   stp_law_result *lr = &r->exact_law;
@@ -299,6 +321,10 @@ stp_status stp__law_evaluate(const stp_mapping *m, stp_model model, const stp_co
   stp_error local = {0};
   double rho = NAN;
   stp_status s = resolve_laws(m, dflt, lr, &ls, &local);
+  if (s == STP_EINVAL && all_det(m, dflt)) { /* the column laws are recorded: say the value */
+    free(ls.cox);
+    return record_det(r, err);
+  }
   if (s == STP_OK)
     s = model == STP_MODEL_OVERLAP ? overlap_law(m, cs, &ls, o, r, &acc, &rho, &local)
                                    : strict_law(m, &ls, o, r, &acc, &rho, &local);
