@@ -29,7 +29,17 @@ static const char *const status_messages[] = {
 #undef STP_MSG_
 };
 
+static const char *const limit_names[] = {
+#define STP_LIMIT_NAME_(name, word) word,
+    STP_LIMIT_MAP(STP_LIMIT_NAME_)
+#undef STP_LIMIT_NAME_
+};
+
 const char *stp_version(void) { return STP_VERSION; }
+
+const char *stp_limit_name(stp_limit_kind k) {
+  return (unsigned)k < (unsigned)STP_LIMIT_COUNT_ ? limit_names[k] : "unknown";
+}
 
 const char *stp_status_name(stp_status s) {
   if ((unsigned)s >= (unsigned)STP_STATUS_COUNT_)
@@ -115,9 +125,22 @@ double stp__within_theory(double solved, double exact, bool at_most) {
 stp_status stp__vfail(stp_error *err, stp_status s, const char *fmt, va_list ap) {
   if (err) {
     err->status = s;
+    err->limit = (stp_limit){.kind = STP_LIMIT_NONE};
     stp__vsnprintf(err->message, sizeof err->message, fmt, ap);
   }
   return s;
+}
+
+stp_status stp__fail_limit(stp_error *err, stp_limit limit, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  stp__vfail(err, STP_ELIMIT, fmt, ap);
+  va_end(ap);
+  if (limit.needed <= limit.allowed) /* only known to be beyond: the least that is */
+    limit.needed = limit.allowed == UINT64_MAX ? UINT64_MAX : limit.allowed + 1;
+  if (err)
+    err->limit = limit;
+  return STP_ELIMIT;
 }
 
 stp_status stp__fail(stp_error *err, stp_status s, const char *fmt, ...) {
@@ -145,6 +168,7 @@ void stp__error_clear(stp_error *err) {
   if (err) {
     err->status = STP_OK;
     err->message[0] = '\0';
+    err->limit = (stp_limit){.kind = STP_LIMIT_NONE};
   }
 }
 
@@ -261,6 +285,12 @@ bool stp__add_u64(uint64_t a, uint64_t b, uint64_t *out) {
 int stp__cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return (x > y) - (x < y);
+}
+
+uint64_t stp__u64_sat(double x) {
+  if (!(x > 0))
+    return 0;
+  return x >= 0x1p64 ? UINT64_MAX : (uint64_t)x;
 }
 
 uint64_t stp__gcd_u64(uint64_t a, uint64_t b) {

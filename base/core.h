@@ -22,6 +22,11 @@
  * return the status, so that callers can write `return stp__fail(...)`. */
 stp_status stp__fail(stp_error *err, stp_status s, const char *fmt, ...) STP_PRINTF(3, 4);
 stp_status stp__vfail(stp_error *err, stp_status s, const char *fmt, va_list ap);
+/* STP_ELIMIT with the limit's detail and a message that describes it in the
+ * library's words, naming no option of a front end (streamtp_base.h,
+ * "limits"): what every limit a caller sets fails with.  A limit.needed not
+ * above limit.allowed (0: a count stopped at the limit) becomes allowed + 1. */
+stp_status stp__fail_limit(stp_error *err, stp_limit limit, const char *fmt, ...) STP_PRINTF(3, 4);
 void stp__error_clear(stp_error *err);
 
 /* Propagate a failing status to the caller (igraph's IGRAPH_CHECK). */
@@ -58,6 +63,9 @@ stp_status stp__oom(stp_error *err, const char *what);
 bool stp__mul_u64(uint64_t a, uint64_t b, uint64_t *out);
 bool stp__add_u64(uint64_t a, uint64_t b, uint64_t *out);
 uint64_t stp__gcd_u64(uint64_t a, uint64_t b);
+/* x rounded down to a uint64_t, saturated: 0 below 0 and for NaN,
+ * UINT64_MAX from 2^64 on (a size estimated in floating point). */
+uint64_t stp__u64_sat(double x);
 /* qsort's comparison of two uint64_t, ascending. */
 int stp__cmp_u64(const void *a, const void *b);
 /* floor(log2 n) and ceil(log2 n) for n >= 1, exactly (no floating log);

@@ -94,7 +94,26 @@ void cli_bad_value(const cli_command *cmd, const char *opt, const char *s, const
     cli_usage_error(cmd, "--%s: '%s' is not one of %s", opt, s, list);
 }
 
-int cli_report_error(const stp_error *err) {
+/* The option that raises each limit of the library. */
+static const char *const limit_options[STP_LIMIT_COUNT_] = {
+    [STP_LIMIT_STATES] = "max-states",   [STP_LIMIT_TRANSITIONS] = "max-transitions",
+    [STP_LIMIT_MEMORY] = "max-memory",   [STP_LIMIT_NODES] = "max-nodes",
+    [STP_LIMIT_WORK] = "max-work",
+};
+
+/* msg followed by the advice for limit (none for a limit of no kind) into
+ * out[0..n); returns out, or msg itself when there is no advice. */
+static const char *advise(char *out, size_t n, const char *msg, const stp_limit *limit,
+                          const char *simulate_model) {
+  if ((unsigned)limit->kind >= STP_LIMIT_COUNT_ || !limit_options[limit->kind])
+    return msg;
+  snprintf(out, n, "%s; raise --%s%s%s%s", msg, limit_options[limit->kind],
+           simulate_model ? " or use `streamtp simulate --model " : "",
+           simulate_model ? simulate_model : "", simulate_model ? "`" : "");
+  return out;
+}
+
+static int report_error(const stp_error *err, const char *simulate_model) {
   static bool said;
   if (err->status == STP_EINTERRUPTED && cli_interrupted()) {
     cli_progress_off(); /* nothing more to report, and no line to finish */
@@ -103,8 +122,16 @@ int cli_report_error(const stp_error *err) {
     said = true;
     return CLI_INTERRUPTED;
   }
-  cli_error("%s", err->message[0] ? err->message : stp_status_message(err->status));
+  const char *msg = err->message[0] ? err->message : stp_status_message(err->status);
+  char text[STP_ERROR_MAX + 96];
+  cli_error("%s", advise(text, sizeof text, msg, &err->limit, simulate_model));
   return stp_status_is_input_error(err->status) ? CLI_USAGE : CLI_FAILURE;
+}
+
+int cli_report_error(const stp_error *err) { return report_error(err, NULL); }
+
+int cli_report_mapping_error(const stp_error *err, stp_model model) {
+  return report_error(err, stp_model_name(model));
 }
 
 /* The options every command takes besides its own (and --help): cli_parse

@@ -65,8 +65,14 @@ void cli_bad_value(const cli_command *cmd, const char *opt, const char *s, const
 /* The word of list (separated by ',', '|' or spaces) nearest to s, copied
  * into out, or NULL when none is near enough to be a likely typo. */
 const char *cli_nearest(const char *s, const char *list, char *out, size_t cap);
-/* Print err's message and return the exit status its kind deserves. */
+/* Print err's message and return the exit status its kind deserves.  The
+ * library describes a limit without naming an option (stp_limit,
+ * streamtp_base.h); the command line adds its own advice: "; raise
+ * --max-states" (the option of err->limit.kind). */
 int cli_report_error(const stp_error *err);
+/* The same for an evaluation of a mapping under `model`, whose limits the
+ * simulation avoids: the advice adds " or use `streamtp simulate --model M`". */
+int cli_report_mapping_error(const stp_error *err, stp_model model);
 
 /* Strict number parsing (strtoull/strtod with end pointer, errno and range). */
 bool cli_parse_u64(const cli_command *cmd, const char *opt, const char *s, uint64_t min,

@@ -259,12 +259,21 @@ static int print_json(const stp_mapping *m, const chain_shape *c, const stp_chai
 }
 
 /* Build, write, solve and report the chain of one mapping. */
+/* Under Overlap without --component the library names the transfer
+ * components to choose from (EINVAL); the option that picks one is ours. */
+static void component_advice(stp_error *err, stp_model model, long component) {
+  size_t n = strlen(err->message);
+  if (err->status == STP_EINVAL && model == STP_MODEL_OVERLAP && component < 0)
+    snprintf(err->message + n, sizeof err->message - n, "; choose one with --component K");
+}
+
 static int ctmc_one(const ctmc_run *run, const stp_mapping *m, stp_model model, long component) {
   stp_error err = {0};
   stp_chain *c = NULL;
   stp_chain_about about;
   stp_chain_solution sol = {0};
   stp_status s = stp_mapping_chain(m, model, component, &run->opts, &c, &about, &err);
+  component_advice(&err, model, component);
   const char *mtx = cli_get(run->cmd, run->args, "mtx");
   const char *states = cli_get(run->cmd, run->args, "states");
   const char *out = cli_get(run->cmd, run->args, "output");
@@ -282,7 +291,7 @@ static int ctmc_one(const ctmc_run *run, const stp_mapping *m, stp_model model, 
   int rc = CLI_OK;
   chain_shape shape = c ? shape_of(c) : (chain_shape){0};
   if (s != STP_OK)
-    rc = cli_output_ok() ? cli_report_error(&err) : CLI_FAILURE;
+    rc = cli_output_ok() ? cli_report_mapping_error(&err, model) : CLI_FAILURE;
   else if (quiet)
     rc = CLI_OK;
   else if (run->json && print_json(m, &shape, &about, &sol, run->solve) != 0)
@@ -302,8 +311,10 @@ static int ctmc_distributed(const ctmc_run *run, const stp_mapping *m, stp_model
   chain_shape shape = {.distributed = true};
   if (stp_mapping_chain_solve_distributed(m, model, component, &run->opts, &about, &sol,
                                           &shape.states, &shape.moves, &shape.seconds_build,
-                                          &err) != STP_OK)
-    return cli_report_error(&err);
+                                          &err) != STP_OK) {
+    component_advice(&err, model, component);
+    return cli_report_mapping_error(&err, model);
+  }
   char what[1024];
   int ranks = cli_mpi_size();
   if (about.model == STP_MODEL_STRICT)

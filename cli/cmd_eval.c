@@ -37,7 +37,7 @@ static int put_record(cli_out *out, const char *file, const stp_mapping *m, cons
     stp_batch_row row = {.path = file, .mapping = m, .model_known = model_known,
                          .model = model, .result = r, .status = r ? STP_OK : failure->status,
                          .message = r ? NULL : failure->message,
-                         .seconds = r ? r->seconds : seconds};
+                         .seconds = r ? r->seconds : seconds, .limit = failure->limit};
     stp_batch_row_json(&row, &rec, &err);
   } else {
     stp_result_json(m, r, &rec, &err);
@@ -58,7 +58,7 @@ static int eval_one(cli_out *out, const stp_mapping *m, stp_model model, const s
   int status = CLI_OK;
   double t0 = now();
   if (stp_evaluate(m, model, o, &r, &err) != STP_OK)
-    status = cli_report_error(&err);
+    status = cli_report_mapping_error(&err, model);
   if (put_record(out, stp_mapping_file(m), m, r, model, true, &err, now() - t0) != 0)
     status = CLI_FAILURE; /* a failed write: cli_finish says why */
   stp_result_free(r);

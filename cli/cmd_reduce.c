@@ -219,7 +219,7 @@ static int evaluate(const reduce_run *run, const stp_reduce *r, reduce_values *v
   if (at_least > run->gopts.max_states) { /* refused before the DAG is built */
     snprintf(v->reason, sizeof v->reason,
              "the exponential makespan needs more than %llu states (order ideals); its "
-             "transfers that start together give at least %llu; raise --max-states",
+             "transfers that start together give at least %llu",
              (unsigned long long)run->gopts.max_states, (unsigned long long)at_least);
     v->exp_reason = v->reason;
     if (!run->simulate)

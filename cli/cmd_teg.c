@@ -63,7 +63,7 @@ static int draw_gantt(const stp_mapping *m, stp_model model, uint64_t max_transi
   stp_graph *g = NULL;
   if (stp_mapping_teg_summary(m, model, max_transitions, &sum, &err) != STP_OK ||
       stp_mapping_graph(m, model, &g, &err) != STP_OK)
-    return cli_report_error(&err);
+    return cli_report_mapping_error(&err, model);
   char title[600];
   snprintf(title, sizeof title, "%s: %s model, %llu paths", stp_mapping_name(m),
            stp_model_name(model), (unsigned long long)sum.rows);
@@ -84,7 +84,7 @@ static int write_graph(const stp_mapping *m, stp_model model, uint64_t max_trans
   stp_error err = {0};
   stp_teg_summary sum;
   if (stp_mapping_teg_summary(m, model, max_transitions, &sum, &err) != STP_OK)
-    return cli_report_error(&err);
+    return cli_report_mapping_error(&err, model);
   double text = 100.0 * ((double)sum.transitions + (double)sum.places); /* bytes per line */
   double graph = json ? stp_graph_memory_estimate(sum.transitions, sum.places, 0) : 0;
   if (!cli_within_budget(json ? "the event graph and its graph file" : "the dot file",
@@ -107,7 +107,7 @@ static int write_graph(const stp_mapping *m, stp_model model, uint64_t max_trans
   }
   if (st != STP_OK) {
     cli_record_discard(&r);
-    return cli_report_error(&err);
+    return cli_report_mapping_error(&err, model);
   }
   cli_record_close(&r); /* a failed write: the run contract's exit 1 or 141 */
   return CLI_OK;
@@ -163,7 +163,7 @@ static int run_teg(int argc, char **argv) {
   if (json || dot)
     rc = write_graph(m, model, o.max_transitions, json);
   else if ((st = stp_mapping_teg_summary(m, model, o.max_transitions, &sum, &err)) != STP_OK)
-    rc = cli_report_error(&err);
+    rc = cli_report_mapping_error(&err, model);
   else if (summary_json)
     rc = print_summary_json(m, model, &sum, report_now() - t0) == 0 ? CLI_OK : CLI_FAILURE;
   else

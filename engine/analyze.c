@@ -88,6 +88,7 @@ static stp_status exp_outcome(stp_graph_result *r, stp_status s, const stp_error
                               stp_error *err) {
   if (s == STP_ELIMIT) {
     exp_missing(r, e2->message);
+    r->exp_limit = e2->limit;
     return STP_OK;
   }
   if (s != STP_OK) {
@@ -265,6 +266,7 @@ static stp_status law_analyze(const stp_graph *g, const stp_graph_options *o, st
   if (s == STP_EINVAL || s == STP_ELIMIT) {
     r->law_value = NAN;
     law_missing(r, e2.message);
+    r->law_limit = e2.limit;
     return STP_OK;
   }
   if (s != STP_OK) {

@@ -306,9 +306,9 @@ static stp_status receive_level(dist *d, stp_error *err) {
       stp_status s = stp__keyset_add(&d->keys, key, stp__keyset_hash(&d->keys, key), &j, &added,
                                      err);
       if (s == STP_ELIMIT)
-        return stp__fail(err, STP_ELIMIT, "a rank of the distributed chain holds more than %llu "
-                         "states: raise --max-states or use more ranks",
-                         (unsigned long long)d->keys.limit);
+        return stp__fail_limit(err, (stp_limit){STP_LIMIT_STATES, 0, d->keys.limit, 0},
+                               "a rank of the distributed chain holds more than %llu states: "
+                               "use more ranks", (unsigned long long)d->keys.limit);
       STP_CHECK(s);
       uint64_t tail = key[d->words];
       in_move m = {.target = j, .src_rank = (uint32_t)q, .src = (uint32_t)(tail >> 32),
@@ -332,19 +332,20 @@ static stp_status check_limits(dist *d, uint64_t local_moves, uint64_t words, st
   d->global_moves += global[1];
   d->global_self = global[2];
   if (d->global_states > d->src->max_states)
-    return stp__fail(err, STP_ELIMIT, "the chain has more than %llu states (at level %llu, over "
-                     "%d ranks); raise --max-states",
-                     (unsigned long long)d->src->max_states, (unsigned long long)d->levels,
-                     d->size);
+    return stp__fail_limit(err,
+                           (stp_limit){STP_LIMIT_STATES, d->global_states, d->src->max_states, 0},
+                           "the chain has more than %llu states (at level %llu, over %d ranks)",
+                           (unsigned long long)d->src->max_states, (unsigned long long)d->levels,
+                           d->size);
   double bytes = (double)d->keys.count * (double)(d->words * 8 + STP_DIST_STATE_BYTES) +
                  (double)d->nin * STP_DIST_MOVE_BYTES;
   uint64_t budget = stp_options_memory_budget(d->o);
   if (bytes > (double)budget)
-    return stp__fail(err, STP_ELIMIT, "a rank's share of the chain (%llu states, %llu moves) "
-                     "needs about %.3g GiB, above its memory budget of %.3g GiB (--max-memory): "
-                     "use more ranks", (unsigned long long)d->keys.count,
-                     (unsigned long long)d->nin, bytes / 1073741824.0,
-                     (double)budget / 1073741824.0);
+    return stp__fail_limit(err, (stp_limit){STP_LIMIT_MEMORY, stp__u64_sat(bytes), budget, 0},
+                           "a rank's share of the chain (%llu states, %llu moves) needs about "
+                           "%.3g GiB, above its memory budget of %.3g GiB: use more ranks",
+                           (unsigned long long)d->keys.count, (unsigned long long)d->nin,
+                           bytes / 1073741824.0, (double)budget / 1073741824.0);
   return STP_OK;
 }
 

@@ -140,11 +140,13 @@ stp_status stp_graph_simulate(const stp_graph *g, const stp_graph_sim_options *o
   uint64_t budget = stp_control_memory_budget(&o->control);
   double bytes = 8.0 * (double)o->runs + stp_graph_memory_estimate(stp_graph_transition_count(g), stp_graph_place_count(g), 1) / 2;
   if (bytes > (double)budget)
-    return stp__fail(err, STP_ELIMIT,
-                     "the simulation of %llu runs needs about %.3g GiB, above the memory budget "
-                     "of %.3g GiB (--max-memory)",
-                     (unsigned long long)o->runs, bytes / 1073741824.0,
-                     (double)budget / 1073741824.0);
+    return stp__fail_limit(err,
+                           (stp_limit){STP_LIMIT_MEMORY, stp__u64_sat(bytes), budget,
+                                       stp__u64_sat(bytes)},
+                           "the simulation of %llu runs needs about %.3g GiB, above the memory "
+                           "budget of %.3g GiB",
+                           (unsigned long long)o->runs, bytes / 1073741824.0,
+                           (double)budget / 1073741824.0);
   bool dag = stp_graph_is_dag(g);
   stp_mc_groups plan = {.groups = (uint32_t)o->runs, .replicated = true, .seed = o->seed,
                         .warmup = dag ? 0 : o->firings / 10, .per_group = dag ? 1 : o->firings};

@@ -413,25 +413,26 @@ static int expand_level(const dag *d, level *lo, const level *hi, batch *bt, uin
   return EXPANDED;
 }
 
-static stp_status too_many(stp_error *err, uint64_t max_states, const char *how) {
-  return stp__fail(err, STP_ELIMIT,
-                   "the exponential makespan needs more than %llu states (order ideals)%s; "
-                   "raise --max-states",
-                   (unsigned long long)max_states, how);
+/* needed: the lower bound `how` proves, or 0 (more than max_states). */
+static stp_status too_many(stp_error *err, uint64_t max_states, uint64_t needed, const char *how) {
+  return stp__fail_limit(err, (stp_limit){STP_LIMIT_STATES, needed, max_states, 0},
+                         "the exponential makespan needs more than %llu states (order ideals)%s",
+                         (unsigned long long)max_states, how);
 }
 
-static stp_status too_many_ph(stp_error *err, uint64_t max_states, const char *how) {
-  return stp__fail(err, STP_ELIMIT,
-                   "the phase-type makespan needs more than %llu states (order ideals and the "
-                   "phases of their running tasks)%s; raise --max-states",
-                   (unsigned long long)max_states, how);
+static stp_status too_many_ph(stp_error *err, uint64_t max_states, uint64_t needed,
+                              const char *how) {
+  return stp__fail_limit(err, (stp_limit){STP_LIMIT_STATES, needed, max_states, 0},
+                         "the phase-type makespan needs more than %llu states (order ideals and "
+                         "the phases of their running tasks)%s",
+                         (unsigned long long)max_states, how);
 }
 
 static stp_status over_budget(stp_error *err, const char *what, uint64_t bytes, uint64_t budget) {
-  return stp__fail(err, STP_ELIMIT,
-                   "the exponential makespan needs %s %.3g GiB for its order ideals, above the "
-                   "memory budget of %.3g GiB (--max-memory)",
-                   what, (double)bytes / 1073741824.0, (double)budget / 1073741824.0);
+  return stp__fail_limit(err, (stp_limit){STP_LIMIT_MEMORY, bytes, budget, 0},
+                         "the exponential makespan needs %s %.3g GiB for its order ideals, above "
+                         "the memory budget of %.3g GiB",
+                         what, (double)bytes / 1073741824.0, (double)budget / 1073741824.0);
 }
 
 /* The walk's scratch: the block of children (about 32 states' worth, enough
@@ -490,7 +491,7 @@ static stp_status walk(const dag *d, uint64_t max_states, const stp_control *con
           : x == CANCELLED   ? stp__fail(err, STP_EINTERRUPTED,
                                          "interrupted while walking the order ideals")
           : x == OVER_BUDGET ? over_budget(err, "more than", held, budget)
-                             : too_many(err, max_states, "");
+                             : too_many(err, max_states, 0, "");
       break;
     }
     level_free(&hi);
@@ -752,13 +753,13 @@ static stp_status walk_ph(const dag *d, uint64_t max_states, const stp_control *
       s = x == OUT_OF_MEMORY ? stp__oom(err, "order ideal chain")
           : x == CANCELLED   ? stp__fail(err, STP_EINTERRUPTED,
                                          "interrupted while walking the order ideals")
-          : x == OVER_BUDGET ? stp__fail(err, STP_ELIMIT,
-                                         "the phase-type makespan needs more than %.3g GiB for "
-                                         "its order ideals and their phases, above the memory "
-                                         "budget of %.3g GiB (--max-memory)",
-                                         (double)held / 1073741824.0,
-                                         (double)budget / 1073741824.0)
-                             : too_many_ph(err, max_states, "");
+          : x == OVER_BUDGET ? stp__fail_limit(err, (stp_limit){STP_LIMIT_MEMORY, held, budget, 0},
+                                               "the phase-type makespan needs more than %.3g GiB "
+                                               "for its order ideals and their phases, above the "
+                                               "memory budget of %.3g GiB",
+                                               (double)held / 1073741824.0,
+                                               (double)budget / 1073741824.0)
+                             : too_many_ph(err, max_states, 0, "");
       break;
     }
     st->states += lo.boff[lo.set.n];
@@ -799,7 +800,7 @@ static stp_status refuse_early(const dag *d, const layer_bounds *b, uint64_t max
   if (b->widest < 64 && (UINT64_C(1) << b->widest) > max_states) {
     snprintf(how, sizeof how, "; %zu transitions are pairwise independent, so at least 2^%zu",
              b->widest, b->widest);
-    return too_many(err, max_states, how);
+    return too_many(err, max_states, UINT64_C(1) << b->widest, how);
   }
   if (b->ideals > max_states) {
     if (b->ideals == UINT64_MAX)
@@ -808,7 +809,7 @@ static stp_status refuse_early(const dag *d, const layer_bounds *b, uint64_t max
       snprintf(how, sizeof how, "; its %s give at least %llu",
                b->widest == 1 ? "transitions in a chain" : "layers of independent transitions",
                (unsigned long long)b->ideals);
-    return too_many(err, max_states, how);
+    return too_many(err, max_states, b->ideals, how);
   }
   double per_state = (double)d->W * 8 + 2 * sizeof(double) + 2 * sizeof(uint32_t);
   double bytes = (double)b->level * per_state;
@@ -856,7 +857,7 @@ stp_status stp__ideals_makespan_ph(const stp_graph *g, uint64_t max_states,
     char how[128];
     snprintf(how, sizeof how, "; the phases of the tasks ready at the start alone make %llu",
              (unsigned long long)first);
-    s = too_many_ph(err, max_states, how);
+    s = too_many_ph(err, max_states, first, how);
   }
   if (s == STP_OK)
     s = phases ? walk_ph(&d, max_states, control, budget, lb.ideals, makespan, st, err)

@@ -472,32 +472,33 @@ static stp_status state_limit(const comp *c, const uint64_t *m0, const stp_optio
   if (*estimate <= *limit && (double)*estimate * (double)per_state <= (double)budget)
     return STP_OK;
   if (*estimate > o->max_states)
-    return stp__fail(err, STP_ELIMIT,
-                     "%s needs at least %llu states (the phases of the transitions enabled "
-                     "at the start, a component of %u transitions), above the limit of %llu; "
-                     "raise --max-states", chain_name(c), (unsigned long long)*estimate, c->nt,
-                     (unsigned long long)o->max_states);
-  return stp__fail(err, STP_ELIMIT,
-                   "%s needs at least %llu states of %llu bytes (a component of %u "
-                   "transitions), above the memory budget of %.3g GiB (--max-memory)",
-                   chain_name(c), (unsigned long long)*estimate, (unsigned long long)per_state,
-                   c->nt, (double)budget / 1073741824.0);
+    return stp__fail_limit(err, (stp_limit){STP_LIMIT_STATES, *estimate, o->max_states, 0},
+                           "%s needs at least %llu states (the phases of the transitions "
+                           "enabled at the start, a component of %u transitions), above the "
+                           "limit of %llu", chain_name(c), (unsigned long long)*estimate, c->nt,
+                           (unsigned long long)o->max_states);
+  double bytes = (double)*estimate * (double)per_state;
+  return stp__fail_limit(err, (stp_limit){STP_LIMIT_MEMORY, stp__u64_sat(bytes), budget, 0},
+                         "%s needs at least %llu states of %llu bytes (a component of %u "
+                         "transitions), above the memory budget of %.3g GiB",
+                         chain_name(c), (unsigned long long)*estimate,
+                         (unsigned long long)per_state, c->nt, (double)budget / 1073741824.0);
 }
 
 static stp_status over_limit(const comp *c, const stp_options *o, const stp_dense_chain *dc,
                              stp_error *err) {
   if (dc->full)
-    return stp__fail(err, STP_ELIMIT,
-                     "%s needs more than %llu %s (a component of %u transitions); raise "
-                     "--max-states", chain_name(c), (unsigned long long)o->max_states,
-                     has_phases(c) ? "states (markings with phases)" : "markings", c->nt);
-  return stp__fail(err, STP_ELIMIT,
-                   "%s needs more than %.3g GiB for the %s of a component of %u transitions "
-                   "(%llu so far), above the memory budget of %.3g GiB (--max-memory)",
-                   chain_name(c), (double)dc->bytes / 1073741824.0,
-                   has_phases(c) ? "markings and phases" : "markings", c->nt,
-                   (unsigned long long)dc->ms.nstates,
-                   (double)stp_options_memory_budget(o) / 1073741824.0);
+    return stp__fail_limit(err, (stp_limit){STP_LIMIT_STATES, 0, o->max_states, 0},
+                           "%s needs more than %llu %s (a component of %u transitions)",
+                           chain_name(c), (unsigned long long)o->max_states,
+                           has_phases(c) ? "states (markings with phases)" : "markings", c->nt);
+  uint64_t budget = stp_options_memory_budget(o);
+  return stp__fail_limit(err, (stp_limit){STP_LIMIT_MEMORY, dc->bytes, budget, 0},
+                         "%s needs more than %.3g GiB for the %s of a component of %u "
+                         "transitions (%llu so far), above the memory budget of %.3g GiB",
+                         chain_name(c), (double)dc->bytes / 1073741824.0,
+                         has_phases(c) ? "markings and phases" : "markings", c->nt,
+                         (unsigned long long)dc->ms.nstates, (double)budget / 1073741824.0);
 }
 
 static void note_info(stp_reach_stats *st, const stp_ctmc_info *info) {

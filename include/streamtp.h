@@ -94,6 +94,7 @@ typedef struct stp_law_result {
   const char *solver;     /* stationary solver of the largest chain, or NULL */
   size_t sweeps;          /* its sweeps (0: direct solver or no chain) */
   char *reason;           /* why the value is missing, else NULL */
+  stp_limit limit;        /* the limit it is beyond, if that is why (streamtp_base.h) */
   int fitted;             /* 1: the default law is a fit (ph:fit=FILE), of quality fit */
   stp_law_fit fit;
 } stp_law_result;
@@ -120,6 +121,7 @@ typedef struct stp_result {
   const char *exp_solver;  /* stationary solver of the largest chain (static string), or NULL */
   size_t exp_sweeps;       /* its sweeps, Gauss-Seidel and BiCGSTAB (0: direct solver or no chain) */
   char *exp_reason;        /* why exp is unavailable, else NULL */
+  stp_limit exp_limit;     /* the limit it is beyond, if that is why (streamtp_base.h) */
   /* N.B.U.E. bounds [lower, upper] (lower = exponential, upper = deterministic) */
   double lower, upper;
   /* Overlap components (ncomponents = 0 for Strict) */
@@ -234,6 +236,7 @@ typedef struct stp_sim_result {
   /* exact bounds [lower = exponential, upper = deterministic]; NaN when unknown */
   double lower, upper;
   char *bounds_reason;       /* why a bound is missing, else NULL */
+  stp_limit bounds_limit;    /* the limit it is beyond, if that is why (streamtp_base.h) */
   const char *position;      /* "below", "within", "above" the bounds (95%), or "unknown" */
   double relative;           /* (throughput - lower) / (upper - lower), NaN when unknown */
   double seconds;            /* simulation wall time (bounds excluded) */

@@ -75,10 +75,54 @@ STP_API const char *stp_interval_position(double lo, double hi, double lower, do
 #define STP_TIME_MIN 1e-150
 #define STP_TIME_MAX 1e150
 
+/* ---- limits ----------------------------------------------------------------
+ * The sizes a caller may raise (SQLite's sqlite3_limit categories): a
+ * computation that would go beyond one fails with STP_ELIMIT, or leaves a
+ * value missing with a reason, and says which limit, the size it needed and
+ * the size allowed.  The library's message describes the limit in its own
+ * words and names no option of a front end: the command line appends
+ * "raise --max-states", Python its keyword argument (docs/guide/c.md,
+ * "Errors and limits").  One table generates the kinds and their names,
+ * each set by: STATES (Markov chain states, or order
+ * ideals: stp_options.max_states, stp_graph_options.max_states, ...),
+ * TRANSITIONS (the full event graph: stp_options.max_transitions), MEMORY
+ * (bytes: stp_control.max_memory), NODES (search nodes:
+ * stp_redist_options.max_nodes), WORK (elementary steps of a search:
+ * stp_redist_options.max_work).  NONE: not a limit a caller sets. */
+#define STP_LIMIT_MAP(X)                                                    \
+  X(NONE, "none")                                                           \
+  X(STATES, "states")                                                       \
+  X(TRANSITIONS, "transitions")                                             \
+  X(MEMORY, "memory")                                                       \
+  X(NODES, "nodes")                                                         \
+  X(WORK, "work")
+
+typedef enum {
+#define STP_LIMIT_ENUM_(name, word) STP_LIMIT_##name,
+  STP_LIMIT_MAP(STP_LIMIT_ENUM_)
+#undef STP_LIMIT_ENUM_
+  STP_LIMIT_COUNT_
+} stp_limit_kind;
+
+/* "states", "memory", ... ("none" for STP_LIMIT_NONE). */
+STP_API const char *stp_limit_name(stp_limit_kind k);
+
+typedef struct stp_limit {
+  stp_limit_kind kind; /* STP_LIMIT_NONE: no limit of a caller's (or no error) */
+  /* In the kind's unit (states, transitions, bytes, nodes, steps):
+   * needed: what the computation needs at least, above allowed (the count
+   * reached when it stopped at the limit, a lower bound proved before
+   * starting, or the estimate it was refused on); allowed: the limit in
+   * force; estimate: the library's estimate of the whole need where it has
+   * one (0: none). */
+  uint64_t needed, allowed, estimate;
+} stp_limit;
+
 #define STP_ERROR_MAX 1024
 typedef struct stp_error {
   stp_status status;
   char message[STP_ERROR_MAX]; /* "file:line:col: what is wrong" */
+  stp_limit limit;             /* with STP_ELIMIT: which limit, needed and allowed */
 } stp_error;
 
 /* Prefix err's message with the formatted text and ": " (keeps the status);
@@ -176,7 +220,7 @@ typedef struct stp_progress {
  *    second (STP_EINTERRUPTED, nothing returned);
  *  - reports through control.progress what it is doing;
  *  - checks control.max_memory on an estimate before its large allocations
- *    and refuses with STP_ELIMIT naming the budget ("--max-memory") rather
+ *    and refuses with STP_ELIMIT and the limit STP_LIMIT_MEMORY rather
  *    than running out of memory.
  * A zero-initialised stp_control means: never cancelled, no progress, the
  * default budget. */

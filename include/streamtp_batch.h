@@ -54,6 +54,7 @@ typedef struct stp_batch_row {
   stp_status status;
   const char *message;        /* the error with context; NULL when status is STP_OK */
   double seconds;             /* reading plus evaluating this row */
+  stp_limit limit;            /* with STP_ELIMIT: the limit (streamtp_base.h) */
 } stp_batch_row;
 
 typedef struct stp_batch_summary {

@@ -135,6 +135,7 @@ typedef struct stp_graph_result {
                                the largest component's chain) */
   const char *exp_method;   /* "dag-ctmc" or "ctmc" */
   char exp_reason[256];     /* why exp_value is missing ("" when present) */
+  stp_limit exp_limit;      /* the limit it is beyond, if that is why (streamtp_base.h) */
   /* N.B.U.E. interval: DAG [det, exp] on E[makespan]; TEG [exp, det] on
    * the throughput.  upper (DAG) / lower (TEG) is NaN when exp is missing. */
   double bound_lower, bound_upper;
@@ -149,6 +150,7 @@ typedef struct stp_graph_result {
   size_t law_sweeps;        /* its sweeps (0: direct, or DAG) */
   double law_residual;      /* its scaled residual (0: DAG, exact recursion) */
   char law_reason[256];     /* why law_value is missing ("" when present) */
+  stp_limit law_limit;      /* the limit it is beyond, if that is why */
 } stp_graph_result;
 
 STP_API stp_status stp_graph_analyze(const stp_graph *g, const stp_graph_options *o,

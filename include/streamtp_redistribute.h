@@ -158,6 +158,7 @@ typedef struct stp_redist_law_costs {
   const char *method; /* "quadrature" */
   uint64_t distinct;  /* steps integrated (distinct multisets of lengths) */
   char reason[256];   /* why makespan is missing ("" when present) */
+  stp_limit limit;    /* the limit it is beyond, if that is why (streamtp_base.h) */
 } stp_redist_law_costs;
 
 STP_API stp_status stp_redist_evaluate_law(const stp_redist *rd, const stp_redist_schedule *sc,

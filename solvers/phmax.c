@@ -278,13 +278,15 @@ stp_status stp__phmax(stp_phmax *p, size_t n, const double *mean, const uint64_t
       return stp__fail(err, STP_EINTERRUPTED, "interrupted (expected maximum of phase-type times)");
     if (p->oom)
       return stp__oom(err, "the distribution function's checkpoints");
-    if (p->over_budget)
-      return stp__fail(err, STP_ELIMIT, "the checkpoints of the law's distribution function "
-                       "(%zu so far, %zu bytes each, up to %g times the mean) would exceed "
-                       "--max-memory (%llu bytes): the law's rates are too far apart",
-                       p->count, (size_t)(PHMAX_ROW * sizeof(double)),
-                       p->table[(p->count - 1) * PHMAX_ROW],
-                       (unsigned long long)stp_control_memory_budget(p->control));
+    if (p->over_budget) {
+      uint64_t budget = stp_control_memory_budget(p->control);
+      return stp__fail_limit(err, (stp_limit){STP_LIMIT_MEMORY, 0, budget, 0},
+                             "the checkpoints of the law's distribution function (%zu so far, "
+                             "%zu bytes each, up to %g times the mean) would exceed the memory "
+                             "budget of %llu bytes: the law's rates are too far apart",
+                             p->count, (size_t)(PHMAX_ROW * sizeof(double)),
+                             p->table[(p->count - 1) * PHMAX_ROW], (unsigned long long)budget);
+    }
     double rest = tail(&g, t);
     if (rest <= eps / 64) {
       *out = sum;

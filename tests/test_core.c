@@ -3,7 +3,8 @@
  * different element types as they grow together, and refuses a capacity
  * whose byte count overflows without losing any array; stp__malloc_huge,
  * the large blocks of the chains and of Howard; and stp_interval_position,
- * the words every Monte Carlo check uses. */
+ * the words every Monte Carlo check uses; stp__fail_limit and the limit
+ * detail every ELIMIT carries. */
 #include "base/core.h"
 #include "support/testutil.h"
 
@@ -96,4 +97,49 @@ Test(core, malloc_huge_gives_usable_blocks_and_refuses_overflow) {
     free(p);
   }
   cr_assert_null(stp__malloc_huge(SIZE_MAX / 2, 4), "n * size overflows");
+}
+
+/* One helper fills every limit error: the status, the detail and the
+ * message; a limit only known to be exceeded needs allowed + 1 at least;
+ * a later plain failure or a clear drops the detail, a prefix keeps it. */
+Test(core, fail_limit_fills_the_detail_and_plain_failures_clear_it) {
+  stp_error err = {0};
+  cr_assert_eq(stp__fail_limit(&err, (stp_limit){STP_LIMIT_STATES, 0, 100, 0},
+                               "more than %d states", 100),
+               STP_ELIMIT);
+  cr_assert_eq(err.status, STP_ELIMIT);
+  cr_assert_str_eq(err.message, "more than 100 states");
+  cr_assert_eq(err.limit.kind, STP_LIMIT_STATES);
+  cr_assert_eq(err.limit.needed, 101);
+  cr_assert_eq(err.limit.allowed, 100);
+  stp_error_prefix(&err, "file.json");
+  cr_assert_str_eq(err.message, "file.json: more than 100 states");
+  cr_assert_eq(err.limit.kind, STP_LIMIT_STATES);
+  stp__fail_limit(&err, (stp_limit){STP_LIMIT_MEMORY, 5000, 4096, 6000}, "m");
+  cr_assert(err.limit.kind == STP_LIMIT_MEMORY && err.limit.needed == 5000 &&
+            err.limit.allowed == 4096 && err.limit.estimate == 6000);
+  stp__fail_limit(&err, (stp_limit){STP_LIMIT_NODES, 0, UINT64_MAX, 0}, "n");
+  cr_assert_eq(err.limit.needed, UINT64_MAX); /* saturated, not wrapped to 0 */
+  stp__fail(&err, STP_EINVAL, "bad");
+  cr_assert_eq(err.limit.kind, STP_LIMIT_NONE);
+  stp__fail_limit(&err, (stp_limit){STP_LIMIT_WORK, 9, 8, 0}, "w");
+  stp__error_clear(&err);
+  cr_assert(err.status == STP_OK && err.limit.kind == STP_LIMIT_NONE);
+  cr_assert_eq(stp__fail_limit(NULL, (stp_limit){STP_LIMIT_STATES, 0, 1, 0}, "x"), STP_ELIMIT);
+}
+
+Test(core, limit_names_and_saturated_sizes) {
+  cr_assert_str_eq(stp_limit_name(STP_LIMIT_NONE), "none");
+  cr_assert_str_eq(stp_limit_name(STP_LIMIT_STATES), "states");
+  cr_assert_str_eq(stp_limit_name(STP_LIMIT_TRANSITIONS), "transitions");
+  cr_assert_str_eq(stp_limit_name(STP_LIMIT_MEMORY), "memory");
+  cr_assert_str_eq(stp_limit_name(STP_LIMIT_NODES), "nodes");
+  cr_assert_str_eq(stp_limit_name(STP_LIMIT_WORK), "work");
+  cr_assert_str_eq(stp_limit_name((stp_limit_kind)99), "unknown");
+  cr_assert_eq(stp__u64_sat(-3), 0);
+  cr_assert_eq(stp__u64_sat(NAN), 0);
+  cr_assert_eq(stp__u64_sat(1e30), UINT64_MAX);
+  cr_assert_eq(stp__u64_sat(0x1p64), UINT64_MAX);
+  cr_assert_eq(stp__u64_sat(12345.9), 12345);
+  cr_assert_eq(stp__u64_sat(0x1p63), UINT64_C(1) << 63);
 }

@@ -2,7 +2,7 @@
  * exponential.c with the Markov chains behind it): the N.B.U.E. ordering
  * exponential <= deterministic on hundreds of random mappings, component by
  * component; forced Markov chains against Theorem 4; the method and state
- * counts reported; what --exp-method closed-form and --max-states do. */
+ * counts reported; what the closed-form method and the limit on states do. */
 #include "models/pipeline/pattern_chain.h"
 #include "support/testutil.h"
 
@@ -120,8 +120,11 @@ Test(exponential, state_limit_makes_the_pattern_unavailable) {
   stp_result *r = evaluate(m, STP_MODEL_OVERLAP, &o);
   cr_assert_eq(r->exp_available, 0);
   cr_assert(strstr(r->exp_reason, "transfer component 0 after stage \"A\": the 2 x 3 pattern's "
-                                  "Markov chain has 12 states, above the limit of 11 "
-                                  "(--max-states)"), "%s", r->exp_reason);
+                                  "Markov chain has 12 states, above the limit of 11"),
+            "%s", r->exp_reason);
+  cr_assert_eq(r->exp_limit.kind, STP_LIMIT_STATES); /* S(2, 3) = 3 * C(4, 1) = 12 */
+  cr_assert_eq(r->exp_limit.needed, 12);
+  cr_assert_eq(r->exp_limit.allowed, 11);
   cr_assert(r->det_throughput > 0);
   stp_result_free(r);
   stp_mapping_free(m);

@@ -225,7 +225,11 @@ Test(pattern_chain, bad_patterns_and_limits_are_reported) {
   cr_assert(strstr(err.message, "2 x 4 transfer pattern needs gcd(u, v) = 1"), "%s", err.message);
   cr_assert_eq(stp__pattern_chain(7, 9, t, 45044, &c, &err), STP_ELIMIT);
   cr_assert(strstr(err.message, "the 7 x 9 pattern's Markov chain has 4.504e+04 states, above "
-                                "the limit of 45044 (--max-states)"), "%s", err.message);
+                                "the limit of 45044"), "%s", err.message);
+  /* S(7, 9) = 9 * C(15, 6) = 45045, exact in the detail */
+  cr_assert_eq(err.limit.kind, STP_LIMIT_STATES);
+  cr_assert_eq(err.limit.needed, 45045);
+  cr_assert_eq(err.limit.allowed, 45044);
   cr_assert_eq(stp__pattern_chain(101, 100, t, 1000000, &c, &err), STP_ELIMIT);
   char want[128]; /* S(101, 100) = 100 * C(200, 100), far beyond 2^64 */
   snprintf(want, sizeof want, "101 x 100 pattern's Markov chain has %.4g states",
@@ -243,6 +247,9 @@ Test(pattern_chain, memory_budget_checked_before_building) {
   stp_error err = {0};
   cr_assert_eq(stp__pattern_check_memory(7, 9, UINT64_C(1) << 20, &err), STP_ELIMIT);
   cr_assert(strstr(err.message, "(45045 states)"), "%s", err.message);
-  cr_assert(strstr(err.message, "--max-memory"), "%s", err.message);
+  cr_assert(strstr(err.message, "above the memory budget of 0.000977 GiB"), "%s", err.message);
+  cr_assert_eq(err.limit.kind, STP_LIMIT_MEMORY);
+  cr_assert_eq(err.limit.allowed, UINT64_C(1) << 20);
+  cr_assert(err.limit.needed >= 45045 * 40, "%llu", (unsigned long long)err.limit.needed);
   cr_assert_eq(stp__pattern_check_memory(7, 9, UINT64_C(1) << 30, &err), STP_OK);
 }

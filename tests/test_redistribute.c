@@ -925,7 +925,11 @@ Test(redistribute, law_refusals_and_cancel) {
    * bytes: beyond a budget of 100 kB */
   ctl = (stp_control){.max_memory = 100000};
   cr_assert_eq(stp_redist_evaluate_law(rd, sc, &c, law, &ctl, &out, &err), STP_OK);
-  cr_assert(!out.computed && strstr(out.reason, "--max-memory"), "%s", out.reason);
+  cr_assert(!out.computed && strstr(out.reason, "memory budget of 100000 bytes"), "%s",
+            out.reason);
+  cr_assert_eq(out.limit.kind, STP_LIMIT_MEMORY);
+  cr_assert_eq(out.limit.allowed, 100000);
+  cr_assert(out.limit.needed > 100000);
   ctl.max_memory = 1000000;
   cr_assert_eq(stp_redist_evaluate_law(rd, sc, &c, law, &ctl, &out, &err), STP_OK, "%s",
                err.message);

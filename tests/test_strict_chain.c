@@ -138,14 +138,17 @@ Test(strict_chain, state_limit_stops_the_enumeration_cleanly) {
   cr_assert(strstr(err.message, "example-a.json: the Strict Markov chain has more than 100 "
                                 "reachable markings (enumeration stopped at depth "),
             "%s", err.message);
-  cr_assert(strstr(err.message, "raise --max-states or use `streamtp simulate --model strict`"), "%s",
-            err.message);
+  cr_assert_eq(err.limit.kind, STP_LIMIT_STATES); /* stopped at the limit: needed is past it */
+  cr_assert_eq(err.limit.allowed, 100);
+  cr_assert_eq(err.limit.needed, 101);
   /* Through the evaluation: the exponential part is unavailable, with the
    * reason, and the rest of the result stands. */
   stp_result *r;
   cr_assert_eq(stp_evaluate(m, STP_MODEL_STRICT, &o, &r, &err), STP_OK, "%s", err.message);
   cr_assert_eq(r->exp_available, 0);
   cr_assert(strstr(r->exp_reason, "more than 100 reachable markings"), "%s", r->exp_reason);
+  cr_assert_eq(r->exp_limit.kind, STP_LIMIT_STATES); /* the detail travels with the reason */
+  cr_assert_eq(r->exp_limit.allowed, 100);
   cr_assert(isnan(r->lower));
   cr_assert(r->det_throughput > 0);
   stp_result_free(r);

@@ -137,7 +137,7 @@ stp_status stp_bcast_partition_compute(const double *w, size_t n, double rho,
     return stp__fail(err, STP_EINVAL, "Lowekamp's partition needs 1 to %d machines",
                      STP_BCAST_MAX_MACHINES);
   if (!isfinite(rho) || rho < 0)
-    return stp__fail(err, STP_EINVAL, "--rho: must be a finite number >= 0, got %g", rho);
+    return stp__fail(err, STP_EINVAL, "rho must be a finite number >= 0, got %g", rho);
   out->n = n;
   size_t m = n * (n - 1) / 2;
   edge *e = stp__malloc_array(m ? m : 1, sizeof *e);

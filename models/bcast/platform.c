@@ -84,7 +84,7 @@ static stp_status check_time(double x, const char *what, const char *a, const ch
                              stp_error *err) {
   if (x == 0 || (x >= STP_TIME_MIN && x <= STP_TIME_MAX))
     return STP_OK;
-  return stp__fail(err, STP_EINVAL, "the %s of %s%s%s is %g at this --size, outside [%g, %g] "
+  return stp__fail(err, STP_EINVAL, "the %s of %s%s%s is %g at this message size, outside [%g, %g] "
                    "(or 0); rescale the units", what, a, b ? " -> " : "", b ? b : "", x,
                    STP_TIME_MIN, STP_TIME_MAX);
 }
@@ -94,10 +94,10 @@ stp_status stp__bcast_times_resolve(const stp_bcast_platform *p, const stp_bcast
   *t = (stp__bcast_times){.n = p->n, .L = p->iL};
   if (p->needs_size && !o->has_size)
     return stp__fail(err, STP_EINVAL,
-                     "--size: required, since a gap of %s depends on the message size",
+                     "a message size is required, since a gap of %s depends on it",
                      p->file ? p->file : "the platform");
   if (o->has_size && !(isfinite(o->size) && o->size >= 1 && o->size <= STP_TIME_MAX))
-    return stp__fail(err, STP_EINVAL, "--size: must be within [1, %g] bytes, got %g",
+    return stp__fail(err, STP_EINVAL, "the message size must be within [1, %g] bytes, got %g",
                      STP_TIME_MAX, o->size);
   t->root = o->root == SIZE_MAX ? p->root : o->root;
   if (t->root >= p->n)

@@ -87,6 +87,7 @@ static void row_fail(slot *sl, size_t r, const stp_error *e) {
   sl->messages[r] = stp__strdup(e->message[0] ? e->message : stp_status_message(row->status));
   /* out of memory for the message: the status still tells what happened */
   row->message = sl->messages[r] ? sl->messages[r] : stp_status_message(row->status);
+  row->limit = e->limit;
   if (row->status == STP_EINTERRUPTED)
     sl->interrupted = true;
 }

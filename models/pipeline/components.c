@@ -120,11 +120,11 @@ stp_status stp__pattern_check_size(const stp_mapping *m, const stp_component *c,
   uint64_t n = (uint64_t)c->u * c->v;
   if (n <= max_transitions && n < STP_DIGRAPH_MAX_NODES)
     return STP_OK;
-  return stp__fail(err, STP_ELIMIT,
-                   "%s: the transfer pattern after stage \"%s\" has %zu x %zu = %llu "
-                   "transitions, above the limit of %llu (--max-transitions)",
-                   m->file, m->stages[c->stage].name, c->u, c->v, (unsigned long long)n,
-                   (unsigned long long)max_transitions);
+  return stp__fail_limit(err, (stp_limit){STP_LIMIT_TRANSITIONS, n, max_transitions, n},
+                         "%s: the transfer pattern after stage \"%s\" has %zu x %zu = %llu "
+                         "transitions, above the limit of %llu",
+                         m->file, m->stages[c->stage].name, c->u, c->v, (unsigned long long)n,
+                         (unsigned long long)max_transitions);
 }
 
 stp_status stp__pattern_det_rate(size_t u, size_t v, const double *times, const stp_options *o,

@@ -223,11 +223,11 @@ static stp_status strict_law(const stp_mapping *m, const law_setup *ls, const st
   STP_CHECK(stp__teg_check_memory(m, STP_MODEL_STRICT, stp_options_memory_budget(o), err));
   uint64_t least = stp__strict_min_markings(m); /* each with at least one state */
   if (least > o->max_states)
-    return stp__fail(err, STP_ELIMIT,
-                     "%s: the Strict chain has at least %llu reachable markings (a processor's "
-                     "cycle has that many places), each with the phases of its transitions, "
-                     "above the limit of %llu (--max-states)",
-                     m->file, (unsigned long long)least, (unsigned long long)o->max_states);
+    return stp__fail_limit(err, (stp_limit){STP_LIMIT_STATES, least, o->max_states, 0},
+                           "%s: the Strict chain has at least %llu reachable markings (a "
+                           "processor's cycle has that many places), each with the phases of "
+                           "its transitions, above the limit of %llu",
+                           m->file, (unsigned long long)least, (unsigned long long)o->max_states);
   stp_graph *g;
   STP_CHECK(stp_mapping_graph(m, STP_MODEL_STRICT, &g, err));
   stp_status s = graph_rate(g, ls, 0, ls->ncols, o, rho, acc, err);
@@ -329,8 +329,10 @@ stp_status stp__law_evaluate(const stp_mapping *m, stp_model model, const stp_co
     s = model == STP_MODEL_OVERLAP ? overlap_law(m, cs, &ls, o, r, &acc, &rho, &local)
                                    : strict_law(m, &ls, o, r, &acc, &rho, &local);
   free(ls.cox);
-  if (s == STP_EINVAL || s == STP_ELIMIT) /* not phase-type, or beyond the limits */
+  if (s == STP_EINVAL || s == STP_ELIMIT) { /* not phase-type, or beyond the limits */
+    lr->limit = local.limit;
     return unavailable(lr, local.message, err);
+  }
   if (s != STP_OK) {
     if (err)
       *err = local;

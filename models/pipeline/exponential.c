@@ -72,7 +72,7 @@ static stp_status transfer_exp(const stp_mapping *m, const stp_component *c, con
   if (o->exp_method == STP_EXP_CLOSED_FORM && !homogeneous(times, c->u * c->v)) {
     s = stp__fail(err, STP_ELIMIT,
                   "no closed form for the heterogeneous transfer component %zu after stage "
-                  "\"%s\" (its links have different rates); use --exp-method ctmc or auto",
+                  "\"%s\" (its links have different rates): its Markov chain solves it",
                   c->index, m->stages[c->stage].name);
   } else {
     stp_ctmc_info info = {0};
@@ -140,7 +140,7 @@ static stp_status unavailable(stp_result *r, const char *reason, stp_error *err)
 stp_status stp__exp_evaluate(const stp_mapping *m, stp_model model, const stp_component_set *cs,
                              const stp_options *o, stp_result *r, stp_error *err) {
   if (o->exp_method == STP_EXP_NONE)
-    return unavailable(r, "not requested (--exp-method none)", err);
+    return unavailable(r, "not requested", err);
   exp_acc acc = {0};
   stp_error local = {0};
   stp_status s;
@@ -152,8 +152,10 @@ stp_status stp__exp_evaluate(const stp_mapping *m, stp_model model, const stp_co
     if (s == STP_OK)
       note_ctmc(&acc, &info);
   }
-  if (s == STP_ELIMIT) /* beyond the limits: a reason, not a failure */
+  if (s == STP_ELIMIT) { /* beyond the limits: a reason, not a failure */
+    r->exp_limit = local.limit;
     return unavailable(r, local.message, err);
+  }
   if (s != STP_OK) {
     if (err)
       *err = local;

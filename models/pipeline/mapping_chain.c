@@ -34,11 +34,11 @@ static stp_status check_component(const stp_mapping *m, const stp_component_set 
   list_transfers(m, cs, list, sizeof list);
   if (k < 0)
     return stp__fail(err, STP_EINVAL,
-                     "%s: --component K is needed under the Overlap model; the transfer components "
-                     "are %s",
+                     "%s: a transfer component is needed under the Overlap model; the transfer "
+                     "components are %s",
                      m->file, list[0] ? list : "none (every stage has one processor and one link)");
   if ((size_t)k >= cs->n)
-    return stp__fail(err, STP_EINVAL, "%s: --component %ld is not a component index (0 to %zu)",
+    return stp__fail(err, STP_EINVAL, "%s: component %ld is not a component index (0 to %zu)",
                      m->file, k, cs->n - 1);
   const stp_component *c = &cs->c[k];
   if (c->kind == STP_COMPONENT_TRANSFER)
@@ -97,7 +97,7 @@ stp_status stp_mapping_chain(const stp_mapping *m, stp_model model, long compone
     s = component_chain(m, component, opts, out, about, err);
   } else if (component >= 0) {
     return stp__fail(err, STP_EINVAL,
-                     "%s: --component applies to the Overlap model; under Strict the chain is "
+                     "%s: a component applies to the Overlap model; under Strict the chain is "
                      "that of the whole event graph", m->file);
   } else {
     s = stp__strict_chain(m, opts, out, err);
@@ -156,7 +156,7 @@ stp_status stp_mapping_chain_solve_distributed(const stp_mapping *m, stp_model m
     s = component_distributed(m, component, &o, about, &rate, &info, err);
   } else if (component >= 0) {
     return stp__fail(err, STP_EINVAL,
-                     "%s: --component applies to the Overlap model; under Strict the chain is "
+                     "%s: a component applies to the Overlap model; under Strict the chain is "
                      "that of the whole event graph", m->file);
   } else {
     *about = (stp_chain_about){.model = STP_MODEL_STRICT, .component = -1};

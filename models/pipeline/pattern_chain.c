@@ -408,13 +408,14 @@ static stp_status check_pattern(size_t u, size_t v, const double *times, uint64_
                                 stp_error *err) {
   if (u == 0 || v == 0 || stp__gcd_u64(u, v) != 1)
     return stp__fail(err, STP_EINVAL, "a %zu x %zu transfer pattern needs gcd(u, v) = 1", u, v);
-  uint64_t states;
+  uint64_t states = 0;
   if (!stp__pattern_state_count(u, v, &states) || states > max_states) {
     double approx = exp(lgamma((double)(u + v)) - lgamma((double)u) - lgamma((double)v));
-    return stp__fail(err, STP_ELIMIT,
-                     "the %zu x %zu pattern's Markov chain has %.4g states, above the limit "
-                     "of %llu (--max-states)",
-                     u, v, approx, (unsigned long long)max_states);
+    uint64_t need = states > max_states ? states : stp__u64_sat(approx);
+    return stp__fail_limit(err, (stp_limit){STP_LIMIT_STATES, need, max_states, need},
+                           "the %zu x %zu pattern's Markov chain has %.4g states, above the "
+                           "limit of %llu",
+                           u, v, approx, (unsigned long long)max_states);
   }
   if ((uint64_t)u * v > UINT32_MAX)
     return stp__fail(err, STP_ELIMIT, "the %zu x %zu pattern has too many transitions", u, v);
@@ -463,11 +464,12 @@ static stp_status over_budget(size_t u, size_t v, const pattern_space *ps, doubl
                               uint64_t budget, stp_error *err) {
   if (bytes <= (double)budget)
     return STP_OK;
-  return stp__fail(err, STP_ELIMIT,
-                   "the %zu x %zu pattern's Markov chain (%lld states) would need about %.3g "
-                   "GiB, above the memory budget of %.3g GiB (--max-memory)",
-                   u, v, (long long)ps->states, bytes / 1073741824.0,
-                   (double)budget / 1073741824.0);
+  uint64_t need = stp__u64_sat(bytes);
+  return stp__fail_limit(err, (stp_limit){STP_LIMIT_MEMORY, need, budget, need},
+                         "the %zu x %zu pattern's Markov chain (%lld states) would need about "
+                         "%.3g GiB, above the memory budget of %.3g GiB",
+                         u, v, (long long)ps->states, bytes / 1073741824.0,
+                         (double)budget / 1073741824.0);
 }
 
 /* Bytes of the general chain (rows, moves with their events) and of its

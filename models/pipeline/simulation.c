@@ -236,7 +236,7 @@ static stp_status group_statistics(const stp_mapping *m, const sim_counts *c, do
   for (size_t g = 0; g < k; g++)
     if (!(elapsed[g] > 0) || !isfinite(elapsed[g]))
       return stp__fail(err, STP_EINVAL, "%s: a group of %llu data sets took a time of %g; "
-                       "use more data sets (--datasets)", m->file,
+                       "use more data sets", m->file,
                        (unsigned long long)c->mc.per_group, elapsed[g]);
   for (size_t g = 0; g < k; g++)
     elapsed[g] /= per; /* periods */
@@ -288,14 +288,17 @@ static stp_status sim_bounds(const stp_mapping *m, stp_model model, const stp_si
   if (s == STP_OK) {
     r->upper = ev->det_throughput;
     r->lower = ev->exp_available ? ev->exp_throughput : NAN;
+    r->bounds_limit = ev->exp_limit;
     s = ev->exp_available
             ? STP_OK
             : missing_bound(r, stp__asprintf("exponential throughput: %s", ev->exp_reason), err);
     stp_result_free(ev);
     return s;
   }
-  if (stp_status_is_input_error(s))
+  if (stp_status_is_input_error(s)) {
+    r->bounds_limit = local.limit;
     return missing_bound(r, stp__strdup(local.message), err);
+  }
   if (err)
     *err = local;
   return s;

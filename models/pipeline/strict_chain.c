@@ -174,19 +174,18 @@ static stp_status initial_marking(bfs *b, stp_error *err) {
 
 static stp_status limit_reached(const bfs *b, uint64_t expanded, stp_error *err) {
   if (state_limit(b) == b->max_states)
-    return stp__fail(err, STP_ELIMIT,
-                     "%s: the Strict Markov chain has more than %llu reachable markings "
-                     "(enumeration stopped at depth %llu, after expanding %llu markings); raise "
-                     "--max-states or use `streamtp simulate --model strict`",
-                     b->map->file, (unsigned long long)state_limit(b),
-                     (unsigned long long)b->depth, (unsigned long long)expanded);
-  return stp__fail(err, STP_ELIMIT,
-                   "%s: the Strict Markov chain has more than %llu reachable markings of %llu "
-                   "places each, beyond the memory budget of %.3g GiB (--max-memory; stopped at "
-                   "depth %llu); use `streamtp simulate --model strict`",
-                   b->map->file, (unsigned long long)state_limit(b),
-                   (unsigned long long)b->teg->g->m, (double)b->budget / 1073741824.0,
-                   (unsigned long long)b->depth);
+    return stp__fail_limit(err, (stp_limit){STP_LIMIT_STATES, 0, b->max_states, 0},
+                           "%s: the Strict Markov chain has more than %llu reachable markings "
+                           "(enumeration stopped at depth %llu, after expanding %llu markings)",
+                           b->map->file, (unsigned long long)state_limit(b),
+                           (unsigned long long)b->depth, (unsigned long long)expanded);
+  return stp__fail_limit(err, (stp_limit){STP_LIMIT_MEMORY, 0, b->budget, 0},
+                         "%s: the Strict Markov chain has more than %llu reachable markings of "
+                         "%llu places each, beyond the memory budget of %.3g GiB (stopped at "
+                         "depth %llu)",
+                         b->map->file, (unsigned long long)state_limit(b),
+                         (unsigned long long)b->teg->g->m, (double)b->budget / 1073741824.0,
+                         (unsigned long long)b->depth);
 }
 
 static bool alloc_successors(bfs *b) {
@@ -379,20 +378,19 @@ static stp_status strict_estimate(const stp_mapping *m, const stp_teams *tm, con
   uint64_t places = stp__teg_place_count_teams(m, tm, STP_MODEL_STRICT);
   *lower = stp__strict_min_markings_teams(tm);
   if (*lower > o->max_states)
-    return stp__fail(err, STP_ELIMIT,
-                     "%s: the Strict Markov chain has at least %llu reachable markings (a "
-                     "processor's cycle has that many places), above the limit of %llu "
-                     "(--max-states); use `streamtp simulate --model strict`",
-                     m->file, (unsigned long long)*lower, (unsigned long long)o->max_states);
+    return stp__fail_limit(err, (stp_limit){STP_LIMIT_STATES, *lower, o->max_states, 0},
+                           "%s: the Strict Markov chain has at least %llu reachable markings (a "
+                           "processor's cycle has that many places), above the limit of %llu",
+                           m->file, (unsigned long long)*lower, (unsigned long long)o->max_states);
   double bytes = (double)*lower * ((double)((places + 63) / 64) * 8 + STP_STRICT_BYTES_PER_STATE);
   uint64_t budget = stp_options_memory_budget(o);
   if (bytes > (double)budget)
-    return stp__fail(err, STP_ELIMIT,
-                     "%s: the Strict Markov chain has at least %llu reachable markings of %llu "
-                     "places each, at least %.3g GiB, above the memory budget of %.3g GiB "
-                     "(--max-memory); use `streamtp simulate --model strict`",
-                     m->file, (unsigned long long)*lower, (unsigned long long)places,
-                     bytes / 1073741824.0, (double)budget / 1073741824.0);
+    return stp__fail_limit(err, (stp_limit){STP_LIMIT_MEMORY, stp__u64_sat(bytes), budget, 0},
+                           "%s: the Strict Markov chain has at least %llu reachable markings of "
+                           "%llu places each, at least %.3g GiB, above the memory budget of "
+                           "%.3g GiB",
+                           m->file, (unsigned long long)*lower, (unsigned long long)places,
+                           bytes / 1073741824.0, (double)budget / 1073741824.0);
   return STP_OK;
 }
 

@@ -90,19 +90,16 @@ stp_status stp__teg_check_size_teams(const stp_mapping *m, const stp_teams *tm, 
   uint64_t rows, n;
   uint32_t cols = (uint32_t)(2 * tm->nstages - 1);
   if (!stp__teams_lcm(tm, &rows) || !stp__mul_u64(rows, cols, &n))
-    return stp__fail(err, STP_ELIMIT,
-                     "%s: the %s event graph has more than 2^64 transitions (lcm of the team "
-                     "sizes overflows); `streamtp simulate --model %s` estimates its "
-                     "throughput without building it", m->file, stp_model_name(model),
-                     stp_model_name(model));
+    return stp__fail_limit(err,
+                           (stp_limit){STP_LIMIT_TRANSITIONS, UINT64_MAX, max_transitions, 0},
+                           "%s: the %s event graph has more than 2^64 transitions (lcm of the "
+                           "team sizes overflows)", m->file, stp_model_name(model));
   if (n > max_transitions || n >= STP_DIGRAPH_MAX_NODES)
-    return stp__fail(err, STP_ELIMIT,
-                     "%s: the %s event graph would have %llu transitions (%llu paths x %u "
-                     "columns), above the limit of %llu (--max-transitions); `streamtp "
-                     "simulate --model %s` estimates its throughput without building it",
-                     m->file, stp_model_name(model), (unsigned long long)n,
-                     (unsigned long long)rows, cols, (unsigned long long)max_transitions,
-                     stp_model_name(model));
+    return stp__fail_limit(err, (stp_limit){STP_LIMIT_TRANSITIONS, n, max_transitions, n},
+                           "%s: the %s event graph would have %llu transitions (%llu paths x %u "
+                           "columns), above the limit of %llu",
+                           m->file, stp_model_name(model), (unsigned long long)n,
+                           (unsigned long long)rows, cols, (unsigned long long)max_transitions);
   return STP_OK;
 }
 
@@ -128,12 +125,12 @@ stp_status stp__teg_check_memory_teams(const stp_mapping *m, const stp_teams *tm
                  (double)stp__teg_place_count_teams(m, tm, model) * TEG_BYTES_PER_PLACE;
   if (bytes <= (double)budget)
     return STP_OK;
-  return stp__fail(err, STP_ELIMIT,
-                   "%s: the %s event graph (%.4g transitions) would need about %.3g GiB, above "
-                   "the memory budget of %.3g GiB (--max-memory); `streamtp simulate --model "
-                   "%s` estimates its throughput without building it",
-                   m->file, stp_model_name(model), n, bytes / 1073741824.0,
-                   (double)budget / 1073741824.0, stp_model_name(model));
+  uint64_t need = stp__u64_sat(bytes);
+  return stp__fail_limit(err, (stp_limit){STP_LIMIT_MEMORY, need, budget, need},
+                         "%s: the %s event graph (%.4g transitions) would need about %.3g GiB, "
+                         "above the memory budget of %.3g GiB",
+                         m->file, stp_model_name(model), n, bytes / 1073741824.0,
+                         (double)budget / 1073741824.0);
 }
 
 stp_status stp__teg_build(const stp_mapping *m, stp_model model, uint64_t max_transitions,

@@ -113,9 +113,12 @@ stp_status stp_redist_evaluate_law(const stp_redist *rd, const stp_redist_schedu
   double need = (double)rd->nmsg * sizeof(uint64_t) + (double)sc->ns * sizeof(shape);
   stp_status s = STP_OK;
   if (need > (double)stp_control_memory_budget(control))
-    s = stp__fail(err, STP_ELIMIT, "the steps' signatures under the law need %.3g bytes, above "
-                  "--max-memory (%llu bytes)", need,
-                  (unsigned long long)stp_control_memory_budget(control));
+    s = stp__fail_limit(err,
+                        (stp_limit){STP_LIMIT_MEMORY, stp__u64_sat(need),
+                                    stp_control_memory_budget(control), stp__u64_sat(need)},
+                        "the steps' signatures under the law need %.3g bytes, above the memory "
+                        "budget of %llu bytes", need,
+                        (unsigned long long)stp_control_memory_budget(control));
   uint64_t *len = NULL;
   shape *sh = NULL;
   stp_phmax *pm = NULL;
@@ -145,7 +148,9 @@ stp_status stp_redist_evaluate_law(const stp_redist *rd, const stp_redist_schedu
     out->computed = 1;
   if (s == STP_ELIMIT) { /* beyond the budget: no value, as the chains say it (graph) */
     snprintf(out->reason, sizeof out->reason, "%.*s", (int)sizeof out->reason - 1,
-             err ? err->message : "beyond the memory budget (--max-memory)");
+             err ? err->message : "beyond the memory budget");
+    out->limit = err ? err->limit
+                     : (stp_limit){STP_LIMIT_MEMORY, 0, stp_control_memory_budget(control), 0};
     s = STP_OK;
   }
   stp__phmax_free(pm);

@@ -167,9 +167,9 @@ static bool split_feasible(opt *o, size_t t, size_t u) {
 /* 1: a completion exists (kept on the trail); 0: none; -1: stopped. */
 static int search(opt *o) {
   if (++o->nodes > o->max_nodes) {
-    o->status = stp__fail(o->err, STP_ELIMIT,
-                          "optimal: no proof within %llu search nodes (--max-nodes)",
-                          (unsigned long long)o->max_nodes);
+    o->status = stp__fail_limit(o->err, (stp_limit){STP_LIMIT_NODES, 0, o->max_nodes, 0},
+                                "optimal: no proof within %llu search nodes",
+                                (unsigned long long)o->max_nodes);
     return -1;
   }
   if ((o->nodes & 1023) == 0 && stp__cancelled(o->cancel)) {

@@ -41,12 +41,13 @@ static stp_status check_work(const stp_redist *rd, const stp_redist_options *o, 
   double work = stp_redist_matching_work(rd);
   if (work <= limit)
     return STP_OK;
-  return stp__fail(err, STP_ELIMIT,
-                   "%s: about %.3g elementary steps (ns_opt = %llu matchings of up to %llu "
-                   "messages among %zu), above the limit of %.3g (--max-work); the class and "
-                   "caterpillar strategies take no search, or raise --max-work",
-                   name, work, (unsigned long long)rd->ns_opt,
-                   (unsigned long long)(rd->P < rd->Q ? rd->P : rd->Q), rd->nmsg, limit);
+  uint64_t need = stp__u64_sat(work);
+  return stp__fail_limit(err, (stp_limit){STP_LIMIT_WORK, need, stp__u64_sat(limit), need},
+                         "%s: about %.3g elementary steps (ns_opt = %llu matchings of up to %llu "
+                         "messages among %zu), above the limit of %.3g; the class and "
+                         "caterpillar strategies take no search",
+                         name, work, (unsigned long long)rd->ns_opt,
+                         (unsigned long long)(rd->P < rd->Q ? rd->P : rd->Q), rd->nmsg, limit);
 }
 
 /* optimal: the incumbent is the better of stepwise (always within the step

@@ -97,10 +97,13 @@ stp_status stp_reduce_graph(const stp_reduce *r, stp_graph **out, stp_error *err
   uint64_t budget = stp_control_memory_budget(&s->control);
   double bytes = stp_graph_memory_estimate(2 * (s->n - 1), 3 * (s->n - 1), 0);
   if (bytes > (double)budget)
-    return stp__fail(err, STP_ELIMIT,
-                     "n = %llu: the schedule's DAG needs about %.3g GiB, above the memory budget "
-                     "of %.3g GiB (--max-memory)",
-                     (unsigned long long)s->n, bytes / 1073741824.0, (double)budget / 1073741824.0);
+    return stp__fail_limit(err,
+                           (stp_limit){STP_LIMIT_MEMORY, stp__u64_sat(bytes), budget,
+                                       stp__u64_sat(bytes)},
+                           "n = %llu: the schedule's DAG needs about %.3g GiB, above the memory "
+                           "budget of %.3g GiB",
+                           (unsigned long long)s->n, bytes / 1073741824.0,
+                           (double)budget / 1073741824.0);
   char name[96];
   snprintf(name, sizeof name, "reduce-%s-%s-n%llu", stp_reduce_tree_name(s->tree),
            stp_reduce_algorithm_name(s->algorithm), (unsigned long long)s->n);

@@ -83,11 +83,12 @@ stp_status stp__reduce_check_memory(const stp_reduce_spec *spec, stp_error *err)
   double bytes = (double)spec->n * STP_REDUCE_BYTES_PER_MACHINE;
   if (bytes <= (double)budget)
     return STP_OK;
-  return stp__fail(err, STP_ELIMIT,
-                   "n = %llu: the tree and its schedule need about %.3g GiB, above the memory "
-                   "budget of %.3g GiB (--max-memory)",
-                   (unsigned long long)spec->n, bytes / 1073741824.0,
-                   (double)budget / 1073741824.0);
+  uint64_t need = stp__u64_sat(bytes);
+  return stp__fail_limit(err, (stp_limit){STP_LIMIT_MEMORY, need, budget, need},
+                         "n = %llu: the tree and its schedule need about %.3g GiB, above the "
+                         "memory budget of %.3g GiB",
+                         (unsigned long long)spec->n, bytes / 1073741824.0,
+                         (double)budget / 1073741824.0);
 }
 
 stp_status stp_reduce_build(const stp_reduce_spec *spec, stp_reduce **out, stp_error *err) {

@@ -28,14 +28,18 @@ _P = ctypes.c_void_p
 
 class Error(Exception):
     """A failure reported by libstreamtp: .status is its kind ("EINVAL",
-    "ELIMIT", ...: stp_status_name), str(e) the library's message."""
+    "ELIMIT", ...: stp_status_name), str(e) the library's message; .limit,
+    for a limit the caller sets (stp_limit), {"kind": "states",
+    "transitions", "memory", "nodes" or "work", "needed", "allowed",
+    "estimate"}, else None."""
 
-    def __init__(self, status, message):
+    def __init__(self, status, message, limit=None):
         super().__init__(message)
         self.status = status
+        self.limit = limit
 
     def __reduce__(self):  # pickled with its status: raised in a worker process, it arrives whole
-        return (Error, (self.status, str(self)))
+        return (Error, (self.status, str(self), self.limit))
 
     @property
     def input_error(self):
@@ -44,8 +48,12 @@ class Error(Exception):
 
 
 # ---- the option structures (include/streamtp_base.h, streamtp_report.h) -----------
+class _Limit(ctypes.Structure):
+    _fields_ = [("kind", _c_int), ("needed", _c_u64), ("allowed", _c_u64), ("estimate", _c_u64)]
+
+
 class _Error(ctypes.Structure):
-    _fields_ = [("status", _c_int), ("message", ctypes.c_char * 1024)]
+    _fields_ = [("status", _c_int), ("message", ctypes.c_char * 1024), ("limit", _Limit)]
 
 
 class _Cancel(ctypes.Structure):
@@ -121,6 +129,7 @@ def fn(name, restype, *argtypes):
 PE = ctypes.POINTER(_Error)
 _status_name = fn("stp_status_name", _c_str, _c_int)
 _struct_size = fn("stp_struct_size", _c_size, _c_str)
+_limit_name = fn("stp_limit_name", _c_str, _c_int)
 version = fn("stp_version", _c_str)().decode()
 
 
@@ -143,10 +152,19 @@ def status_name(status):
     return _status_name(status).decode()
 
 
+def limit_dict(lim):
+    """An stp_limit as a dict, None when it is of no kind (STP_LIMIT_NONE)."""
+    if lim.kind == 0:
+        return None
+    return {"kind": _limit_name(lim.kind).decode(), "needed": lim.needed,
+            "allowed": lim.allowed, "estimate": lim.estimate}
+
+
 def fail(status, err, prefix=None):
     """Raise the library's error (err: an _Error it filled)."""
     message = err.message.decode("utf-8", "replace")
-    raise Error(status_name(status), f"{prefix}: {message}" if prefix else message)
+    raise Error(status_name(status), f"{prefix}: {message}" if prefix else message,
+                limit_dict(err.limit))
 
 
 def call(f, *args):

@@ -23,8 +23,8 @@ import os
 import time
 
 from . import _located
-from ._lib import (Error, Law as _Law, PE as _PE, _Control, _Error, _P, fail, fn as _fn, integer,
-                   interruptible as _interruptible, path, status_name)
+from ._lib import (Error, Law as _Law, PE as _PE, _Control, _Error, _Limit, _P, fail, fn as _fn,
+                   integer, interruptible as _interruptible, path, status_name)
 
 
 def _int(name, value, ctype="u64"):
@@ -72,12 +72,12 @@ class _GraphResult(ctypes.Structure):
     _fields_ = [("is_dag", _c_int), ("det_makespan", _c_double), ("det_period", _c_double),
                 ("det_throughput", _c_double), ("critical", _PS), ("critical_len", _c_size),
                 ("exp_computed", _c_int), ("exp_value", _c_double), ("exp_states", _c_u64),
-                ("exp_method", _c_str), ("exp_reason", ctypes.c_char * 256),
+                ("exp_method", _c_str), ("exp_reason", ctypes.c_char * 256), ("exp_limit", _Limit),
                 ("bound_lower", _c_double), ("bound_upper", _c_double),
                 ("law_asked", _c_int), ("law_computed", _c_int), ("law_value", _c_double),
                 ("law_states", _c_u64), ("law_method", _c_str), ("law_solver", _c_str),
                 ("law_sweeps", _c_size), ("law_residual", _c_double),
-                ("law_reason", ctypes.c_char * 256)]
+                ("law_reason", ctypes.c_char * 256), ("law_limit", _Limit)]
 
 
 class _SimOptions(ctypes.Structure):
@@ -388,8 +388,7 @@ def _reduce_values(spec, tree, exp, gopts, sim, lw):
     at_least = _ideals_lower(tree) if exp and law is None else 0
     if at_least > gopts.max_states:  # refused before the DAG is built (cli/cmd_reduce.c)
         reason = (f"the exponential makespan needs more than {gopts.max_states} states (order "
-                  f"ideals); its transfers that start together give at least {at_least}; "
-                  "raise --max-states")
+                  f"ideals); its transfers that start together give at least {at_least}")
         exp = False
         if sim is None:
             return math.nan, 0, reason, None, law

@@ -305,3 +305,18 @@ def test_bcast_partition_is_bcast_json(tmp_path):
         with pytest.raises(streamtp.Error) as e:
             streamtp.bcast_partition(bad, 0.1)
         assert str(e.value) == cli_error("bcast", "--partition", bad, "--rho", 0.1)
+
+
+def test_a_limit_error_carries_its_detail():
+    """ELIMIT names the limit, the size needed and the size allowed
+    (stp_limit), and the message names no option of the command line."""
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.reduce(10 ** 8, 1, 1, max_memory=2 ** 20)
+    assert e.value.status == "ELIMIT"
+    # STP_REDUCE_BYTES_PER_MACHINE = 96 bytes per machine, the estimate refused
+    assert e.value.limit == {"kind": "memory", "needed": 10 ** 8 * 96, "allowed": 2 ** 20,
+                             "estimate": 10 ** 8 * 96}
+    assert "--" not in str(e.value), str(e.value)
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.reduce(4, -1, 1)
+    assert e.value.status == "EINVAL" and e.value.limit is None  # a bad argument, no limit

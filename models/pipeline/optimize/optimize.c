@@ -210,7 +210,7 @@ static stp_status nothing_found(const stp_opt_run *run, stp_error *err) {
   if (run->skipped)
     return stp__fail(err, STP_ELIMIT,
                      "%s: no mapping's %s throughput is within the limits (%llu beyond them); "
-                     "raise --max-states, --max-transitions or --max-memory",
+                     "raise an evaluation's limits on states, transitions or memory",
                      sp->plat->file,
                      run->ev->objective == STP_OBJECTIVE_EXP ? "exponential" : "deterministic",
                      (unsigned long long)run->skipped);
@@ -306,7 +306,7 @@ static stp_status optimize(stp_opt_run *run, const stp_optimize_options *o,
                               "not compared", (unsigned long long)run->skipped);
   else if (!res->optimal && run->capped && !res->note)
     res->note = stp__asprintf("the search left out %llu candidates whose Markov chain has more "
-                              "than %llu states (a share of --max-states)",
+                              "than %llu states (a share of the limit on states)",
                               (unsigned long long)run->capped, (unsigned long long)run->capped_at);
   return finish(run, res, err);
 }
