@@ -176,6 +176,65 @@ STP_API stp_status stp_redist_schedule_graph(const stp_redist *rd,
                                              const stp_redist_cost *c, stp_graph **out,
                                              stp_error *err);
 
+/* ---- the command: one call (streamtp redistribute, streamtp.redistribute) ---------- */
+
+/* strategy of stp_redist_run_options besides one stp_redist_strategy. */
+#define STP_REDIST_STRATEGY_DEFAULT (-1) /* class where it applies, else stepwise */
+#define STP_REDIST_STRATEGY_ALL (-2)     /* class (where it applies), stepwise, greedy,
+                                            caterpillar */
+
+typedef struct stp_redist_run_options {
+  uint64_t P, Q, r, s;        /* CYCLIC(r) on P -> CYCLIC(s) on Q */
+  stp_redist_cost cost;       /* cost.M 0: L */
+  int strategy;               /* a stp_redist_strategy, or STP_REDIST_STRATEGY_* */
+  uint64_t max_steps, max_nodes; /* optimal (stp_redist_options) */
+  double max_work;            /* stepwise, greedy, optimal (stp_redist_options) */
+  /* The law of the message factors: the exact expected cost under it when
+   * it is phase-type (or when there is no simulation: else the reason),
+   * and the law of the simulation (NULL: exp, no exact cost). */
+  const stp_law *law;
+  uint64_t simulate;          /* Monte Carlo runs of the barrier schedule; 0: none */
+  uint64_t seed;              /* of the runs (default 1) */
+  stp_control control;        /* cancel, progress, memory budget of everything */
+} stp_redist_run_options;
+STP_API void stp_redist_run_options_init(stp_redist_run_options *o);
+
+/* One strategy's schedule and prices. */
+typedef struct stp_redist_strategy_result {
+  stp_redist_schedule *schedule;
+  stp_redist_costs costs;
+  int law_asked;              /* law holds the exact cost under the law */
+  stp_redist_law_costs law;
+  int simulated;
+  stp_graph_sim_result sim;   /* Monte Carlo of the barrier schedule */
+  double seconds;             /* wall time of this strategy */
+} stp_redist_strategy_result;
+
+typedef struct stp_redist_result {
+  stp_redist *rd;             /* the problem and its grid */
+  stp_redist_info info;
+  stp_redist_run_options options; /* as run: cost.M resolved, law NULL (see law) */
+  char *law;                  /* the law's spec, or NULL */
+  size_t count;               /* strategies done, in the order run */
+  stp_redist_strategy_result *strategies;
+} stp_redist_result;
+
+/* Everything `streamtp redistribute` computes: the grid, then each strategy
+ * asked for, its costs, its exact cost under o->law and its Monte Carlo.
+ * Checks first, before anything is computed: the parameters (EINVAL or
+ * ELIMIT naming them), the cost model (stp_redist_cost_check), the class
+ * strategy's case, the memory of the record (the grid and every message)
+ * against the budget; *out is NULL when one fails.  A strategy that fails
+ * (max_steps < ns_opt, a search beyond max_nodes, a simulated event graph
+ * beyond the budget, an interrupt) stops the run with its error, *out
+ * holding the strategies done before it: the caller frees *out in every
+ * case. */
+STP_API stp_status stp_redist_run(const stp_redist_run_options *o, stp_redist_result **out,
+                                  stp_error *err);
+STP_API void stp_redist_result_free(stp_redist_result *r);
+/* r->count, for bindings that do not read the structure. */
+STP_API size_t stp_redist_result_count(const stp_redist_result *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -117,6 +117,17 @@ struct stp_optimize_result;
 STP_API stp_status stp_optimize_result_json(const struct stp_optimize_result *res,
                                             stp_record **out, stp_error *err);
 
+/* ---- redistribute ------------------------------------------------------------------
+ * The k-th strategy of a redistribution (streamtp redistribute --json): P,
+ * Q, r, s, L, g, M, alpha, beta, grid, messages, ns_opt, strategy, steps,
+ * ns, tc, deterministic, exponential, bounds, exact_law (a law asked),
+ * max_steps and search (optimal), simulation, seconds, status, error; its
+ * own "limits": max_memory, seed (a simulation), max_steps, max_nodes,
+ * max_work.  STP_EINVAL when k >= r->count. */
+struct stp_redist_result;
+STP_API stp_status stp_redist_json(const struct stp_redist_result *r, size_t k,
+                                   stp_record **out, stp_error *err);
+
 /* ---- sinks: a stream of records in one format ----------------------------------------
  * stp_sink_put returns the bytes to write for that record (for a table,
  * nothing until stp_sink_end, which aligns the columns); the caller writes

@@ -136,7 +136,7 @@ def main():
                         "strategy": j["strategy"], "ns": j["ns"], "tc": j["tc"],
                         "optimal_tc": opt["tc"], "optimal_ns": opt["ns"],
                         "tc_ratio": j["tc"] / opt["tc"], "ns_ratio": j["ns"] / j["ns_opt"],
-                        "exp_cost": j["exponential"]["cost"]})
+                        "exp_cost": j["exponential"]["makespan"]})
     fields = ["case", "P", "Q", "r", "s", "L", "messages", "ns_opt", "strategy", "ns", "tc",
               "optimal_tc", "optimal_ns", "tc_ratio", "ns_ratio", "exp_cost"]
     common.write_csv(args.out + "/redistribute.csv", fields, out)

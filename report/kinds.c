@@ -13,11 +13,15 @@ static const char *const eval_labels[] = {"file", "model", "det throughput", "ex
                                           "law throughput", "critical", NULL};
 
 static const stp__record_kind kinds[] = {
-    {"eval", stp__text_eval, stp__eval_csv, eval_table, eval_labels},
-    {"batch-summary", NULL, NULL, NULL, NULL},
-    {"generate", stp__text_generate, NULL, NULL, NULL},
-    {"optimize", stp__text_optimize, NULL, NULL, NULL},
-    {"simulate", stp__text_simulate, stp__sim_csv, stp__sim_table, stp__sim_labels},
+    {.name = "eval", .text = stp__text_eval, .csv = stp__eval_csv, .table = eval_table,
+     .labels = eval_labels},
+    {.name = "batch-summary"},
+    {.name = "generate", .text = stp__text_generate},
+    {.name = "optimize", .text = stp__text_optimize},
+    {.name = "simulate", .text = stp__text_simulate, .csv = stp__sim_csv,
+     .table = stp__sim_table, .labels = stp__sim_labels},
+    {.name = "redistribute", .text = stp__text_redistribute, .csv = stp__redistribute_csv,
+     .table = stp__redistribute_table, .preamble = stp__preamble_redistribute},
 };
 
 const stp__record_kind *stp__kind_find(const char *name) {

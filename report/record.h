@@ -4,6 +4,7 @@
 #ifndef STP_REPORT_RECORD_H
 #define STP_REPORT_RECORD_H
 
+#include "streamtp_graph.h"
 #include "streamtp_report.h"
 #include "report/json.h"
 
@@ -23,6 +24,12 @@ typedef struct stp__record_kind {
   const char *const *csv;     /* CSV columns (NULL: no CSV) */
   const char *const *table;   /* table columns (NULL: no table) */
   const char *const *labels;  /* their headings (NULL: the paths) */
+  /* Optional: the text before a table, from its first record (the problem
+   * its records share: redistribute's grid). */
+  void (*preamble)(FILE *f, const json_t *first);
+  /* Optional: the text after the reports of a stream, from all its records
+   * (an array): bcast's comparison of its heuristics. */
+  void (*summary)(FILE *f, const json_t *records);
 } stp__record_kind;
 
 const stp__record_kind *stp__kind_find(const char *name);
@@ -58,6 +65,36 @@ json_t *stp__fit_json(const stp_law_fit *fit);
  * not, without status and error. */
 json_t *stp__result_object(const stp_mapping *m, const stp_result *r, bool components);
 
+/* ---- the graph family (graphfamily.c): graph, reduce, redistribute, bcast ---- */
+/* "exponential": {key: value, "states", "method"}, or {key: null, "reason"}
+ * when reason is not NULL (then "method" too when method is not NULL). */
+json_t *stp__exponential_json(const char *key, double value, uint64_t states,
+                              const char *method, const char *reason);
+/* The head of every "exact_law": {"law", key: value} (the caller adds the
+ * rest), or {"law", key: null, "reason"} when reason is not NULL. */
+json_t *stp__law_json(const char *law, const char *key, double value, const char *reason);
+/* "exact_law" of a graph's analysis: {"law", "makespan" or "throughput",
+ * "period" (TEG), "method", "states", and for a TEG "solver", "sweeps",
+ * "residual"}, or {"law", key: null, "reason"}. */
+json_t *stp__graph_law_json(const stp_graph_result *r, const char *law);
+/* "bounds": {"lower", "upper"} (null where not finite). */
+json_t *stp__bounds_json(double lower, double upper);
+/* "simulation" of a graph's Monte Carlo runs: {"law" (NULL: exp), "runs",
+ * "seed", "makespan" (dag) or "throughput" and "period", "ci95"}. */
+json_t *stp__graph_sim_json(const char *law, uint64_t seed, const stp_graph_sim_result *r,
+                            bool dag);
+/* A text line of an exact value under a law: "law SPEC" in a label column
+ * of `width` (the value on the next line when the label is wider), then
+ * key, value and "(detail)", or "not computed: reason". */
+void stp__law_line(FILE *f, const char *law, int width, const char *key, double value,
+                   const char *reason, const char *detail);
+/* The same line of a graph's "exact_law" object. */
+void stp__graph_law_text(FILE *f, const json_t *exact_law, int width);
+/* "within the bounds", "below the bounds", ... of a "position". */
+const char *stp__position_text(const char *position);
+/* "95% CI [lo, hi]" of a "simulation" object's ci95. */
+void stp__ci95_text(FILE *f, const json_t *simulation);
+
 /* The text reports (one function per kind, beside the producer). */
 void stp__text_eval(FILE *f, const json_t *rec, size_t index);
 extern const char *const stp__eval_csv[];
@@ -65,5 +102,8 @@ void stp__text_generate(FILE *f, const json_t *rec, size_t index);
 void stp__text_optimize(FILE *f, const json_t *rec, size_t index);
 void stp__text_simulate(FILE *f, const json_t *rec, size_t index);
 extern const char *const stp__sim_csv[], *const stp__sim_table[], *const stp__sim_labels[];
+void stp__text_redistribute(FILE *f, const json_t *rec, size_t index);
+void stp__preamble_redistribute(FILE *f, const json_t *first);
+extern const char *const stp__redistribute_csv[], *const stp__redistribute_table[];
 
 #endif /* STP_REPORT_RECORD_H */

@@ -18,7 +18,7 @@ struct stp_sink {
   char **columns, **labels; /* NULL-terminated; labels may be NULL */
   size_t count;             /* records put */
   int header_done;          /* CSV: the header is out */
-  json_t *rows;             /* a table's records, until the end */
+  json_t *rows;             /* a table's records (a summary's), until the end */
 };
 
 static const char *const format_names[] = {"text", "jsonl", "csv", "table"};
@@ -162,12 +162,22 @@ stp_status stp_sink_header(stp_sink *s, char **text, size_t *len, stp_error *err
   return stp__render(put_csv_line, &(csv_line){s->columns, NULL}, text, len, err);
 }
 
+/* Keep r's object until the end of the stream. */
+static bool keep(stp_sink *s, const stp_record *r) {
+  if (!s->rows && !(s->rows = json_array()))
+    return false;
+  return json_array_append(s->rows, r->obj) == 0;
+}
+
 stp_status stp_sink_put(stp_sink *s, const stp_record *r, char **text, size_t *len,
                         stp_error *err) {
   *text = NULL;
   size_t index = s->count++;
   switch (s->fmt) {
-  case STP_FORMAT_TEXT: return stp__record_text_at(r, index, text, len, err);
+  case STP_FORMAT_TEXT:
+    if (s->kind->summary && stp_record_status(r) == STP_OK && !keep(s, r))
+      return stp__oom(err, "a summary");
+    return stp__record_text_at(r, index, text, len, err);
   case STP_FORMAT_JSONL: {
     json_t *o = stp__record_enveloped(r, s->has_limits ? &s->limits : NULL);
     if (!o)
@@ -182,9 +192,7 @@ stp_status stp_sink_put(stp_sink *s, const stp_record *r, char **text, size_t *l
     return stp__render(put_csv_record, &line, text, len, err);
   }
   case STP_FORMAT_TABLE:
-    if (!s->rows && !(s->rows = json_array()))
-      return stp__oom(err, "a table");
-    if (json_array_append(s->rows, r->obj) != 0) /* a table waits for its widths */
+    if (!keep(s, r)) /* a table waits for its widths */
       return stp__oom(err, "a table");
     return empty(text, len, err);
   }
@@ -202,6 +210,8 @@ static bool column_used(const stp_sink *s, size_t c) {
 
 static void put_table(FILE *f, const void *arg) {
   const stp_sink *s = arg;
+  if (s->kind->preamble)
+    s->kind->preamble(f, json_array_get(s->rows, 0));
   size_t ncol = 0, nrow = json_array_size(s->rows), all = 0;
   while (s->columns[all])
     all++;
@@ -248,9 +258,16 @@ static void put_table(FILE *f, const void *arg) {
   free(col);
 }
 
+static void put_summary(FILE *f, const void *arg) {
+  const stp_sink *s = arg;
+  s->kind->summary(f, s->rows);
+}
+
 stp_status stp_sink_end(stp_sink *s, char **text, size_t *len, stp_error *err) {
   *text = NULL;
   if (s->fmt == STP_FORMAT_TABLE && json_array_size(s->rows))
     return stp__render(put_table, s, text, len, err);
+  if (s->fmt == STP_FORMAT_TEXT && s->kind->summary && json_array_size(s->rows))
+    return stp__render(put_summary, s, text, len, err);
   return empty(text, len, err);
 }

@@ -35,6 +35,11 @@ from .graph import bcast, bcast_model, bcast_partition, graph, reduce  # noqa: E
 __all__ += ["graph", "reduce", "bcast", "bcast_model", "bcast_partition"]
 
 # The other commands, through the streamtp executable (streamtp.command).
-from ._command import command, ctmc, redistribute, teg  # noqa: E402
+from ._command import command, ctmc, teg  # noqa: E402
 
-__all__ += ["command", "teg", "ctmc", "redistribute"]
+__all__ += ["command", "teg", "ctmc"]
+
+# The seed families' commands (streamtp._seeds).
+from ._seeds import redistribute  # noqa: E402
+
+__all__ += ["redistribute"]

@@ -1,13 +1,14 @@
 """_command.py: every streamtp command from Python, through the command itself.
 
-evaluate, simulate, optimize, graph, reduce and bcast call libstreamtp
-directly; the other commands (teg, ctmc, redistribute, generate, batch) and
+evaluate, simulate, optimize, graph, reduce, redistribute and bcast call
+libstreamtp directly; the other commands (teg, ctmc) and
 any option the bindings do not have are reached here by running the
 `streamtp` executable that belongs to the loaded library, with the command's
 JSON output read back: the same records, keys and numbers as on the command
 line (docs/format.md), and its error as a streamtp.Error.
 
-    streamtp.command("redistribute", P=15, Q=6, r=2, s=3, strategy="all")
+    streamtp.command("redistribute", P=15, Q=6, r=2, s=3, strategy="all", format="csv",
+                     json_lines=False)
     streamtp.teg("examples/example-a.json", model="strict")
 
 Keyword options become --name value (underscores as dashes); True is a flag,
@@ -91,12 +92,6 @@ def teg(mapping, **options):
 def ctmc(mapping, **options):
     """`streamtp ctmc MAPPING --json`: one Markov chain, solved (or exported with output=)."""
     return command("ctmc", mapping, **options)
-
-
-def redistribute(**options):
-    """`streamtp redistribute --P .. --Q .. --r .. --s .. --json`: one record per strategy
-    (law="erlang:k=4" adds "exact_law", the expected cost under that phase-type law)."""
-    return command("redistribute", **options)
 
 
 def generate(output, **options):

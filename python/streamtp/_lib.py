@@ -248,6 +248,20 @@ def number(name, value, lo=-math.inf, hi=math.inf, open_low=False):
     return x
 
 
+TIME_MIN, TIME_MAX = 1e-150, 1e150  # STP_TIME_MIN, STP_TIME_MAX: the range of every time
+
+
+def time_value(name, value, allow_zero=True):
+    """A time, or a quantity times are made of, as the command line's
+    cli_parse_time checks it: 0 (when allow_zero) or within
+    [TIME_MIN, TIME_MAX]."""
+    x = number(name, value, 0 if allow_zero else TIME_MIN, TIME_MAX)
+    if x != 0 and x < TIME_MIN:
+        raise Error("EINVAL", f"{name}: {value!r} is outside [{TIME_MIN:g}, {TIME_MAX:g}] "
+                              "(or 0): sums of such times would underflow; rescale the units")
+    return x
+
+
 def text(name, value, allow_none=False):
     """A string argument as the bytes the library reads: TypeError for
     anything but str; a NUL byte would cut it there (and name another file

@@ -1,5 +1,5 @@
 """Tests of the commands reached through the executable (streamtp.command and
-teg, ctmc, redistribute, generate, batch): options become the command's,
+teg, ctmc, generate, batch): options become the command's,
 its JSON records come back as dicts, its errors as streamtp.Error, and the
 values agree with closed forms and with the library functions (evaluate).
 """
@@ -41,36 +41,6 @@ def test_ctmc_component_is_evaluate_component():
                         rel_tol=1e-9)
 
 
-def test_redistribute_options_and_records():
-    recs = streamtp.redistribute(P=15, Q=6, r=2, s=3, strategy="all")
-    names = [r["strategy"] for r in recs]
-    assert names[:3] == ["stepwise", "greedy", "caterpillar"]
-    # the stepwise schedule of docs/guide/redistribute.md: 10 steps, cost 20,
-    # each step costing its longest message (alpha 0, beta 1)
-    step = recs[0]
-    assert step["deterministic"]["makespan"] == 20.0
-    assert sum(max(m["length"] for m in st) for st in step["steps"]) == 20
-    assert len(step["steps"]) == step["ns_opt"] == 10
-    assert "version" in step and "limits" in step
-
-
-def test_redistribute_exact_law():
-    # law= alone gives "exact_law" (docs/format.md, "redistribute"): the
-    # exponential law in two Coxian phases is the exponential cost; two
-    # messages of one step under Erlang-2 of mean 1 take 11/8 in expectation
-    (r,) = streamtp.redistribute(P=16, Q=16, r=3, s=5, law="coxian:rate=2/1,next=0.5")
-    e = r["exact_law"]
-    assert e["law"] == "coxian:rate=2/1,next=0.5" and e["method"] == "quadrature"
-    assert math.isclose(e["makespan"], r["exponential"]["makespan"], rel_tol=1e-12)
-    assert 0 <= e["estimated_error"] < 1e-12 * e["makespan"]
-    shapes = {tuple(sorted(m["length"] for m in st)) for st in r["steps"]}
-    assert e["step_shapes"] == len(shapes) == 3
-    (r,) = streamtp.redistribute(P=2, Q=2, r=1, s=1, law="erlang:k=2")
-    assert math.isclose(r["exact_law"]["makespan"], 11 / 8, rel_tol=1e-12)
-    (r,) = streamtp.redistribute(P=2, Q=2, r=1, s=1, law="gamma:cv=0.5")
-    assert r["exact_law"]["makespan"] is None and "not phase-type" in r["exact_law"]["reason"]
-
-
 def test_generate_and_batch_agree_with_evaluate(tmp_path):
     got = streamtp.generate(str(tmp_path / "g"), stages=3, processors=6, count=3, seed=3)
     files = got["files"]
@@ -88,7 +58,7 @@ def test_generate_and_batch_agree_with_evaluate(tmp_path):
 
 def test_errors_are_streamtp_errors(tmp_path):
     with pytest.raises(streamtp.Error) as e:
-        streamtp.redistribute(P=15, Q=6, r=2, s=3, strategy="clas")
+        streamtp.command("redistribute", P=15, Q=6, r=2, s=3, strategy="clas")
     assert e.value.status == "EINVAL" and "did you mean 'class'" in str(e.value)
     streamtp.generate(str(tmp_path / "g"), stages=2, processors=3)
     with pytest.raises(streamtp.Error) as e:

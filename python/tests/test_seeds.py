@@ -1,0 +1,190 @@
+"""Tests of the seed families from Python (python/streamtp/_seeds.py):
+streamtp.redistribute, reduce, bcast, bcast_model and bcast_partition.
+Each result must be the record the command prints with --json for the same
+input, key for key, in the same order, with the same JSON types, bit for
+bit, "version" and "limits" included (a wall time is free); each refusal
+must carry the command's message or the library's; and every function
+works with no streamtp executable anywhere (one library call each).  Run
+by ctest (python) like test_streamtp.py."""
+import json
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import streamtp  # noqa: E402
+
+BIN = os.environ.get("STREAMTP", os.path.join(ROOT, "build", "streamtp"))
+
+
+def cli(*args):
+    return subprocess.run([BIN, *map(str, args), "--json"], capture_output=True, text=True,
+                          cwd=ROOT)
+
+
+def cli_json(*args):
+    out = cli(*args)
+    assert out.returncode == 0, out.stderr
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def cli_error(*args):
+    out = cli(*args)
+    assert out.returncode == 2, out.stdout
+    prefix = "streamtp: error: "
+    assert out.stderr.startswith(prefix)
+    return out.stderr[len(prefix):].splitlines()[0]
+
+
+def same(got, want, where="$"):
+    """Equal values of equal JSON types, dict keys in the same order; a wall
+    time ("seconds") is a float on both sides, its value free."""
+    if where.endswith(".seconds"):
+        assert type(got) is type(want) is float, f"{where}: {got!r} vs {want!r}"
+        return
+    assert type(got) is type(want), f"{where}: {got!r} vs {want!r}"
+    if isinstance(want, dict):
+        assert list(got) == list(want), where
+        for k in want:
+            same(got[k], want[k], f"{where}.{k}")
+    elif isinstance(want, list):
+        assert len(got) == len(want), where
+        for k, (g, w) in enumerate(zip(got, want)):
+            same(g, w, f"{where}[{k}]")
+    else:
+        assert got == want, f"{where}: {got!r} vs {want!r}"
+
+
+@pytest.fixture(autouse=True)
+def at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+# ---- redistribute -----------------------------------------------------------------------
+REDISTRIBUTE = [
+    ({}, []),
+    ({"strategy": "all"}, ["--strategy", "all"]),
+    ({"strategy": "optimal", "max_steps": 12, "max_nodes": 5000},
+     ["--strategy", "optimal", "--max-steps", 12, "--max-nodes", 5000]),
+    ({"strategy": "all", "law": "erlang:k=2", "simulate": 50, "seed": 3},
+     ["--strategy", "all", "--law", "erlang:k=2", "--simulate", 50, "--seed", 3]),
+    ({"law": "gamma:cv=0.5"}, ["--law", "gamma:cv=0.5"]),
+    ({"law": "gamma:cv=0.5", "simulate": 20}, ["--law", "gamma:cv=0.5", "--simulate", 20]),
+    ({"M": 180, "alpha": 0.5, "beta": 2, "strategy": "caterpillar", "max_work": 1e6},
+     ["--M", 180, "--alpha", 0.5, "--beta", 2, "--strategy", "caterpillar", "--max-work", 1e6]),
+]
+
+
+@pytest.mark.parametrize("kw,args", REDISTRIBUTE)
+def test_redistribute_is_the_commands_json(kw, args):
+    got = streamtp.redistribute(15, 6, 2, 3, **kw)
+    same(got, cli_json("redistribute", "--P", 15, "--Q", 6, "--r", 2, "--s", 3, *args))
+
+
+def test_redistribute_records():
+    recs = streamtp.redistribute(P=15, Q=6, r=2, s=3, strategy="all")
+    assert [r["strategy"] for r in recs] == ["stepwise", "greedy", "caterpillar"]
+    # the stepwise schedule of docs/guide/redistribute.md: 10 steps, cost 20,
+    # each step costing its longest message (alpha 0, beta 1)
+    step = recs[0]
+    assert step["deterministic"]["makespan"] == 20.0
+    assert sum(max(m["length"] for m in st) for st in step["steps"]) == 20
+    assert len(step["steps"]) == step["ns_opt"] == 10
+    assert step["status"] == "OK" and step["error"] is None
+    assert step["version"] == streamtp.__version__
+    assert step["limits"]["max_nodes"] == 1000000 and step["limits"]["max_steps"] is None
+    # the aliases of one release are gone
+    assert "cost" not in step and "cost" not in step["exponential"]
+
+
+def test_redistribute_exact_law():
+    # law= alone gives "exact_law" (docs/format.md, "redistribute"): the
+    # exponential law in two Coxian phases is the exponential cost; two
+    # messages of one step under Erlang-2 of mean 1 take 11/8 in expectation
+    (r,) = streamtp.redistribute(P=16, Q=16, r=3, s=5, law="coxian:rate=2/1,next=0.5")
+    e = r["exact_law"]
+    assert e["law"] == "coxian:rate=2/1,next=0.5" and e["method"] == "quadrature"
+    assert math.isclose(e["makespan"], r["exponential"]["makespan"], rel_tol=1e-12)
+    assert 0 <= e["estimated_error"] < 1e-12 * e["makespan"]
+    shapes = {tuple(sorted(m["length"] for m in st)) for st in r["steps"]}
+    assert e["step_shapes"] == len(shapes) == 3
+    (r,) = streamtp.redistribute(P=2, Q=2, r=1, s=1, law="erlang:k=2")
+    assert math.isclose(r["exact_law"]["makespan"], 11 / 8, rel_tol=1e-12)
+    (r,) = streamtp.redistribute(P=2, Q=2, r=1, s=1, law="gamma:cv=0.5")
+    assert r["exact_law"]["makespan"] is None and "not phase-type" in r["exact_law"]["reason"]
+    # with a simulation, a law that is not phase-type drives it alone
+    (r,) = streamtp.redistribute(P=2, Q=2, r=1, s=1, law="gamma:cv=0.5", simulate=10)
+    assert "exact_law" not in r and r["simulation"]["law"] == "gamma:cv=0.5"
+
+
+@pytest.mark.parametrize("kw,args", [
+    ({"M": 100}, ["--M", 100]),
+    ({"strategy": "class", "P": 15, "Q": 15, "r": 3, "s": 5}, ["--strategy", "class"]),
+])
+def test_redistribute_refusals(kw, args):
+    kw = {"P": 15, "Q": 6, "r": 2, "s": 3, **kw}
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.redistribute(**kw)
+    assert e.value.status == "EINVAL"
+    want = cli_error("redistribute", "--P", kw["P"], "--Q", kw["Q"], "--r", kw["r"], "--s",
+                     kw["s"], *args)
+    if "M" in kw:  # the command says it about its option, the library about M
+        assert "not a multiple of L" in want and "not a positive multiple of L = 90" in str(e.value)
+    else:
+        assert str(e.value) == want
+
+
+def test_redistribute_arguments():
+    for kw, what in [({"P": 0}, "P: 0 is out of range [1, 1048576]"),
+                     ({"r": 2 ** 40 + 1}, "r: 1099511627777 is out of range"),
+                     ({"alpha": -1}, "alpha: -1 is out of range"),
+                     ({"beta": 1e-200}, "beta: 1e-200 is outside"),
+                     ({"strategy": "clas"}, "strategy: 'clas' is not one of"),
+                     ({"max_steps": 5}, "max_steps applies to strategy='optimal' only"),
+                     ({"strategy": "optimal", "max_nodes": 0}, "max_nodes: 0 is out of range"),
+                     ({"simulate": 0}, "simulate: 0 is out of range"),
+                     ({"seed": 3}, "seed needs simulate=R"),
+                     ({"law": "gama"}, "law: ")]:
+        with pytest.raises(streamtp.Error, match=what.replace("[", r"\[").replace(".", r"\.")):
+            streamtp.redistribute(**{"P": 15, "Q": 6, "r": 2, "s": 3, **kw})
+    with pytest.raises(TypeError):
+        streamtp.redistribute(15.0, 6, 2, 3)
+    with pytest.raises(TypeError):
+        streamtp.redistribute(15, 6, 2, 3, alpha="0")
+
+
+def test_redistribute_progress_and_interrupt():
+    seen = []
+    streamtp.redistribute(16, 16, 3, 5, strategy="all", law="erlang:k=3",
+                          progress=seen.append)  # short: no report needed, none forbidden
+    assert all(set(i) == {"what", "done", "estimate", "seconds"} for i in seen)
+
+    def stop(info):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        streamtp.redistribute(200, 190, 7, 11, strategy="optimal", max_nodes=10 ** 9,
+                              progress=stop)
+
+
+# ---- no executable ------------------------------------------------------------------------
+def test_no_executable_needed(tmp_path):
+    # Each function is one library call: with no streamtp on PATH and no
+    # STREAMTP_COMMAND, they all still work.
+    script = (
+        "import shutil, streamtp\n"
+        "assert shutil.which('streamtp') is None\n"
+        "print(len(streamtp.redistribute(4, 6, 3, 2, strategy='all', simulate=10)))\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("STREAMTP", "STREAMTP_COMMAND")}
+    env["PATH"] = str(tmp_path)  # an empty directory: no streamtp, no other program
+    env["PYTHONPATH"] = os.path.join(ROOT, "python")
+    env.setdefault("STREAMTP_LIBRARY", os.path.join(ROOT, "build", "libstreamtp.so.0"))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["3"]
