@@ -3,16 +3,15 @@
  * makespan, the exact exponential makespan of its DAG, the N.B.U.E.
  * interval, Monte Carlo), --model (Table 1's formulas against the (max,+)
  * value of each tree) and --partition (Lowekamp's clusters of a latency
- * matrix).  docs/format.md, "bcast", is the contract. */
+ * matrix).  Each mode is one library call (stp_bcast_run,
+ * stp_bcast_model_run, stp_bcast_partition_run) and its records are the
+ * library's; docs/format.md, "bcast", is the contract. */
 #include "cli/cli.h"
 #include "cli/gantt.h"
-#include "cli/report.h"
+#include "cli/output.h"
 #include "streamtp_bcast.h"
 
-#include <float.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const cli_option bcast_options[] = {
@@ -25,7 +24,9 @@ static const cli_option bcast_options[] = {
                            "(default 1000000)"},
     CLI_SIM_OPTIONS,
     CLI_GANTT_OPTIONS,
-    {"json", 0, NULL, "one JSON object per line"},
+    {"json", 0, NULL, "one JSON object per line (--format jsonl)"},
+    {"format", 0, "text|jsonl|csv|table", "text (default), jsonl, csv or table (csv and table: "
+                                          "a platform's heuristics)"},
     {"model", 0, NULL, "Table 1 mode: printed formula and (max,+) value of each algorithm"},
     {"P", 0, "P", "--model: number of processes (>= 2)"},
     {"L", 0, "L", "--model: latency"},
@@ -41,6 +42,10 @@ static const char *const platform_only[] = {"size",     "root", "inter", "intra"
                                             "simulate", "law",  "seed",  "gantt", "periods",
                                             NULL};
 static const char *const model_only[] = {"P", "L", "g", "k", "gs", "g1", NULL};
+/* A platform's heuristics as text, JSON lines, CSV or a table; one
+ * record (Table 1, a partition) as text or JSON. */
+static const char *const platform_formats[] = {"text", "jsonl", "csv", "table", NULL};
+static const char *const one_formats[] = {"text", "jsonl", NULL};
 
 #define CMD (&cli_bcast_command)
 
@@ -77,306 +82,66 @@ static bool model_params(const cli_args *a, stp_bcast_model_params *q) {
   return true;
 }
 
-static int run_model(const cli_args *a, bool json) {
-  stp_bcast_model_params q;
-  if (!model_params(a, &q))
+static stp_status put_model(const void *res, size_t k, stp_record **rec, stp_error *err) {
+  (void)k;
+  return stp_bcast_model_json(res, rec, err);
+}
+
+static int run_model(const cli_args *a, int fmt) {
+  stp_bcast_model_options o = {.control = cli_control()};
+  if (!model_params(a, &o.params))
     return CLI_USAGE;
-  double formula[STP_BCAST_ALG_COUNT], dag[STP_BCAST_ALG_COUNT];
-  for (int k = 0; k < STP_BCAST_ALG_COUNT; k++) {
-    stp_error err = {0};
-    formula[k] = stp_bcast_model_formula((stp_bcast_alg)k, &q);
-    if (stp_bcast_model_dag((stp_bcast_alg)k, &q, &dag[k], &err) != STP_OK)
-      return cli_report_error(&err);
-  }
-  if (json) {
-    json_t *o = json_object(), *algs = json_object();
-    json_object_set_new(o, "P", json_integer((json_int_t)q.P));
-    json_object_set_new(o, "L", report_number(q.L));
-    json_object_set_new(o, "g", report_number(q.g));
-    json_object_set_new(o, "k", json_integer((json_int_t)q.k));
-    json_object_set_new(o, "gs", report_number(q.gs));
-    json_object_set_new(o, "g1", report_number(q.g1));
-    for (int k = 0; k < STP_BCAST_ALG_COUNT; k++)
-      json_object_set_new(algs, stp_bcast_alg_name((stp_bcast_alg)k),
-                          json_pack("{s:o,s:o}", "formula", report_number(formula[k]), "dag",
-                                    report_number(dag[k])));
-    json_object_set_new(o, "algorithms", algs);
-    int rc = report_json_line(stdout, o);
-    json_decref(o);
-    return rc ? CLI_FAILURE : CLI_OK;
-  }
-  cli_record rec;
-  if (!cli_record_open(&rec))
-    return CLI_FAILURE;
-  FILE *f = rec.f;
-  fprintf(f, "Table 1, P = %llu, L = %g, g = %g, k = %llu, gs = %g, g1 = %g\n",
-          (unsigned long long)q.P, q.L, q.g, (unsigned long long)q.k, q.gs, q.g1);
-  fprintf(f, "  %-16s %16s %16s\n", "algorithm", "formula", "dag");
-  for (int k = 0; k < STP_BCAST_ALG_COUNT; k++) {
-    char d[32] = "-";
-    if (!isnan(dag[k]))
-      snprintf(d, sizeof d, "%.10g", dag[k]);
-    bool differs = !isnan(dag[k]) && fabs(dag[k] - formula[k]) > 1e-9 * fmax(1, fabs(dag[k]));
-    fprintf(f, "  %-16s %16.10g %16s%s\n", stp_bcast_alg_name((stp_bcast_alg)k), formula[k], d,
-            differs ? "  (differs: see docs/design.md)" : "");
-  }
-  return cli_record_close(&rec) ? CLI_OK : CLI_FAILURE; /* cli_finish says why */
+  stp_error err = {0};
+  stp_bcast_model_result *r = NULL;
+  stp_status st = stp_bcast_model_run(&o, &r, &err);
+  int rc = cli_out_results("bcast-model", fmt, r ? 1 : 0, put_model, r, st, &err);
+  stp_bcast_model_result_free(r);
+  return rc;
 }
 
 /* ---- --partition ------------------------------------------------------------------ */
 
-static void print_ranges(FILE *f, const size_t *x, size_t n) {
-  for (size_t k = 0; k < n;) {
-    size_t e = k;
-    while (e + 1 < n && x[e + 1] == x[e] + 1)
-      e++;
-    fprintf(f, "%s%zu", k ? " " : "", x[k]);
-    if (e > k)
-      fprintf(f, "-%zu", x[e]);
-    k = e + 1;
-  }
+static stp_status put_partition(const void *res, size_t k, stp_record **rec, stp_error *err) {
+  (void)k;
+  return stp_bcast_partition_json(res, rec, err);
 }
 
-static int print_partition(const char *file, double rho, const stp_bcast_partition *p,
-                           bool json) {
-  if (!json) {
-    cli_record rec;
-    if (!cli_record_open(&rec))
-      return CLI_FAILURE;
-    fprintf(rec.f, "%s: %zu machines, %zu clusters (rho %g)\n", file, p->n, p->nclusters, rho);
-    for (size_t c = 0; c < p->nclusters; c++) {
-      fprintf(rec.f, "  cluster %zu (%zu): ", c, p->sizes[c]);
-      print_ranges(rec.f, p->nodes + p->offsets[c], p->sizes[c]);
-      fputc('\n', rec.f);
-    }
-    return cli_record_close(&rec) ? CLI_OK : CLI_FAILURE; /* cli_finish says why */
-  }
-  json_t *o = json_object(), *sizes = json_array(), *cl = json_array();
-  json_object_set_new(o, "file", report_string(file));
-  json_object_set_new(o, "rho", report_number(rho));
-  for (size_t c = 0; c < p->nclusters; c++) {
-    json_t *m = json_array();
-    for (size_t k = p->offsets[c]; k < p->offsets[c + 1]; k++)
-      json_array_append_new(m, json_integer((json_int_t)p->nodes[k]));
-    json_array_append_new(sizes, json_integer((json_int_t)p->sizes[c]));
-    json_array_append_new(cl, m);
-  }
-  json_object_set_new(o, "sizes", sizes);
-  json_object_set_new(o, "clusters", cl);
-  int rc = report_json_line(stdout, o);
-  json_decref(o);
-  return rc ? CLI_FAILURE : CLI_OK;
-}
-
-static int run_partition(const cli_args *a, const char *file, bool json) {
+static int run_partition(const cli_args *a, const char *file, int fmt) {
   const char *r = cli_get(CMD, a, "rho");
-  double rho;
+  stp_bcast_partition_options o = {.file = file, .control = cli_control()};
   if (!r) {
     cli_usage_error(CMD, "--partition needs --rho R");
     return CLI_USAGE;
   }
-  if (!cli_parse_double(CMD, "rho", r, 0, STP_TIME_MAX, &rho))
+  if (!cli_parse_double(CMD, "rho", r, 0, STP_TIME_MAX, &o.rho))
     return CLI_USAGE;
   stp_error err = {0};
-  double *w;
-  size_t n;
-  if (stp_bcast_latency_load_file(file, &w, &n, &err) != STP_OK)
-    return cli_report_error(&err);
-  stp_bcast_partition p;
-  int rc;
-  if (stp_bcast_partition_compute(w, n, rho, &p, &err) != STP_OK)
-    rc = cli_report_error(&err);
-  else
-    rc = print_partition(file, rho, &p, json);
-  stp_bcast_partition_free(&p);
-  free(w);
+  stp_bcast_partition_result *res = NULL;
+  stp_status st = stp_bcast_partition_run(&o, &res, &err);
+  int rc = cli_out_results("bcast-partition", fmt, res ? 1 : 0, put_partition, res, st, &err);
+  stp_bcast_partition_result_free(res);
   return rc;
 }
 
 /* ---- a platform file ----------------------------------------------------------------- */
 
-typedef struct platform_run {
-  const stp_bcast_platform *p;
-  stp_bcast_options opts;
-  stp_graph_options gopts;
-  bool simulate, json;
-  stp_graph_sim_options sim;
-  int first, last; /* heuristics to run */
-  /* one line per heuristic done, for the closing comparison table (text) */
-  struct {
-    stp_bcast_heuristic h;
-    double makespan, exp_value, mean, lo, hi;
-    bool exp_computed;
-    const char *position;
-  } done[STP_BCAST_HEURISTIC_COUNT];
-  int ndone;
-} platform_run;
-
-typedef struct outcome {
-  stp_bcast_schedule s;
-  stp_graph_result r;
-  stp_graph_sim_result sim;
-  double t0; /* when this heuristic started: the record's seconds */
-} outcome;
-
-/* The method is named even without a value: the one that was refused. */
-static json_t *exponential_json(const stp_graph_result *r) {
-  return report_exponential("makespan", r->exp_value, r->exp_states,
-                            r->exp_method ? r->exp_method : "dag-ctmc",
-                            r->exp_computed ? NULL : r->exp_reason);
-}
-
-/* Where the simulated 95% interval lies against [deterministic, exponential]
- * (stp_interval_position: below, within, above, unknown). */
-static const char *sim_position(const outcome *x) {
-  return stp_interval_position(x->sim.ci95_lo, x->sim.ci95_hi, x->r.bound_lower,
-                               x->r.exp_computed ? x->r.bound_upper : NAN);
-}
-
-static const char *position_text(const char *where) {
-  return strcmp(where, "unknown") == 0  ? "no exponential bound to place it"
-         : strcmp(where, "within") == 0 ? "within the bounds"
-         : strcmp(where, "below") == 0  ? "below the bounds"
-                                        : "above the bounds";
-}
-
-static int print_json(const platform_run *run, const outcome *x) {
-  const stp_bcast_platform *p = run->p;
-  json_t *o = json_object(), *T = json_array(), *sends = json_array();
-  json_object_set_new(o, "file", report_string(stp_bcast_platform_file(p)));
-  json_object_set_new(o, "heuristic", json_string(stp_bcast_heuristic_name(x->s.heuristic)));
-  json_object_set_new(o, "root", json_string(stp_bcast_cluster_name(p, x->s.root)));
-  for (size_t j = 0; j < x->s.nclusters; j++)
-    json_array_append_new(T, report_number(x->s.T[j]));
-  json_object_set_new(o, "T", T);
-  for (size_t k = 0; k + 1 < x->s.nclusters; k++) {
-    const stp_bcast_send *e = &x->s.sends[k];
-    json_array_append_new(sends, json_pack("{s:s,s:s,s:o,s:o}", "from",
-                                           stp_bcast_cluster_name(p, e->from), "to",
-                                           stp_bcast_cluster_name(p, e->to), "start",
-                                           report_number(e->start), "arrival",
-                                           report_number(e->arrival)));
-  }
-  json_object_set_new(o, "sends", sends);
-  json_object_set_new(o, "deterministic",
-                      json_pack("{s:o}", "makespan", report_number(x->s.makespan)));
-  json_object_set_new(o, "exponential", exponential_json(&x->r));
-  if (x->r.law_asked)
-    json_object_set_new(o, "exact_law", report_graph_law(&x->r, report_sim_law(&run->sim)));
-  json_object_set_new(o, "bounds", report_bounds(x->r.bound_lower, x->r.bound_upper));
-  if (run->simulate) {
-    json_t *sim = report_simulation(&run->sim, &x->sim, true);
-    json_object_set_new(sim, "position", json_string(sim_position(x)));
-    json_object_set_new(o, "simulation", sim);
-  }
-  json_object_set_new(o, "seconds", report_number(report_now() - x->t0));
-  int rc = report_json_line(stdout, o);
-  json_decref(o);
-  return rc ? CLI_FAILURE : CLI_OK;
-}
-
-static void print_text(FILE *f, const platform_run *run, const outcome *x) {
-  const stp_bcast_platform *p = run->p;
-  fprintf(f, "%s: makespan %.10g", stp_bcast_heuristic_name(x->s.heuristic), x->s.makespan);
-  if (x->r.exp_computed)
-    fprintf(f, ", E[exp] %.10g (%llu states), interval [%.10g, %.10g]\n", x->r.exp_value,
-           (unsigned long long)x->r.exp_states, x->r.bound_lower, x->r.bound_upper);
-  else
-    fprintf(f, ", E[exp] not computed: %s\n", x->r.exp_reason);
-  if (x->r.law_asked)
-    report_graph_law_text(f, &x->r, report_sim_law(&run->sim), 16);
-  if (run->simulate)
-    fprintf(f, "  simulation (%s, %llu runs, seed %llu): mean %.10g, 95%% [%.10g, %.10g], %s\n",
-           report_sim_law(&run->sim), (unsigned long long)x->sim.runs,
-           (unsigned long long)run->sim.seed, x->sim.mean, x->sim.ci95_lo, x->sim.ci95_hi,
-           position_text(sim_position(x)));
-  for (size_t k = 0; k + 1 < x->s.nclusters; k++) {
-    const stp_bcast_send *e = &x->s.sends[k];
-    fprintf(f, "  %-12s -> %-12s start %-14.10g arrival %.10g\n", stp_bcast_cluster_name(p, e->from),
-           stp_bcast_cluster_name(p, e->to), e->start, e->arrival);
-  }
-}
-
-/* After several heuristics (text): one line each, the best makespans marked. */
-static int print_comparison(const platform_run *run) {
-  double best_det = INFINITY, best_exp = INFINITY;
-  for (int k = 0; k < run->ndone; k++) {
-    best_det = fmin(best_det, run->done[k].makespan);
-    if (run->done[k].exp_computed)
-      best_exp = fmin(best_exp, run->done[k].exp_value);
-  }
-  cli_record rec;
-  if (!cli_record_open(&rec))
-    return CLI_FAILURE;
-  fprintf(rec.f, "\n%-14s %14s %16s", "heuristic", "makespan", "E[exp]");
-  if (run->simulate)
-    fprintf(rec.f, " %16s %33s  %s", "simulated mean", "95% interval", "position");
-  fputc('\n', rec.f);
-  for (int k = 0; k < run->ndone; k++) {
-    char e[32] = "-";
-    if (run->done[k].exp_computed)
-      snprintf(e, sizeof e, "%.10g%s", run->done[k].exp_value,
-               run->done[k].exp_value == best_exp ? "*" : "");
-    char d[32];
-    snprintf(d, sizeof d, "%.10g%s", run->done[k].makespan,
-             run->done[k].makespan == best_det ? "*" : "");
-    fprintf(rec.f, "%-14s %14s %16s", stp_bcast_heuristic_name(run->done[k].h), d, e);
-    if (run->simulate)
-      fprintf(rec.f, " %16.10g   [%14.10g, %14.10g]  %s", run->done[k].mean, run->done[k].lo,
-              run->done[k].hi, run->done[k].position);
-    fputc('\n', rec.f);
-  }
-  fputs("(* the smallest of its column)\n", rec.f);
-  return cli_record_close(&rec) ? CLI_OK : CLI_FAILURE;
-}
-
-static int one_heuristic(platform_run *run, stp_bcast_heuristic h) {
-  outcome x = {.t0 = report_now()};
-  stp_error err = {0};
-  stp_status s = stp_bcast_schedule_compute(run->p, &run->opts, h, &x.s, &err);
-  if (s == STP_OK)
-    s = stp_bcast_schedule_analyze(run->p, &run->opts, &x.s, &run->gopts, &x.r, &err);
-  if (s == STP_OK && run->simulate)
-    s = stp_bcast_schedule_simulate(run->p, &run->opts, &x.s, &run->sim, &x.sim, &err);
-  int rc = CLI_OK;
-  if (s != STP_OK) {
-    stp_error_prefix(&err, "%s", stp_bcast_heuristic_name(h));
-    rc = cli_report_error(&err);
-  } else if (run->json) {
-    rc = print_json(run, &x);
-  } else {
-    if (run->ndone < STP_BCAST_HEURISTIC_COUNT) {
-      run->done[run->ndone].h = h;
-      run->done[run->ndone].makespan = x.s.makespan;
-      run->done[run->ndone].exp_computed = x.r.exp_computed;
-      run->done[run->ndone].exp_value = x.r.exp_value;
-      run->done[run->ndone].mean = x.sim.mean;
-      run->done[run->ndone].lo = x.sim.ci95_lo;
-      run->done[run->ndone].hi = x.sim.ci95_hi;
-      run->done[run->ndone].position = run->simulate ? sim_position(&x) : "";
-      run->ndone++;
-    }
-    cli_record rec;
-    rc = cli_record_open(&rec) ? CLI_OK : CLI_FAILURE;
-    if (rc == CLI_OK) {
-      print_text(rec.f, run, &x);
-      rc = cli_record_close(&rec) ? CLI_OK : CLI_FAILURE; /* cli_finish says why */
-    }
-  }
-  stp_graph_result_free(&x.r);
-  stp_bcast_schedule_free(&x.s);
-  return rc;
+static stp_status put_heuristic(const void *res, size_t k, stp_record **rec, stp_error *err) {
+  return stp_bcast_json(res, k, rec, err);
 }
 
 /* The Gantt chart of one heuristic's schedule: one row per cluster (its
  * sends, then its inner broadcast) and per link used (the latency). */
-static int draw_gantt(const platform_run *run, stp_bcast_heuristic h, gantt_spec *chart) {
+static int draw_gantt(const stp_bcast_platform *p, const stp_bcast_run_options *o,
+                      gantt_spec *chart) {
   stp_bcast_schedule s = {0};
+  stp_bcast_options so = {.size = o->size, .has_size = o->has_size, .root = o->root,
+                          .intra = o->intra, .control = o->control};
+  stp_bcast_heuristic h = (stp_bcast_heuristic)o->inter;
   stp_graph *g = NULL;
   stp_error err = {0};
   int rc = CLI_OK;
-  if (stp_bcast_schedule_compute(run->p, &run->opts, h, &s, &err) != STP_OK ||
-      stp_bcast_schedule_graph(run->p, &run->opts, &s, &g, &err) != STP_OK) {
+  if (stp_bcast_schedule_compute(p, &so, h, &s, &err) != STP_OK ||
+      stp_bcast_schedule_graph(p, &so, &s, &g, &err) != STP_OK) {
     stp_error_prefix(&err, "%s", stp_bcast_heuristic_name(h));
     rc = cli_report_error(&err);
   } else if (!g) {
@@ -384,8 +149,8 @@ static int draw_gantt(const platform_run *run, stp_bcast_heuristic h, gantt_spec
     rc = CLI_USAGE;
   } else {
     char title[600];
-    snprintf(title, sizeof title, "%s: broadcast by %s from %s", stp_bcast_platform_file(run->p),
-             stp_bcast_heuristic_name(h), stp_bcast_cluster_name(run->p, s.root));
+    snprintf(title, sizeof title, "%s: broadcast by %s from %s", stp_bcast_platform_file(p),
+             stp_bcast_heuristic_name(h), stp_bcast_cluster_name(p, s.root));
     chart->g = g;
     chart->title = title;
     rc = cli_gantt(chart);
@@ -395,17 +160,14 @@ static int draw_gantt(const platform_run *run, stp_bcast_heuristic h, gantt_spec
   return rc;
 }
 
-static bool platform_options(const cli_args *a, const stp_bcast_platform *p, platform_run *run) {
+/* The options of a platform run, checked against the platform. */
+static bool platform_options(const cli_args *a, const stp_bcast_platform *p,
+                             stp_bcast_run_options *o) {
   const char *s;
-  stp_bcast_options_init(&run->opts);
-  stp_graph_options_init(&run->gopts);
-  run->opts.control = run->gopts.control = cli_control();
-  run->gopts.exponential = 1;
-  run->gopts.max_states = STP_GRAPH_DEFAULT_MAX_STATES;
   if ((s = cli_get(CMD, a, "size"))) {
-    if (!cli_parse_double(CMD, "size", s, 1, STP_TIME_MAX, &run->opts.size))
+    if (!cli_parse_double(CMD, "size", s, 1, STP_TIME_MAX, &o->size))
       return false;
-    run->opts.has_size = 1;
+    o->has_size = 1;
   } else if (stp_bcast_platform_needs_size(p)) {
     cli_usage_error(CMD, "--size: required, since a gap in %s depends on the message size",
                     stp_bcast_platform_file(p));
@@ -413,65 +175,71 @@ static bool platform_options(const cli_args *a, const stp_bcast_platform *p, pla
   }
   if ((s = cli_get(CMD, a, "root"))) {
     stp_error err = {0};
-    if (stp_bcast_cluster_find(p, s, &run->opts.root, &err) != STP_OK) {
+    if (stp_bcast_cluster_find(p, s, &o->root, &err) != STP_OK) {
       cli_usage_error(CMD, "--root: no cluster \"%s\" in %s", s, stp_bcast_platform_file(p));
       return false;
     }
   }
-  if ((s = cli_get(CMD, a, "intra")) && stp_bcast_intra_parse(s, &run->opts.intra) != STP_OK) {
+  if ((s = cli_get(CMD, a, "intra")) && stp_bcast_intra_parse(s, &o->intra) != STP_OK) {
     cli_bad_value(CMD, "intra", s, "binomial, flat, chain");
     return false;
   }
-  if (!cli_parse_max_states(CMD, a, &run->gopts.max_states))
+  o->max_states = STP_GRAPH_DEFAULT_MAX_STATES;
+  if (!cli_parse_max_states(CMD, a, &o->max_states))
     return false;
   s = cli_get(CMD, a, "inter");
-  run->first = 0;
-  run->last = STP_BCAST_HEURISTIC_COUNT - 1;
+  stp_bcast_heuristic h;
   if (s && strcmp(s, "all") != 0) {
-    stp_bcast_heuristic h;
     if (stp_bcast_heuristic_parse(s, &h) != STP_OK) {
       cli_bad_value(CMD, "inter", s, "flat, fef, ecef, ecef-la, ecef-lat, ecef-lat-max, bottomup, all");
       return false;
     }
-    run->first = run->last = (int)h;
+    o->inter = (int)h;
   }
   return true;
 }
 
-static int run_platform(const cli_args *a, bool json) {
+static int run_platform(const cli_args *a, int fmt) {
   if (a->npos != 1) {
     cli_usage_error(CMD, a->npos ? "bcast takes one platform file" : "no platform file given "
                                                                     "(or --model, --partition)");
     return CLI_USAGE;
   }
-  platform_run run = {.json = json};
-  stp_law *law = NULL;
-  if (!cli_parse_sim_options(CMD, a, false, true, &run.simulate, &run.sim, &law))
+  stp_bcast_run_options o;
+  stp_bcast_run_options_init(&o);
+  stp_graph_sim_options sim;
+  stp_law *law = NULL, *chart_law = NULL;
+  bool simulate;
+  if (!cli_parse_sim_options(CMD, a, false, true, &simulate, &sim, &law))
     return CLI_USAGE;
+  o.law = law;
+  o.simulate = simulate ? sim.runs : 0;
+  o.seed = sim.seed;
+  o.control = cli_control();
   stp_error err = {0};
   stp_bcast_platform *p;
   if (stp_bcast_platform_load_file(a->pos[0], &p, &err) != STP_OK) {
     stp_law_free(law);
     return cli_report_error(&err);
   }
-  run.p = p;
-  int rc = platform_options(a, p, &run) ? CLI_OK : CLI_USAGE;
-  run.gopts.law = cli_exact_law(law, run.simulate);
+  int rc = platform_options(a, p, &o) ? CLI_OK : CLI_USAGE;
   bool gantt = false;
   gantt_spec chart;
-  stp_law *chart_law = NULL;
   if (rc == CLI_OK && !cli_parse_gantt(CMD, a, &gantt, &chart, &chart_law))
     rc = CLI_USAGE;
-  if (rc == CLI_OK && gantt && (run.first != run.last || json || run.simulate)) {
+  if (rc == CLI_OK && gantt &&
+      (o.inter == STP_BCAST_INTER_ALL || fmt != CLI_FORMAT_TEXT || simulate)) {
     cli_usage_error(CMD, "--gantt draws one heuristic (--inter H), without --json or --simulate");
     rc = CLI_USAGE;
   }
-  if (rc == CLI_OK && gantt)
-    rc = draw_gantt(&run, (stp_bcast_heuristic)run.first, &chart);
-  for (int h = run.first; rc == CLI_OK && !gantt && h <= run.last && cli_go_on(); h++)
-    rc = one_heuristic(&run, (stp_bcast_heuristic)h);
-  if (rc == CLI_OK && !json && !gantt && run.ndone > 1 && cli_go_on())
-    rc = print_comparison(&run);
+  if (rc == CLI_OK && gantt) {
+    rc = draw_gantt(p, &o, &chart);
+  } else if (rc == CLI_OK) {
+    stp_bcast_result *res = NULL;
+    stp_status st = stp_bcast_run(p, &o, &res, &err);
+    rc = cli_out_results("bcast", fmt, res ? res->count : 0, put_heuristic, res, st, &err);
+    stp_bcast_result_free(res);
+  }
   stp_bcast_platform_free(p);
   stp_law_free(law);
   stp_law_free(chart_law);
@@ -481,7 +249,7 @@ static int run_platform(const cli_args *a, bool json) {
 /* The mode: --model, --partition, or a platform file; options of another
  * mode are usage errors. */
 static int dispatch(const cli_args *a) {
-  bool json = cli_flag(CMD, a, "json"), model = cli_flag(CMD, a, "model");
+  bool model = cli_flag(CMD, a, "model");
   const char *part = cli_get(CMD, a, "partition");
   const char *const rho[] = {"rho", NULL};
   if (model && part) {
@@ -492,17 +260,21 @@ static int dispatch(const cli_args *a) {
     cli_usage_error(CMD, "--%s takes no platform file", model ? "model" : "partition");
     return CLI_USAGE;
   }
+  int fmt;
+  if (!cli_parse_format(CMD, a, model || part ? one_formats : platform_formats, CLI_FORMAT_TEXT,
+                        &fmt))
+    return CLI_USAGE;
   if (model)
     return refuse(a, platform_only, "with --model") && refuse(a, rho, "with --model")
-               ? run_model(a, json)
+               ? run_model(a, fmt)
                : CLI_USAGE;
   if (part)
     return refuse(a, platform_only, "with --partition") &&
                    refuse(a, model_only, "with --partition")
-               ? run_partition(a, part, json)
+               ? run_partition(a, part, fmt)
                : CLI_USAGE;
   return refuse(a, model_only, "without --model") && refuse(a, rho, "without --partition")
-             ? run_platform(a, json)
+             ? run_platform(a, fmt)
              : CLI_USAGE;
 }
 

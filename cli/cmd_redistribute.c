@@ -187,25 +187,18 @@ static int draw_gantt(const run *r, gantt_spec *chart) {
   return rc;
 }
 
+static stp_status put_strategy(const void *res, size_t k, stp_record **rec, stp_error *err) {
+  return stp_redist_json(res, k, rec, err);
+}
+
 /* The strategies' records, then the error of the one that failed. */
 static int write_records(const run *r) {
   stp_error err = {0};
   stp_redist_result *res = NULL;
   stp_status st = stp_redist_run(&r->o, &res, &err);
-  cli_out out;
-  int rc = cli_out_open(&out, "redistribute", r->fmt) ? CLI_OK : CLI_FAILURE;
-  for (size_t i = 0; res && rc == CLI_OK && i < res->count; i++) {
-    stp_error e = {0};
-    stp_record *rec = NULL;
-    stp_redist_json(res, i, &rec, &e);
-    if (cli_out_put(&out, rec) != 0)
-      rc = CLI_FAILURE; /* cli_finish says why */
-  }
-  if (out.sink && cli_out_close(&out) != 0)
-    rc = CLI_FAILURE;
+  int rc = cli_out_results("redistribute", r->fmt, res ? res->count : 0, put_strategy, res, st,
+                           &err);
   stp_redist_result_free(res);
-  if (st != STP_OK)
-    return cli_report_error(&err);
   return rc;
 }
 

@@ -69,3 +69,19 @@ int cli_out_close(cli_out *o) {
   o->sink = NULL;
   return rc;
 }
+
+int cli_out_results(const char *kind, int fmt, size_t n, cli_producer record, const void *res,
+                    stp_status st, const stp_error *err) {
+  cli_out out;
+  int rc = cli_out_open(&out, kind, fmt) ? CLI_OK : CLI_FAILURE;
+  for (size_t k = 0; rc == CLI_OK && k < n; k++) {
+    stp_error e = {0};
+    stp_record *rec = NULL;
+    record(res, k, &rec, &e);
+    if (cli_out_put(&out, rec) != 0)
+      rc = CLI_FAILURE; /* cli_finish says why */
+  }
+  if (out.sink && cli_out_close(&out) != 0)
+    rc = CLI_FAILURE;
+  return st != STP_OK ? cli_report_error(err) : rc;
+}

@@ -27,6 +27,13 @@ int cli_out_header(cli_out *o, bool write);
 int cli_out_put(cli_out *o, stp_record *r);
 /* The end of the stream (a table is written here); frees the sink. */
 int cli_out_close(cli_out *o);
+/* The records of a library run in format fmt on standard output: record(res,
+ * k, ...) makes the k-th of n (a producer, stp_*_json); then, when the run
+ * failed (st not STP_OK), its error err on standard error.  The exit
+ * status. */
+typedef stp_status (*cli_producer)(const void *res, size_t k, stp_record **out, stp_error *err);
+int cli_out_results(const char *kind, int fmt, size_t n, cli_producer record, const void *res,
+                    stp_status st, const stp_error *err);
 /* The run's limits, as every JSON line names them. */
 stp_run_limits cli_out_limits(void);
 

@@ -190,6 +190,96 @@ STP_API stp_status stp_bcast_partition_compute(const double *w, size_t n, double
                                                stp_bcast_partition *out, stp_error *err);
 STP_API void stp_bcast_partition_free(stp_bcast_partition *p);
 
+/* ---- the command: one call per mode (streamtp bcast, streamtp.bcast, ...) ----------- */
+
+/* inter of stp_bcast_run_options besides one heuristic: all seven, in order. */
+#define STP_BCAST_INTER_ALL (-1)
+
+typedef struct stp_bcast_run_options {
+  double size;           /* message size in bytes (affine gaps) */
+  int has_size;          /* 0: none; refused when some g needs it */
+  size_t root;           /* SIZE_MAX: the file's root, else the first cluster */
+  stp_bcast_intra intra; /* intra-cluster algorithm */
+  int inter;             /* a stp_bcast_heuristic, or STP_BCAST_INTER_ALL */
+  uint64_t max_states;   /* the exponential chain's cap; 0: STP_GRAPH_DEFAULT_MAX_STATES */
+  /* The law of the times: the exact makespan under it when it is
+   * phase-type (or when there is no simulation: else its reason), and the
+   * law of the simulation (NULL: exp, no exact value). */
+  const stp_law *law;
+  uint64_t simulate;     /* Monte Carlo runs of each schedule's DAG; 0: none */
+  uint64_t seed;         /* of the runs (default 1) */
+  stp_control control;   /* cancel, progress and memory budget of everything */
+} stp_bcast_run_options;
+STP_API void stp_bcast_run_options_init(stp_bcast_run_options *o);
+
+/* One heuristic's schedule and its analyses. */
+typedef struct stp_bcast_heuristic_result {
+  stp_bcast_schedule schedule;
+  stp_graph_result analysis; /* deterministic, exponential, bounds, exact law */
+  int simulated;
+  stp_graph_sim_result sim;
+  double seconds;            /* wall time of this heuristic */
+} stp_bcast_heuristic_result;
+
+typedef struct stp_bcast_result {
+  const stp_bcast_platform *platform; /* borrowed: it must outlive the result */
+  stp_bcast_run_options options;      /* as run, law NULL (see law) */
+  char *law;                          /* the law's spec, or NULL */
+  size_t count;                       /* heuristics done, in the order run */
+  stp_bcast_heuristic_result *heuristics;
+} stp_bcast_result;
+
+/* Everything `streamtp bcast PLATFORM` computes: each heuristic asked for,
+ * its schedule, the analyses of its DAG and its Monte Carlo.  Checks first
+ * (the size when a gap needs it, the root, the heuristic): *out is NULL
+ * when one fails.  A heuristic that fails (beyond the memory budget, an
+ * interrupt) stops the run with its error, prefixed with its name, *out
+ * holding the heuristics done before it: the caller frees *out in every
+ * case. */
+STP_API stp_status stp_bcast_run(const stp_bcast_platform *p, const stp_bcast_run_options *o,
+                                 stp_bcast_result **out, stp_error *err);
+STP_API void stp_bcast_result_free(stp_bcast_result *r);
+/* r->count, for bindings that do not read the structure. */
+STP_API size_t stp_bcast_result_count(const stp_bcast_result *r);
+
+/* --model: Table 1 as printed and the (max,+) value of each algorithm. */
+typedef struct stp_bcast_model_options {
+  stp_bcast_model_params params;
+  stp_control control;   /* cancel between the algorithms, memory budget of the trees */
+} stp_bcast_model_options;
+
+typedef struct stp_bcast_model_result {
+  stp_bcast_model_params params;
+  double formula[STP_BCAST_ALG_COUNT]; /* stp_bcast_model_formula */
+  double dag[STP_BCAST_ALG_COUNT];     /* stp_bcast_model_dag (NaN: no tree) */
+  uint64_t max_memory;                 /* the budget it ran under */
+} stp_bcast_model_result;
+
+STP_API stp_status stp_bcast_model_run(const stp_bcast_model_options *o,
+                                       stp_bcast_model_result **out, stp_error *err);
+STP_API void stp_bcast_model_result_free(stp_bcast_model_result *r);
+
+/* --partition: Lowekamp's clusters of a latency matrix read from a CSV
+ * file, or from text (then named `file`). */
+typedef struct stp_bcast_partition_options {
+  const char *file;      /* the CSV file, or the name of text */
+  const char *text;      /* NULL: read file */
+  size_t len;            /* of text */
+  double rho;            /* the tolerance, >= 0 */
+  stp_control control;   /* memory budget of the matrix's edges, cancel */
+} stp_bcast_partition_options;
+
+typedef struct stp_bcast_partition_result {
+  char *file;
+  double rho;
+  stp_bcast_partition partition;
+  uint64_t max_memory;   /* the budget it ran under */
+} stp_bcast_partition_result;
+
+STP_API stp_status stp_bcast_partition_run(const stp_bcast_partition_options *o,
+                                           stp_bcast_partition_result **out, stp_error *err);
+STP_API void stp_bcast_partition_result_free(stp_bcast_partition_result *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -128,6 +128,29 @@ struct stp_redist_result;
 STP_API stp_status stp_redist_json(const struct stp_redist_result *r, size_t k,
                                    stp_record **out, stp_error *err);
 
+/* ---- bcast ----------------------------------------------------------------------------
+ * The k-th heuristic of a broadcast (streamtp bcast PLATFORM --json, kind
+ * "bcast"): file, heuristic, root, T, sends, deterministic, exponential,
+ * exact_law (a law asked), bounds, simulation (with its position), seconds,
+ * status, error; its own "limits": max_states, max_memory, seed (a
+ * simulation).  STP_EINVAL when k >= r->count.  The platform of r must
+ * still be loaded. */
+struct stp_bcast_result;
+STP_API stp_status stp_bcast_json(const struct stp_bcast_result *r, size_t k, stp_record **out,
+                                  stp_error *err);
+/* Table 1 (streamtp bcast --model --json, kind "bcast-model"): P, L, g, k,
+ * gs, g1, algorithms {name: {formula, dag}}, status, error; its own
+ * "limits": max_memory. */
+struct stp_bcast_model_result;
+STP_API stp_status stp_bcast_model_json(const struct stp_bcast_model_result *r,
+                                        stp_record **out, stp_error *err);
+/* Lowekamp's clusters (streamtp bcast --partition --json, kind
+ * "bcast-partition"): file, rho, sizes, clusters, status, error; its own
+ * "limits": max_memory. */
+struct stp_bcast_partition_result;
+STP_API stp_status stp_bcast_partition_json(const struct stp_bcast_partition_result *r,
+                                            stp_record **out, stp_error *err);
+
 /* ---- sinks: a stream of records in one format ----------------------------------------
  * stp_sink_put returns the bytes to write for that record (for a table,
  * nothing until stp_sink_end, which aligns the columns); the caller writes

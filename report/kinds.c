@@ -22,6 +22,10 @@ static const stp__record_kind kinds[] = {
      .table = stp__sim_table, .labels = stp__sim_labels},
     {.name = "redistribute", .text = stp__text_redistribute, .csv = stp__redistribute_csv,
      .table = stp__redistribute_table, .preamble = stp__preamble_redistribute},
+    {.name = "bcast", .text = stp__text_bcast, .csv = stp__bcast_csv, .table = stp__bcast_table,
+     .summary = stp__summary_bcast},
+    {.name = "bcast-model", .text = stp__text_bcast_model},
+    {.name = "bcast-partition", .text = stp__text_bcast_partition},
 };
 
 const stp__record_kind *stp__kind_find(const char *name) {

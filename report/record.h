@@ -105,5 +105,10 @@ extern const char *const stp__sim_csv[], *const stp__sim_table[], *const stp__si
 void stp__text_redistribute(FILE *f, const json_t *rec, size_t index);
 void stp__preamble_redistribute(FILE *f, const json_t *first);
 extern const char *const stp__redistribute_csv[], *const stp__redistribute_table[];
+void stp__text_bcast(FILE *f, const json_t *rec, size_t index);
+void stp__summary_bcast(FILE *f, const json_t *records);
+extern const char *const stp__bcast_csv[], *const stp__bcast_table[];
+void stp__text_bcast_model(FILE *f, const json_t *rec, size_t index);
+void stp__text_bcast_partition(FILE *f, const json_t *rec, size_t index);
 
 #endif /* STP_REPORT_RECORD_H */

@@ -26,7 +26,7 @@ def mapping_text(mapping, what="mapping"):
     if isinstance(mapping, (str, bytes, os.PathLike)):
         return None
     if not isinstance(mapping, dict):
-        raise TypeError(f"{what} must be a dict (a mapping file's content) or a path, "
+        raise TypeError(f"{what} must be a dict (a {what} file's content) or a path, "
                         f"not {type(mapping).__name__}")
     try:
         return json.dumps(mapping, allow_nan=False).encode()

@@ -7,10 +7,13 @@ Arguments are checked as the command line checks its options (same
 ranges; streamtp.Error EINVAL out of range, TypeError for a wrong type);
 long calls take progress= and stop on Ctrl-C (KeyboardInterrupt)."""
 import ctypes
+import functools
+import os
 
 from ._lib import (PE, _Control, _Error, _P, _c_double, _c_int, _c_size, _c_u64, Error, Law,
-                   check_layout, choice, fail, fn, integer, interruptible, number, record,
-                   time_value)
+                   check_layout, choice, fail, fn, integer, interruptible, number, path, record,
+                   text, time_value)
+from ._pipeline import mapping_text, relocated
 
 _PP = ctypes.POINTER(_P)
 _MAX_RUNS = 10 ** 12  # --simulate R
@@ -105,4 +108,165 @@ def _redistribute(run, o, law):
         return _records(_redist_run, _redist_json, _redist_count, _redist_free, o)
 
 
-__all__ = ["redistribute"]
+# ---- bcast ----------------------------------------------------------------------------
+class _BcastOptions(ctypes.Structure):
+    _fields_ = [("size", _c_double), ("has_size", _c_int), ("root", _c_size), ("intra", _c_int),
+                ("inter", _c_int), ("max_states", _c_u64), ("law", _P), ("simulate", _c_u64),
+                ("seed", _c_u64), ("control", _Control)]
+
+
+class _ModelParams(ctypes.Structure):
+    _fields_ = [("P", _c_u64), ("L", _c_double), ("g", _c_double), ("k", _c_u64),
+                ("gs", _c_double), ("g1", _c_double)]
+
+
+class _ModelOptions(ctypes.Structure):
+    _fields_ = [("params", _ModelParams), ("control", _Control)]
+
+
+class _PartitionOptions(ctypes.Structure):
+    _fields_ = [("file", ctypes.c_char_p), ("text", ctypes.c_char_p), ("len", _c_size),
+                ("rho", _c_double), ("control", _Control)]
+
+
+check_layout("stp_bcast_run_options", _BcastOptions)
+check_layout("stp_bcast_model_options", _ModelOptions)
+check_layout("stp_bcast_partition_options", _PartitionOptions)
+_platform_load_file = fn("stp_bcast_platform_load_file", _c_int, ctypes.c_char_p, _PP, PE)
+_platform_load_string = fn("stp_bcast_platform_load_string", _c_int, ctypes.c_char_p, _c_size,
+                           ctypes.c_char_p, _PP, PE)
+_platform_free = fn("stp_bcast_platform_free", None, _P)
+_platform_file = fn("stp_bcast_platform_file", ctypes.c_char_p, _P)
+_cluster_find = fn("stp_bcast_cluster_find", _c_int, _P, ctypes.c_char_p,
+                   ctypes.POINTER(_c_size), PE)
+_bcast_init = fn("stp_bcast_run_options_init", None, ctypes.POINTER(_BcastOptions))
+_bcast_run = fn("stp_bcast_run", _c_int, _P, ctypes.POINTER(_BcastOptions), _PP, PE)
+_bcast_free = fn("stp_bcast_result_free", None, _P)
+_bcast_count = fn("stp_bcast_result_count", _c_size, _P)
+_bcast_json = fn("stp_bcast_json", _c_int, _P, _c_size, _PP, PE)
+_model_run = fn("stp_bcast_model_run", _c_int, ctypes.POINTER(_ModelOptions), _PP, PE)
+_model_free = fn("stp_bcast_model_result_free", None, _P)
+_model_json = fn("stp_bcast_model_json", _c_int, _P, _PP, PE)
+_partition_run = fn("stp_bcast_partition_run", _c_int, ctypes.POINTER(_PartitionOptions), _PP,
+                    PE)
+_partition_free = fn("stp_bcast_partition_result_free", None, _P)
+_partition_json = fn("stp_bcast_partition_json", _c_int, _P, _PP, PE)
+
+_HEURISTICS = {"flat": 0, "fef": 1, "ecef": 2, "ecef-la": 3, "ecef-lat": 4, "ecef-lat-max": 5,
+               "bottomup": 6, "all": -1}
+_INTRA = {"binomial": 0, "flat": 1, "chain": 2}
+_MAX_STATES = 10 ** 12  # --max-states
+_MODEL_MAX = 2 ** 40    # --model's --P and --k
+
+
+class _Platform:
+    """A platform (a file's path, or a dict of its content), freed on exit."""
+
+    def __init__(self, source):
+        self.ptr, err = _P(), _Error()
+        data = mapping_text(source, "platform")
+        if data is None:
+            st = _platform_load_file(path("platform", source), ctypes.byref(self.ptr),
+                                     ctypes.byref(err))
+            if st != 0:
+                fail(st, err)
+            return
+        st = _platform_load_string(data, len(data), b"<platform>", ctypes.byref(self.ptr),
+                                   ctypes.byref(err))
+        if st != 0:
+            relocated(_platform_load_string, source, "platform", st, err)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _platform_free(self.ptr)
+
+    def root(self, name):
+        """The index of the cluster called name, as --root finds it."""
+        j, err = _c_size(), _Error()
+        if _cluster_find(self.ptr, text("root", name), ctypes.byref(j), ctypes.byref(err)) != 0:
+            file = _platform_file(self.ptr).decode("utf-8", "replace")
+            raise Error("EINVAL", f'root: no cluster "{name}" in {file}')
+        return j.value
+
+
+def bcast(platform, inter="all", *, intra="binomial", size=None, root=None, max_states=None,
+          simulate=None, law=None, seed=None, max_memory=None, progress=None):
+    """Broadcast on a grid of clusters (a platform file's path, or a dict of
+    its content): the records `streamtp bcast PLATFORM --json` prints, a
+    list of one per heuristic for inter="all", else the one record of
+    heuristic `inter`.  intra: binomial, flat or chain; size: the message
+    size in bytes (required when a gap depends on it); root: a cluster's
+    name; max_states: the exponential chain's cap; law: the law of the
+    times (its exact makespan when phase-type, and the simulation's);
+    simulate R runs with `seed`; max_memory: the budget in bytes."""
+    o = _BcastOptions()
+    _bcast_init(ctypes.byref(o))
+    o.inter = choice("inter", inter, _HEURISTICS)
+    o.intra = choice("intra", intra, _INTRA)
+    if size is not None:
+        o.size, o.has_size = number("size", size, 1, 1e150), 1
+    if max_states is not None:
+        o.max_states = integer("max_states", max_states, 1, _MAX_STATES)
+    o.simulate, o.seed = _runs(simulate, seed)
+    records = interruptible(_bcast, platform, o, root, law, max_memory=max_memory,
+                            progress=progress)
+    return records if inter == "all" else records[0]
+
+
+def _bcast(run, platform, o, root, law):
+    run.fill(o.control)
+    with Law(law, "law") as lw, _Platform(platform) as p:
+        o.law = lw.ptr
+        if root is not None:
+            o.root = p.root(root)
+        return _records(functools.partial(_bcast_run, p.ptr), _bcast_json, _bcast_count,
+                        _bcast_free, o)
+
+
+def bcast_model(P, L, g, *, k=1, gs=None, g1=0.0, max_memory=None, progress=None):
+    """Table 1 of Steffenel: the record of `streamtp bcast --model --P P --L L
+    --g G --json`, the printed formula and the (max,+) value ("dag", None
+    where the algorithm has none) of each intra-cluster algorithm; k
+    segments of gap gs (None: g), g1 the gap of one byte."""
+    o = _ModelOptions()
+    q = o.params
+    q.P, q.k = integer("P", P, 2, _MODEL_MAX), integer("k", k, 1, _MODEL_MAX)
+    q.L, q.g = time_value("L", L), time_value("g", g)
+    q.gs = q.g if gs is None else time_value("gs", gs)
+    q.g1 = time_value("g1", g1)
+    return interruptible(_one, _model_run, _model_json, _model_free, o, max_memory=max_memory,
+                         progress=progress)
+
+
+def bcast_partition(latency, rho, *, max_memory=None, progress=None):
+    """Lowekamp's clusters: the record of `streamtp bcast --partition CSV
+    --rho R --json`.  latency: a CSV file's path, or a square matrix (a
+    list of rows, "file" then "<latency>")."""
+    o = _PartitionOptions()
+    o.rho = number("rho", rho, 0, 1e150)
+    if isinstance(latency, (str, bytes, os.PathLike)):
+        o.file = path("latency", latency)
+    else:
+        rows = [[number("latency", x) for x in row] for row in latency]
+        data = "".join(",".join(repr(x) for x in row) + "\n" for row in rows).encode()
+        o.file, o.text, o.len = b"<latency>", data, len(data)
+    return interruptible(_one, _partition_run, _partition_json, _partition_free, o,
+                         max_memory=max_memory, progress=progress)
+
+
+def _one(run, run_fn, json_fn, free_fn, o):
+    """The one record of a run that makes one result."""
+    run.fill(o.control)
+    res, err = _P(), _Error()
+    st = run_fn(ctypes.byref(o), ctypes.byref(res), ctypes.byref(err))
+    if st != 0:
+        fail(st, err)
+    try:
+        return record(json_fn, res)
+    finally:
+        free_fn(res)
+
+
+__all__ = ["redistribute", "bcast", "bcast_model", "bcast_partition"]

@@ -51,7 +51,7 @@ def _path(p):
 def _status_name(status):
     return status_name(status).encode()
 
-__all__ = ["graph", "reduce", "bcast", "bcast_model", "bcast_partition"]
+__all__ = ["graph", "reduce"]
 
 _c_size = ctypes.c_size_t
 _c_u64 = ctypes.c_uint64
@@ -95,31 +95,6 @@ class _ReduceSpec(ctypes.Structure):
                 ("algorithm", _c_int), ("K", _c_u64), ("control", _Control)]
 
 
-class _BcastOptions(ctypes.Structure):
-    _fields_ = [("size", _c_double), ("has_size", _c_int), ("root", _c_size),
-                ("intra", _c_int), ("control", _Control)]
-
-
-class _BcastSend(ctypes.Structure):
-    _fields_ = [("from_", _c_size), ("to", _c_size), ("start", _c_double),
-                ("arrival", _c_double)]
-
-
-class _BcastSchedule(ctypes.Structure):
-    _fields_ = [("heuristic", _c_int), ("root", _c_size), ("nclusters", _c_size), ("T", _PD),
-                ("ready", _PD), ("sends", ctypes.POINTER(_BcastSend)), ("makespan", _c_double)]
-
-
-class _ModelParams(ctypes.Structure):
-    _fields_ = [("P", _c_u64), ("L", _c_double), ("g", _c_double), ("k", _c_u64),
-                ("gs", _c_double), ("g1", _c_double)]
-
-
-class _Partition(ctypes.Structure):
-    _fields_ = [("n", _c_size), ("nclusters", _c_size), ("sizes", _PS), ("offsets", _PS),
-                ("nodes", _PS)]
-
-
 # ---- the functions -------------------------------------------------------------------
 _PP = ctypes.POINTER(_P)
 _law_spec = _fn("stp_law_spec", _c_str, _P)
@@ -154,43 +129,7 @@ _opt_upper = _fn("stp_reduce_opt_upper", _c_double, _c_u64, _c_double, _c_double
 _length_bound = _fn("stp_reduce_length_bound", _c_double, ctypes.POINTER(_ReduceSpec))
 _ideals_lower = _fn("stp_reduce_ideals_lower", _c_u64, _P)
 
-_platform_load_file = _fn("stp_bcast_platform_load_file", _c_int, _c_str, _PP, _PE)
-_platform_load_string = _fn("stp_bcast_platform_load_string", _c_int, _c_str, _c_size, _c_str,
-                            _PP, _PE)
-_platform_free = _fn("stp_bcast_platform_free", None, _P)
-_platform_file = _fn("stp_bcast_platform_file", _c_str, _P)
-_platform_needs_size = _fn("stp_bcast_platform_needs_size", _c_int, _P)
-_cluster_name = _fn("stp_bcast_cluster_name", _c_str, _P, _c_size)
-_cluster_find = _fn("stp_bcast_cluster_find", _c_int, _P, _c_str, _PS, _PE)
-_heuristic_name = _fn("stp_bcast_heuristic_name", _c_str, _c_int)
-_heuristic_parse = _fn("stp_bcast_heuristic_parse", _c_int, _c_str, ctypes.POINTER(_c_int))
-_intra_parse = _fn("stp_bcast_intra_parse", _c_int, _c_str, ctypes.POINTER(_c_int))
-_bcast_options_init = _fn("stp_bcast_options_init", None, ctypes.POINTER(_BcastOptions))
-_schedule_compute = _fn("stp_bcast_schedule_compute", _c_int, _P,
-                        ctypes.POINTER(_BcastOptions), _c_int, ctypes.POINTER(_BcastSchedule),
-                        _PE)
-_schedule_free = _fn("stp_bcast_schedule_free", None, ctypes.POINTER(_BcastSchedule))
-_schedule_analyze = _fn("stp_bcast_schedule_analyze", _c_int, _P, ctypes.POINTER(_BcastOptions),
-                        ctypes.POINTER(_BcastSchedule), ctypes.POINTER(_GraphOptions),
-                        ctypes.POINTER(_GraphResult), _PE)
-_schedule_simulate = _fn("stp_bcast_schedule_simulate", _c_int, _P,
-                         ctypes.POINTER(_BcastOptions), ctypes.POINTER(_BcastSchedule),
-                         ctypes.POINTER(_SimOptions), ctypes.POINTER(_SimResult), _PE)
-_alg_name = _fn("stp_bcast_alg_name", _c_str, _c_int)
-_model_formula = _fn("stp_bcast_model_formula", _c_double, _c_int, ctypes.POINTER(_ModelParams))
-_model_dag = _fn("stp_bcast_model_dag", _c_int, _c_int, ctypes.POINTER(_ModelParams), _PD, _PE)
-_latency_load_file = _fn("stp_bcast_latency_load_file", _c_int, _c_str,
-                         ctypes.POINTER(_PD), _PS, _PE)
-_latency_load_string = _fn("stp_bcast_latency_load_string", _c_int, _c_str, _c_size, _c_str,
-                           ctypes.POINTER(_PD), _PS, _PE)
-_partition_compute = _fn("stp_bcast_partition_compute", _c_int, _PD, _c_size, _c_double,
-                         ctypes.POINTER(_Partition), _PE)
-_partition_free = _fn("stp_bcast_partition_free", None, ctypes.POINTER(_Partition))
-_libc_free = ctypes.CDLL(None).free
-_libc_free.argtypes = [ctypes.c_void_p]
 
-_HEURISTICS = 7      # STP_BCAST_HEURISTIC_COUNT
-_ALGS = 11           # STP_BCAST_ALG_COUNT
 _REDUCE_ALG1, _REDUCE_ALG2, _REDUCE_ALG3 = 1, 2, 3
 _SIZE_MAX = 2 ** (8 * ctypes.sizeof(_c_size)) - 1
 
@@ -499,157 +438,3 @@ def _reduce(run, n, d, c, tree, max_reducers, max_transfers, exp_method, max_sta
     finally:
         lw.free()
     return out[0] if isinstance(n, int) else out
-
-
-# ---- bcast --------------------------------------------------------------------------------
-def _bcast_dict(p, s, r, sim, lw, seed, t0):
-    name = lambda j: _s(_cluster_name(p, j))
-    e = {"makespan": _num(r.exp_value) if r.exp_computed else None}
-    if r.exp_computed:
-        e["states"] = r.exp_states
-    else:
-        e["reason"] = _s(r.exp_reason)
-    e["method"] = _s(r.exp_method) or "dag-ctmc"
-    d = {"file": _s(_platform_file(p)), "heuristic": _s(_heuristic_name(s.heuristic)),
-         "root": name(s.root), "T": [_num(s.T[j]) for j in range(s.nclusters)],
-         "sends": [{"from": name(x.from_), "to": name(x.to), "start": _num(x.start),
-                    "arrival": _num(x.arrival)}
-                   for x in (s.sends[k] for k in range(s.nclusters - 1))],
-         "deterministic": {"makespan": _num(s.makespan)}, "exponential": e}
-    if r.law_asked:
-        d["exact_law"] = _law_json(r, lw)
-    d["bounds"] = {"lower": _num(r.bound_lower), "upper": _num(r.bound_upper)}
-    if sim is not None:  # placed against the bounds as cli/cmd_bcast.c does
-        d["simulation"] = dict(_sim_json(lw, seed, sim), position=_position(
-            r.bound_lower, r.bound_upper if r.exp_computed else math.nan, sim))
-    d["seconds"] = time.monotonic() - t0
-    return d
-
-
-def _bcast_options(p, size, root, intra):
-    o = _BcastOptions()
-    _bcast_options_init(ctypes.byref(o))
-    if size is not None:
-        if not size >= 1:
-            _usage(f"size must be >= 1 byte, not {size}")
-        o.size, o.has_size = size, 1
-    elif _platform_needs_size(p):
-        _usage(f"size: required, since a gap in {_s(_platform_file(p))} depends on the "
-               "message size")
-    if root is not None:
-        j, err = _c_size(), _Error()
-        if _cluster_find(p, root.encode(), ctypes.byref(j), ctypes.byref(err)) != 0:
-            _usage(f'root: no cluster "{root}" in {_s(_platform_file(p))}')
-        o.root = j.value
-    a = _c_int()
-    if _intra_parse(intra.encode(), ctypes.byref(a)) != 0:
-        _usage(f"intra must be one of binomial, flat, chain, not {intra!r}")
-    o.intra = a.value
-    return o
-
-
-def _one_heuristic(p, o, h, gopts, sim, lw, seed):
-    t0 = time.monotonic()
-    s, r, err = _BcastSchedule(), _GraphResult(), _Error()
-    prefix = _s(_heuristic_name(h))
-    try:
-        _check(_schedule_compute(p, ctypes.byref(o), h, ctypes.byref(s), ctypes.byref(err)),
-               err, prefix)
-        _check(_schedule_analyze(p, ctypes.byref(o), ctypes.byref(s), ctypes.byref(gopts),
-                                 ctypes.byref(r), ctypes.byref(err)), err, prefix)
-        sr = None
-        if sim is not None:
-            sr = _SimResult()
-            _check(_schedule_simulate(p, ctypes.byref(o), ctypes.byref(s), ctypes.byref(sim),
-                                      ctypes.byref(sr), ctypes.byref(err)), err, prefix)
-        return _bcast_dict(p, s, r, sr, lw, seed, t0)
-    finally:
-        _graph_result_free(ctypes.byref(r))
-        _schedule_free(ctypes.byref(s))
-
-
-def bcast(platform, inter="all", *, intra="binomial", size=None, root=None, max_states=None,
-          simulate=None, law=None, seed=1, max_memory=None):
-    """Broadcast on a grid of clusters (a platform file's path, or a dict of
-    its content): the objects `streamtp bcast PLATFORM --json` prints, a list
-    of one per heuristic for inter="all", else the one object of heuristic
-    `inter`.  intra: binomial, flat or chain; size: the message size in bytes
-    (required when a gap depends on it); root: a cluster's name; simulate R
-    runs with `law` and `seed`; max_memory: the budget in bytes.  Ctrl-C
-    stops it (KeyboardInterrupt)."""
-    return _interruptible(_bcast, platform, inter, intra, size, root, max_states, simulate, law,
-                          seed, max_memory=max_memory)
-
-
-def _bcast(run, platform, inter, intra, size, root, max_states, simulate, law, seed):
-    if inter == "all":
-        hs = list(range(_HEURISTICS))
-    else:
-        h = _c_int()
-        if _heuristic_parse(str(inter).encode(), ctypes.byref(h)) != 0:
-            _usage(f"inter must be one of flat, fef, ecef, ecef-la, ecef-lat, ecef-lat-max, "
-                   f"bottomup, all, not {inter!r}")
-        hs = [h.value]
-    p = _load(platform, _platform_load_file, _platform_load_string, b"<platform>", "platform")
-    lw = _Law(law, "law")
-    try:
-        o = _bcast_options(p, size, root, intra)
-        run.fill(o.control)
-        gopts = _graph_options(run, max_states)
-        gopts.law = _exact_law(lw, simulate)
-        sim = None if simulate is None else _sim_options(run, simulate, lw, seed)
-        out = [_one_heuristic(p, o, h, gopts, sim, lw, seed) for h in hs]
-    finally:
-        lw.free()
-        _platform_free(p)
-    return out if inter == "all" else out[0]
-
-
-def bcast_model(P, L, g, *, k=1, gs=None, g1=0.0):
-    """Table 1 of Steffenel: `streamtp bcast --model --P P --L L --g G --json`,
-    the printed formula and the (max,+) value ("dag", None where the
-    algorithm has none) of each intra-cluster algorithm."""
-    if _int("P", P) < 2 or _int("k", k) < 1:
-        _usage(f"P must be an integer >= 2 and k >= 1 (P = {P!r}, k = {k!r})")
-    gs = g if gs is None else gs
-    for name, x in (("L", L), ("g", g), ("gs", gs), ("g1", g1)):
-        if not (0 <= x < math.inf):
-            _usage(f"{name} must be finite and >= 0, not {x}")
-    q = _ModelParams(P=P, L=L, g=g, k=k, gs=gs, g1=g1)
-    algs, err = {}, _Error()
-    for a in range(_ALGS):
-        dag = _c_double()
-        _check(_model_dag(a, ctypes.byref(q), ctypes.byref(dag), ctypes.byref(err)), err)
-        algs[_s(_alg_name(a))] = {"formula": _num(_model_formula(a, ctypes.byref(q))),
-                                  "dag": _num(dag.value)}
-    return {"P": P, "L": _num(float(L)), "g": _num(float(g)), "k": k, "gs": _num(float(gs)),
-            "g1": _num(float(g1)), "algorithms": algs}
-
-
-def bcast_partition(latency, rho):
-    """Lowekamp's clusters: `streamtp bcast --partition CSV --rho R --json`.
-    latency: a CSV file's path, or a square matrix (a list of rows)."""
-    if not (0 <= rho < math.inf):
-        _usage(f"rho must be finite and >= 0, not {rho}")
-    w, n, err = _PD(), _c_size(), _Error()
-    if isinstance(latency, (str, bytes, os.PathLike)):
-        file = os.fsdecode(latency)
-        st = _latency_load_file(_path(latency), ctypes.byref(w), ctypes.byref(n),
-                                ctypes.byref(err))
-    else:
-        file = "<latency>"
-        text = "".join(",".join(repr(float(x)) for x in row) + "\n" for row in latency).encode()
-        st = _latency_load_string(text, len(text), file.encode(), ctypes.byref(w),
-                                  ctypes.byref(n), ctypes.byref(err))
-    _check(st, err)
-    part = _Partition()
-    try:
-        _check(_partition_compute(w, n, rho, ctypes.byref(part), ctypes.byref(err)), err)
-        off = part.offsets
-        clusters = [[part.nodes[k] for k in range(off[c], off[c + 1])]
-                    for c in range(part.nclusters)]
-        return {"file": file, "rho": _num(float(rho)),
-                "sizes": [part.sizes[c] for c in range(part.nclusters)], "clusters": clusters}
-    finally:
-        _partition_free(ctypes.byref(part))
-        _libc_free(ctypes.cast(w, ctypes.c_void_p))

@@ -184,7 +184,7 @@ def test_reduce_is_reduce_json(kw, args):
 
 
 @pytest.mark.parametrize("law", ["erlang:k=3", "hyperexp:cv=2", "gamma:cv=0.5"])
-def test_reduce_and_bcast_exact_law_are_the_commands(law):
+def test_reduce_exact_law_is_the_commands(law):
     # --law alone: exact_law beside the exponential value (none for gamma
     # with a simulation); one element, Algorithm 2 and a range too
     for kw, args in [({}, []), ({"max_transfers": 2}, ["--max-transfers", 2]),
@@ -194,11 +194,6 @@ def test_reduce_and_bcast_exact_law_are_the_commands(law):
                  cli_json("reduce", "--n", n, "--d", 1, "--c", 2, "--law", law, *args)[0])
     same(streamtp.reduce((3, 5), 1, 2, law=law),
          cli_json("reduce", "--n", "3..5", "--d", 1, "--c", 2, "--law", law))
-    path = rel("examples", "bcast", "small4.json")
-    same(streamtp.bcast(path, law=law), cli_json("bcast", path, "--law", law))
-    got = streamtp.bcast(path, "flat", law=law, simulate=20)
-    same(got, cli_json("bcast", path, "--inter", "flat", "--law", law, "--simulate", 20)[0])
-    assert ("exact_law" in got) == (law != "gamma:cv=0.5")
 
 
 def test_reduce_range():
@@ -223,100 +218,3 @@ def test_reduce_errors():
     with pytest.raises(streamtp.Error) as e:
         streamtp.reduce(5, 1, 1, tree="binomial", max_transfers=2)
     assert "optimal" in str(e.value)
-
-
-# ---- bcast ----------------------------------------------------------------------------
-SMALL4 = rel("examples", "bcast", "small4.json")
-GRID88 = rel("examples", "bcast", "grid88.json")
-BCAST = [
-    (SMALL4, {}, []),
-    (SMALL4, {"intra": "chain", "root": "C"}, ["--intra", "chain", "--root", "C"]),
-    (SMALL4, {"inter": "ecef-la", "simulate": 30, "law": "uniform:spread=0.5", "seed": 2},
-     ["--inter", "ecef-la", "--simulate", 30, "--law", "uniform:spread=0.5", "--seed", 2]),
-    (SMALL4, {"max_states": 10}, ["--max-states", 10]),
-    (GRID88, {"size": 1048576}, ["--size", 1048576]),
-    (GRID88, {"size": 100, "intra": "flat", "inter": "bottomup"},
-     ["--size", 100, "--intra", "flat", "--inter", "bottomup"]),
-]
-
-
-@pytest.mark.parametrize("path,kw,args", BCAST)
-def test_bcast_is_bcast_json(path, kw, args):
-    want = cli_json("bcast", path, *args)
-    got = streamtp.bcast(path, **kw)
-    same(got, want if kw.get("inter", "all") == "all" else want[0])
-
-
-def test_bcast_dict_and_errors():
-    with open(SMALL4) as f:
-        platform = json.load(f)
-    got = streamtp.bcast(platform, "flat")
-    want = cli_json("bcast", SMALL4, "--inter", "flat")[0]
-    assert got.pop("file") == "<platform>"
-    want.pop("file")
-    same(got, want)
-    # small4, flat: A sends to B, C, D in turn, held 4, 1, 2 (its g row);
-    # D's send starts at 5 and lands L = 4 after its gap, at 11; then D's
-    # binomial broadcast inside, ceil(log2 2) g = 5: makespan 16 (B: 5 + 10).
-    assert got["deterministic"]["makespan"] == 16.0
-    with pytest.raises(streamtp.Error, match="size: required"):
-        streamtp.bcast(GRID88)
-    with pytest.raises(streamtp.Error, match='no cluster "Z"'):
-        streamtp.bcast(SMALL4, root="Z")
-    with pytest.raises(streamtp.Error, match="inter must be"):
-        streamtp.bcast(SMALL4, "best")
-
-
-BAD_PLATFORMS = sorted(glob.glob(rel("tests", "cli", "inputs", "bcast", "*.json")))
-
-
-@pytest.mark.parametrize("path", BAD_PLATFORMS)
-def test_bcast_errors_are_the_commands(path):
-    with pytest.raises(streamtp.Error) as e:
-        streamtp.bcast(path)
-    assert str(e.value) == cli_error("bcast", path)
-
-
-@pytest.mark.parametrize("kw,args", [
-    ({"P": 8, "L": 1, "g": 2}, []),
-    ({"P": 13, "L": 0.5, "g": 3, "k": 4, "gs": 1, "g1": 0.25},
-     ["--k", 4, "--gs", 1, "--g1", 0.25]),
-])
-def test_bcast_model_is_bcast_json(kw, args):
-    want = cli_json("bcast", "--model", "--P", kw["P"], "--L", kw["L"], "--g", kw["g"], *args)[0]
-    got = streamtp.bcast_model(**kw)
-    same(got, want)
-
-
-def test_bcast_partition_is_bcast_json(tmp_path):
-    csv = rel("examples", "bcast", "grid88-latency.csv")
-    for rho in (0.05, 0.2, 1.0):
-        same(streamtp.bcast_partition(csv, rho), cli_json("bcast", "--partition", csv, "--rho", rho)[0])
-    # A matrix in memory: two pairs 1 apart, 10 between them.
-    m = [[0, 1, 10, 10], [1, 0, 10, 10], [10, 10, 0, 1], [10, 10, 1, 0]]
-    got = streamtp.bcast_partition(m, 0.5)
-    assert got["clusters"] == [[0, 1], [2, 3]] and got["sizes"] == [2, 2]
-    path = tmp_path / "m.csv"
-    path.write_text("".join(",".join(map(str, row)) + "\n" for row in m))
-    want = cli_json("bcast", "--partition", path, "--rho", 0.5)[0]
-    want["file"] = "<latency>"
-    same(got, want)
-    for bad in glob.glob(rel("tests", "cli", "inputs", "bcast", "*.csv")):
-        with pytest.raises(streamtp.Error) as e:
-            streamtp.bcast_partition(bad, 0.1)
-        assert str(e.value) == cli_error("bcast", "--partition", bad, "--rho", 0.1)
-
-
-def test_a_limit_error_carries_its_detail():
-    """ELIMIT names the limit, the size needed and the size allowed
-    (stp_limit), and the message names no option of the command line."""
-    with pytest.raises(streamtp.Error) as e:
-        streamtp.reduce(10 ** 8, 1, 1, max_memory=2 ** 20)
-    assert e.value.status == "ELIMIT"
-    # STP_REDUCE_BYTES_PER_MACHINE = 96 bytes per machine, the estimate refused
-    assert e.value.limit == {"kind": "memory", "needed": 10 ** 8 * 96, "allowed": 2 ** 20,
-                             "estimate": 10 ** 8 * 96}
-    assert "--" not in str(e.value), str(e.value)
-    with pytest.raises(streamtp.Error) as e:
-        streamtp.reduce(4, -1, 1)
-    assert e.value.status == "EINVAL" and e.value.limit is None  # a bad argument, no limit

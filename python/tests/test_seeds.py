@@ -6,6 +6,7 @@ bit, "version" and "limits" included (a wall time is free); each refusal
 must carry the command's message or the library's; and every function
 works with no streamtp executable anywhere (one library call each).  Run
 by ctest (python) like test_streamtp.py."""
+import glob
 import json
 import math
 import os
@@ -172,6 +173,135 @@ def test_redistribute_progress_and_interrupt():
                               progress=stop)
 
 
+# ---- bcast ------------------------------------------------------------------------------
+def rel(*parts):
+    # Paths relative to the repository, as a user types them: messages and
+    # "file" keys then hold the same text on both sides.
+    return os.path.join(*parts)
+
+
+SMALL4 = rel("examples", "bcast", "small4.json")
+GRID88 = rel("examples", "bcast", "grid88.json")
+BCAST = [
+    (SMALL4, {}, []),
+    (SMALL4, {"intra": "chain", "root": "C"}, ["--intra", "chain", "--root", "C"]),
+    (SMALL4, {"inter": "ecef-la", "simulate": 30, "law": "uniform:spread=0.5", "seed": 2},
+     ["--inter", "ecef-la", "--simulate", 30, "--law", "uniform:spread=0.5", "--seed", 2]),
+    (SMALL4, {"max_states": 10}, ["--max-states", 10]),
+    (SMALL4, {"law": "erlang:k=3"}, ["--law", "erlang:k=3"]),
+    (SMALL4, {"law": "hyperexp:cv=2", "inter": "fef"}, ["--law", "hyperexp:cv=2", "--inter", "fef"]),
+    (SMALL4, {"law": "gamma:cv=0.5", "inter": "flat", "simulate": 20},
+     ["--law", "gamma:cv=0.5", "--inter", "flat", "--simulate", 20]),
+    (SMALL4, {"law": "erlang:k=3", "inter": "flat", "simulate": 20},
+     ["--law", "erlang:k=3", "--inter", "flat", "--simulate", 20]),
+    (GRID88, {"size": 1048576}, ["--size", 1048576]),
+    (GRID88, {"size": 100, "intra": "flat", "inter": "bottomup"},
+     ["--size", 100, "--intra", "flat", "--inter", "bottomup"]),
+]
+
+
+@pytest.mark.parametrize("path,kw,args", BCAST)
+def test_bcast_is_the_commands_json(path, kw, args):
+    want = cli_json("bcast", path, *args)
+    got = streamtp.bcast(path, **kw)
+    same(got, want if kw.get("inter", "all") == "all" else want[0])
+
+
+def test_bcast_exact_law_and_simulation():
+    # a law that is not phase-type drives the simulation alone; a phase-type
+    # one gives its exact makespan too, within the N.B.U.E. bounds for Erlang
+    got = streamtp.bcast(SMALL4, "flat", law="gamma:cv=0.5", simulate=20)
+    assert "exact_law" not in got and got["simulation"]["law"] == "gamma:cv=0.5"
+    got = streamtp.bcast(SMALL4, "flat", law="erlang:k=3")
+    assert got["bounds"]["lower"] <= got["exact_law"]["makespan"] <= got["bounds"]["upper"]
+    assert "mean" not in streamtp.bcast(SMALL4, "flat", simulate=5)["simulation"]
+
+
+def test_bcast_dict_and_errors():
+    with open(SMALL4) as f:
+        platform = json.load(f)
+    got = streamtp.bcast(platform, "flat")
+    want = cli_json("bcast", SMALL4, "--inter", "flat")[0]
+    assert got.pop("file") == "<platform>"
+    want.pop("file")
+    same(got, want)
+    # small4, flat: A sends to B, C, D in turn, held 4, 1, 2 (its g row);
+    # D's send starts at 5 and lands L = 4 after its gap, at 11; then D's
+    # binomial broadcast inside, ceil(log2 2) g = 5: makespan 16 (B: 5 + 10).
+    assert got["deterministic"]["makespan"] == 16.0
+    assert got["status"] == "OK" and got["error"] is None
+    with pytest.raises(streamtp.Error, match="size: required"):
+        streamtp.bcast(GRID88)
+    with pytest.raises(streamtp.Error, match='no cluster "Z"'):
+        streamtp.bcast(SMALL4, root="Z")
+    with pytest.raises(streamtp.Error, match="inter: 'best' is not one of"):
+        streamtp.bcast(SMALL4, "best")
+    for kw, what in [({"size": 0.5}, "size: 0.5 is out of range"),
+                     ({"max_states": 0}, "max_states: 0 is out of range"),
+                     ({"simulate": 0}, "simulate: 0 is out of range"),
+                     ({"seed": 2}, "seed needs simulate=R"),
+                     ({"intra": "tree"}, "intra: 'tree' is not one of")]:
+        with pytest.raises(streamtp.Error, match=what):
+            streamtp.bcast(SMALL4, **kw)
+    with pytest.raises(TypeError):
+        streamtp.bcast(3)
+
+
+BAD_PLATFORMS = sorted(glob.glob(rel("tests", "cli", "inputs", "bcast", "*.json")))
+
+
+@pytest.mark.parametrize("path", BAD_PLATFORMS)
+def test_bcast_errors_are_the_commands(path):
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.bcast(path)
+    assert str(e.value) == cli_error("bcast", path)
+
+
+@pytest.mark.parametrize("kw,args", [
+    ({"P": 8, "L": 1, "g": 2}, []),
+    ({"P": 13, "L": 0.5, "g": 3, "k": 4, "gs": 1, "g1": 0.25},
+     ["--k", 4, "--gs", 1, "--g1", 0.25]),
+])
+def test_bcast_model_is_the_commands_json(kw, args):
+    want = cli_json("bcast", "--model", "--P", kw["P"], "--L", kw["L"], "--g", kw["g"], *args)[0]
+    same(streamtp.bcast_model(**kw), want)
+
+
+def test_bcast_model_values_and_errors():
+    # Table 1, P = 8, L = 1, g = 2: flat L + (P - 1) g = 15, chain (P - 1)(g + L) = 21,
+    # binomial ceil(log2 8) g + floor(log2 8) L = 9 (the (max,+) trees agree)
+    a = streamtp.bcast_model(8, 1, 2)["algorithms"]
+    assert (a["flat"]["dag"], a["chain"]["dag"], a["binomial"]["dag"]) == (15.0, 21.0, 9.0)
+    for kw, what in [({"P": 1}, "P: 1 is out of range"), ({"k": 0}, "k: 0 is out of range"),
+                     ({"L": -1}, "L: -1 is out of range"), ({"g1": 1e-300}, "g1: 1e-300 is outside")]:
+        with pytest.raises(streamtp.Error, match=what):
+            streamtp.bcast_model(**{"P": 8, "L": 1, "g": 2, **kw})
+    with pytest.raises(streamtp.Error, match="above the memory budget"):
+        streamtp.bcast_model(10 ** 6, 1, 2, max_memory=1 << 20)
+
+
+def test_bcast_partition_is_the_commands_json(tmp_path):
+    csv = rel("examples", "bcast", "grid88-latency.csv")
+    for rho in (0.05, 0.2, 1.0):
+        same(streamtp.bcast_partition(csv, rho),
+             cli_json("bcast", "--partition", csv, "--rho", rho)[0])
+    # A matrix in memory: two pairs 1 apart, 10 between them.
+    m = [[0, 1, 10, 10], [1, 0, 10, 10], [10, 10, 0, 1], [10, 10, 1, 0]]
+    got = streamtp.bcast_partition(m, 0.5)
+    assert got["clusters"] == [[0, 1], [2, 3]] and got["sizes"] == [2, 2]
+    path = tmp_path / "m.csv"
+    path.write_text("".join(",".join(map(str, row)) + "\n" for row in m))
+    want = cli_json("bcast", "--partition", path, "--rho", 0.5)[0]
+    want["file"] = "<latency>"
+    same(got, want)
+    for bad in glob.glob(rel("tests", "cli", "inputs", "bcast", "*.csv")):
+        with pytest.raises(streamtp.Error) as e:
+            streamtp.bcast_partition(bad, 0.1)
+        assert str(e.value) == cli_error("bcast", "--partition", bad, "--rho", 0.1)
+    with pytest.raises(streamtp.Error, match="rho: -1 is out of range"):
+        streamtp.bcast_partition(csv, -1)
+
+
 # ---- no executable ------------------------------------------------------------------------
 def test_no_executable_needed(tmp_path):
     # Each function is one library call: with no streamtp on PATH and no
@@ -179,7 +309,10 @@ def test_no_executable_needed(tmp_path):
     script = (
         "import shutil, streamtp\n"
         "assert shutil.which('streamtp') is None\n"
-        "print(len(streamtp.redistribute(4, 6, 3, 2, strategy='all', simulate=10)))\n")
+        "print(len(streamtp.redistribute(4, 6, 3, 2, strategy='all', simulate=10)))\n"
+        "print(len(streamtp.bcast('examples/bcast/small4.json', simulate=10)))\n"
+        "print(streamtp.bcast_model(8, 1, 2)['algorithms']['flat']['dag'])\n"
+        "print(streamtp.bcast_partition('examples/bcast/grid88-latency.csv', 0.2)['sizes'][0])\n")
     env = {k: v for k, v in os.environ.items() if k not in ("STREAMTP", "STREAMTP_COMMAND")}
     env["PATH"] = str(tmp_path)  # an empty directory: no streamtp, no other program
     env["PYTHONPATH"] = os.path.join(ROOT, "python")
@@ -187,4 +320,4 @@ def test_no_executable_needed(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          env=env, cwd=ROOT)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["3"]
+    assert out.stdout.split() == ["3", "7", "15.0", "31"]
