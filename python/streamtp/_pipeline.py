@@ -50,22 +50,28 @@ def relocated(load, mapping, what, st, err):
                                                     f"<{what}>", located, spans))
 
 
+def load(source, what, load_file, load_string):
+    """A library object read by load_file(path) from a path, or by
+    load_string(text, len, "<what>") from a dict (its file's content), an
+    error of the dict cited at its place in it."""
+    ptr, err = _P(), _Error()
+    data = mapping_text(source, what)
+    if data is None:
+        st = load_file(path(what, source), ctypes.byref(ptr), ctypes.byref(err))
+        if st != 0:
+            fail(st, err)
+        return ptr
+    st = load_string(data, len(data), f"<{what}>".encode(), ctypes.byref(ptr), ctypes.byref(err))
+    if st != 0:
+        relocated(load_string, source, what, st, err)
+    return ptr
+
+
 class Mapping:
     """A loaded mapping (a dict or a path), freed on exit."""
 
     def __init__(self, mapping):
-        self.ptr = _P()
-        err = _Error()
-        data = mapping_text(mapping)
-        if data is None:
-            st = _load_file(path("mapping", mapping), ctypes.byref(self.ptr), ctypes.byref(err))
-            if st != 0:
-                fail(st, err)
-            return
-        st = _load_string(data, len(data), b"<mapping>", ctypes.byref(self.ptr),
-                          ctypes.byref(err))
-        if st != 0:
-            relocated(_load_string, mapping, "mapping", st, err)
+        self.ptr = load(mapping, "mapping", _load_file, _load_string)
 
     def __enter__(self):
         return self

@@ -13,7 +13,7 @@ import os
 from ._lib import (PE, _Control, _Error, _P, _c_double, _c_int, _c_size, _c_u64, Error, Law,
                    check_layout, choice, fail, fn, integer, interruptible, number, path, record,
                    text, time_value)
-from ._pipeline import mapping_text, relocated
+from ._pipeline import load
 
 _PP = ctypes.POINTER(_P)
 _MAX_RUNS = 10 ** 12  # --simulate R
@@ -163,18 +163,7 @@ class _Platform:
     """A platform (a file's path, or a dict of its content), freed on exit."""
 
     def __init__(self, source):
-        self.ptr, err = _P(), _Error()
-        data = mapping_text(source, "platform")
-        if data is None:
-            st = _platform_load_file(path("platform", source), ctypes.byref(self.ptr),
-                                     ctypes.byref(err))
-            if st != 0:
-                fail(st, err)
-            return
-        st = _platform_load_string(data, len(data), b"<platform>", ctypes.byref(self.ptr),
-                                   ctypes.byref(err))
-        if st != 0:
-            relocated(_platform_load_string, source, "platform", st, err)
+        self.ptr = load(source, "platform", _platform_load_file, _platform_load_string)
 
     def __enter__(self):
         return self
