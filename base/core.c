@@ -336,3 +336,14 @@ double stp__now(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+stp_status stp__within_budget(const stp_control *c, const char *what, double bytes,
+                              stp_error *err) {
+  uint64_t budget = stp_control_memory_budget(c);
+  if (bytes <= (double)budget)
+    return STP_OK;
+  return stp__fail_limit(err, (stp_limit){STP_LIMIT_MEMORY, stp__u64_sat(bytes), budget,
+                                          stp__u64_sat(bytes)},
+                         "%s needs about %.3g GiB, above the memory budget of %.3g GiB", what,
+                         bytes / 1073741824.0, (double)budget / 1073741824.0);
+}

@@ -28,6 +28,11 @@ stp_status stp__vfail(stp_error *err, stp_status s, const char *fmt, va_list ap)
  * above limit.allowed (0: a count stopped at the limit) becomes allowed + 1. */
 stp_status stp__fail_limit(stp_error *err, stp_limit limit, const char *fmt, ...) STP_PRINTF(3, 4);
 void stp__error_clear(stp_error *err);
+/* STP_OK when `bytes` (an estimate of what `what` is about to allocate) fit
+ * c's memory budget, else the ELIMIT of STP_LIMIT_MEMORY: "WHAT needs about
+ * X GiB, above the memory budget of Y GiB" (c may be NULL: the default). */
+stp_status stp__within_budget(const stp_control *c, const char *what, double bytes,
+                              stp_error *err);
 
 /* Propagate a failing status to the caller (igraph's IGRAPH_CHECK). */
 #define STP_CHECK(expr)                  \

@@ -129,14 +129,12 @@ stp_status stp_bcast_model_run(const stp_bcast_model_options *o, stp_bcast_model
   *out = NULL;
   const stp_bcast_model_params *q = &o->params;
   /* the largest tree: P k arrival times (one segment each, or k) */
-  double cells = (double)q->P * (double)(q->k > 1 ? q->k : 1);
-  double budget = (double)stp_control_memory_budget(&o->control);
-  if (cells * sizeof(double) > budget)
-    return stp__fail(err, STP_ELIMIT,
-                     "the tree of P = %llu with %llu segments needs about %.3g GiB, above the "
-                     "memory budget of %.3g GiB (--max-memory)", (unsigned long long)q->P,
-                     (unsigned long long)q->k, cells * sizeof(double) / 1073741824.0,
-                     budget / 1073741824.0);
+  char what[96];
+  snprintf(what, sizeof what, "the tree of P = %llu with %llu segments",
+           (unsigned long long)q->P, (unsigned long long)q->k);
+  STP_CHECK(stp__within_budget(&o->control, what,
+                               (double)q->P * (double)(q->k > 1 ? q->k : 1) * sizeof(double),
+                               err));
   stp_bcast_model_result *r = calloc(1, sizeof *r);
   if (!r)
     return stp__oom(err, "Table 1");
@@ -168,14 +166,11 @@ void stp_bcast_partition_result_free(stp_bcast_partition_result *r) {
 /* The matrix and its n (n - 1) / 2 sorted edges (a weight and two
  * indices each) against the budget. */
 static stp_status partition_budget(size_t n, const stp_control *c, stp_error *err) {
-  double bytes = 8.0 * (double)n * (double)n + 24.0 * (double)n * ((double)n - 1) / 2;
-  double budget = (double)stp_control_memory_budget(c);
-  if (bytes <= budget)
-    return STP_OK;
-  return stp__fail(err, STP_ELIMIT,
-                   "the partition of %zu machines needs about %.3g GiB, above the memory "
-                   "budget of %.3g GiB (--max-memory)", n, bytes / 1073741824.0,
-                   budget / 1073741824.0);
+  char what[64];
+  snprintf(what, sizeof what, "the partition of %zu machines", n);
+  return stp__within_budget(c, what,
+                            8.0 * (double)n * (double)n + 24.0 * (double)n * ((double)n - 1) / 2,
+                            err);
 }
 
 stp_status stp_bcast_partition_run(const stp_bcast_partition_options *o,

@@ -55,16 +55,6 @@ static stp_status strategies(const stp_redist *rd, int strategy, stp_redist_stra
   return STP_OK;
 }
 
-static stp_status within_budget(const stp_control *c, const char *what, double bytes,
-                                stp_error *err) {
-  double budget = (double)stp_control_memory_budget(c);
-  if (bytes <= budget)
-    return STP_OK;
-  return stp__fail(err, STP_ELIMIT,
-                   "%s needs about %.3g GiB, above the memory budget of %.3g GiB "
-                   "(--max-memory)", what, bytes / 1073741824.0, budget / 1073741824.0);
-}
-
 /* The problem and every check that comes before a schedule is built. */
 static stp_status check_problem(const stp_redist_run_options *o, stp_redist_result *r,
                                 stp_error *err) {
@@ -74,7 +64,7 @@ static stp_status check_problem(const stp_redist_run_options *o, stp_redist_resu
     r->options.cost.M = r->info.L;
   STP_CHECK(stp_redist_cost_check(r->rd, &r->options.cost, err));
   /* the record holds the grid and every message: refused before it is built */
-  STP_CHECK(within_budget(&o->control, "the JSON record of the grid and its messages",
+  STP_CHECK(stp__within_budget(&o->control, "the JSON record of the grid and its messages",
                           40.0 * (double)r->info.P * (double)r->info.Q +
                               400.0 * (double)r->info.messages, err));
   if (o->law && !(r->law = stp__strdup(stp_law_spec(o->law))))
@@ -86,7 +76,7 @@ static stp_status check_problem(const stp_redist_run_options *o, stp_redist_resu
 static stp_status simulate(const stp_redist_run_options *o, const stp_redist_result *r,
                            stp_redist_strategy_result *x, stp_error *err) {
   uint64_t ns = stp_redist_schedule_steps(x->schedule), m = r->info.messages;
-  STP_CHECK(within_budget(&o->control, "the barrier schedule's event graph",
+  STP_CHECK(stp__within_budget(&o->control, "the barrier schedule's event graph",
                           stp_graph_memory_estimate(m + ns, 2 * m + ns, 1), err));
   stp_graph *g;
   STP_CHECK(stp_redist_schedule_graph(r->rd, x->schedule, &r->options.cost, &g, err));

@@ -218,3 +218,18 @@ def test_reduce_errors():
     with pytest.raises(streamtp.Error) as e:
         streamtp.reduce(5, 1, 1, tree="binomial", max_transfers=2)
     assert "optimal" in str(e.value)
+
+
+def test_a_limit_error_carries_its_detail():
+    """ELIMIT names the limit, the size needed and the size allowed
+    (stp_limit), and the message names no option of the command line."""
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.reduce(10 ** 8, 1, 1, max_memory=2 ** 20)
+    assert e.value.status == "ELIMIT"
+    # STP_REDUCE_BYTES_PER_MACHINE = 96 bytes per machine, the estimate refused
+    assert e.value.limit == {"kind": "memory", "needed": 10 ** 8 * 96, "allowed": 2 ** 20,
+                             "estimate": 10 ** 8 * 96}
+    assert "--" not in str(e.value), str(e.value)
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.reduce(4, -1, 1)
+    assert e.value.status == "EINVAL" and e.value.limit is None  # a bad argument, no limit
