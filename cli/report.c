@@ -153,7 +153,6 @@ json_t *report_simulation(const stp_graph_sim_options *o, const stp_graph_sim_re
   }
   json_object_set_new(s, "ci95", json_pack("[o,o]", report_number(r->ci95_lo),
                                            report_number(r->ci95_hi)));
-  json_object_set_new(s, "mean", report_number(r->mean)); /* alias, one release (NEWS.md) */
   return s;
 }
 

@@ -50,8 +50,7 @@ json_t *report_fit(const stp_law_fit *fit);
 /* "bounds": {"lower", "upper"} (null where not finite); */
 json_t *report_bounds(double lower, double upper);
 /* "simulation": {"law", "runs", "seed", "makespan" (dag) or "throughput"
- * and "period", "ci95": [lo, hi], "mean"} ("mean": the older name of the
- * estimate, kept one release). */
+ * and "period", "ci95": [lo, hi]}. */
 json_t *report_simulation(const stp_graph_sim_options *o, const stp_graph_sim_result *r,
                           bool dag);
 /* A monotonic clock, in seconds: the "seconds" of a record. */

@@ -17,6 +17,8 @@
 #include "streamtp_base.h"
 #include "streamtp_graph.h"
 
+#include <stdio.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -123,6 +125,77 @@ STP_API void stp_reduce_sweep_free(stp_reduce_sweep *s);
 STP_API double stp_reduce_opt_lower(uint64_t n, double d, double c);
 STP_API double stp_reduce_opt_upper(uint64_t n, double d, double c);
 STP_API double stp_reduce_length_bound(const stp_reduce_spec *spec);
+
+/* The tree in Graphviz DOT: an edge v -> c_v labelled with v's transfer
+ * start, the sink drawn as a double circle (streamtp reduce --dot). */
+STP_API stp_status stp_reduce_write_dot(const stp_reduce *r, FILE *f, stp_error *err);
+
+/* ---- the command: one call (streamtp reduce, streamtp.reduce) --------------------- */
+
+typedef struct stp_reduce_run_options {
+  uint64_t n_first, n_last;       /* the n of the run: n_first..n_last (equal: one tree) */
+  double d, c;                    /* as stp_reduce_spec */
+  stp_reduce_tree tree;
+  stp_reduce_algorithm algorithm;
+  uint64_t K;
+  int exponential;                /* 1 (default): the exact E[makespan], exponential times */
+  uint64_t max_states;            /* its order ideals' cap; 0: STP_GRAPH_DEFAULT_MAX_STATES */
+  /* The law of the times: the exact makespan under it when it is
+   * phase-type (or when there is no simulation: else its reason), and the
+   * law of the simulation (NULL: exp, no exact value). */
+  const stp_law *law;
+  uint64_t simulate;              /* Monte Carlo runs of each tree's DAG; 0: none */
+  uint64_t seed;                  /* of the runs (default 1) */
+  int brief;                      /* leave out children, transfer starts, critical path */
+  stp_control control;            /* cancel, progress and memory budget of everything */
+} stp_reduce_run_options;
+STP_API void stp_reduce_run_options_init(stp_reduce_run_options *o);
+
+/* The values of one n. */
+typedef struct stp_reduce_value {
+  uint64_t n;
+  double makespan;                /* deterministic */
+  uint64_t *children;             /* [n - 1]: c_2..c_n; NULL when left out */
+  double *starts;                 /* [n - 1]: t_2..t_n; NULL when left out */
+  char **critical;                /* the critical path's activities (NULL: not analysed) */
+  size_t critical_len;
+  double exp_makespan;            /* NaN when missing: exp_reason says why */
+  uint64_t exp_states;
+  const char *exp_reason;
+  int law_asked;
+  double law_makespan;            /* NaN when missing: law_reason says why */
+  uint64_t law_states;
+  const char *law_reason;
+  int simulated;
+  stp_graph_sim_result sim;
+  double seconds;                 /* wall time of this n */
+  char *text;                     /* owned text the reasons may point into */
+} stp_reduce_value;
+
+typedef struct stp_reduce_result {
+  stp_reduce_run_options options; /* as run, law NULL (see law) */
+  char *law;                      /* the law's spec, or NULL */
+  size_t count;                   /* n done: n_first .. n_first + count - 1 */
+  stp_reduce_value *values;       /* [count], or NULL for a sweep: */
+  double *makespans;              /* [count]: the makespans of a sweep (nothing else) */
+  double *sweep_seconds;          /* [count]: a sweep's time for each n */
+  const char *sweep_reason;       /* why a sweep has no exponential value */
+} stp_reduce_result;
+
+/* Everything `streamtp reduce` computes for each n of the range: the tree
+ * and its schedule, the exact expected makespan with exponential times and
+ * under a phase-type law, the paper's bounds, Monte Carlo.  A range
+ * without arrays, exponential value, law or simulation is one incremental
+ * sweep (stp_reduce_sweep).  Checks first (the specification, Algorithm
+ * 2 without simulation, the memory of the arrays kept against the budget):
+ * *out is NULL when one fails.  An n that fails (beyond the budget, an
+ * interrupt) stops the run with its error, *out holding the n done before
+ * it: the caller frees *out in every case. */
+STP_API stp_status stp_reduce_run(const stp_reduce_run_options *o, stp_reduce_result **out,
+                                  stp_error *err);
+STP_API void stp_reduce_result_free(stp_reduce_result *r);
+/* r->count, for bindings that do not read the structure. */
+STP_API size_t stp_reduce_result_count(const stp_reduce_result *r);
 
 #ifdef __cplusplus
 }

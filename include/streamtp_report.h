@@ -117,6 +117,18 @@ struct stp_optimize_result;
 STP_API stp_status stp_optimize_result_json(const struct stp_optimize_result *res,
                                             stp_record **out, stp_error *err);
 
+/* ---- reduce -------------------------------------------------------------------------
+ * The k-th n of a run of reduction trees (streamtp reduce --json): n, d, c,
+ * tree, algorithm, K, children and transfer_starts (unless left out),
+ * deterministic (makespan, critical_path when the DAG was analysed),
+ * exponential, exact_law (a law asked), bounds, opt_bounds, length_bound,
+ * simulation (with position and relative), seconds, status, error; its own
+ * "limits": max_states, max_memory, seed (a simulation).  STP_EINVAL when
+ * k >= r->count. */
+struct stp_reduce_result;
+STP_API stp_status stp_reduce_json(const struct stp_reduce_result *r, size_t k,
+                                   stp_record **out, stp_error *err);
+
 /* ---- redistribute ------------------------------------------------------------------
  * The k-th strategy of a redistribution (streamtp redistribute --json): P,
  * Q, r, s, L, g, M, alpha, beta, grid, messages, ns_opt, strategy, steps,

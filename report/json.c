@@ -137,13 +137,31 @@ uint64_t stp__jgetu(const json_t *o, const char *path) {
   return stp__jas_u64(stp__jget(o, path), &x) ? x : 0;
 }
 
+/* s[0..n) as a JSON string: directly when nothing in it needs escaping (no
+ * quote, backslash or control character: Jansson writes other bytes, valid
+ * UTF-8, as they are), else through Jansson's encoder. */
+static void write_text(FILE *f, const char *s, size_t n) {
+  size_t k = 0;
+  while (k < n && (unsigned char)s[k] >= 0x20 && s[k] != '"' && s[k] != '\\')
+    k++;
+  if (k == n) {
+    fputc('"', f);
+    fwrite(s, 1, n, f);
+    fputc('"', f);
+    return;
+  }
+  json_t *v = json_stringn(s, n);
+  json_dumpf(v, f, JSON_ENCODE_ANY);
+  json_decref(v);
+}
+
 static void write_string(FILE *f, const json_t *v) {
   const char *big = big_u64(v);
   if (big) {
     fputs(big, f);
     return;
   }
-  json_dumpf(v, f, JSON_ENCODE_ANY);
+  write_text(f, json_string_value(v), json_string_length(v));
 }
 
 static void write_real(FILE *f, double x) {
@@ -169,9 +187,7 @@ void stp__jwrite(FILE *f, const json_t *v) {
       if (!first)
         fputc(',', f);
       first = false;
-      json_t *k = json_string(key);
-      json_dumpf(k, f, JSON_ENCODE_ANY);
-      json_decref(k);
+      write_text(f, key, strlen(key));
       fputc(':', f);
       stp__jwrite(f, val);
     }
@@ -189,7 +205,10 @@ void stp__jwrite(FILE *f, const json_t *v) {
     break;
   case JSON_REAL: write_real(f, json_real_value(v)); break;
   case JSON_STRING: write_string(f, v); break;
-  default: json_dumpf(v, f, JSON_ENCODE_ANY); /* integers, true, false, null */
+  case JSON_INTEGER: fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); break;
+  case JSON_TRUE: fputs("true", f); break;
+  case JSON_FALSE: fputs("false", f); break;
+  default: fputs("null", f);
   }
 }
 

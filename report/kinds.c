@@ -26,6 +26,8 @@ static const stp__record_kind kinds[] = {
      .summary = stp__summary_bcast},
     {.name = "bcast-model", .text = stp__text_bcast_model},
     {.name = "bcast-partition", .text = stp__text_bcast_partition},
+    {.name = "reduce", .text = stp__text_reduce, .csv = stp__reduce_csv,
+     .table = stp__reduce_table},
 };
 
 const stp__record_kind *stp__kind_find(const char *name) {

@@ -110,5 +110,7 @@ void stp__summary_bcast(FILE *f, const json_t *records);
 extern const char *const stp__bcast_csv[], *const stp__bcast_table[];
 void stp__text_bcast_model(FILE *f, const json_t *rec, size_t index);
 void stp__text_bcast_partition(FILE *f, const json_t *rec, size_t index);
+void stp__text_reduce(FILE *f, const json_t *rec, size_t index);
+extern const char *const stp__reduce_csv[], *const stp__reduce_table[];
 
 #endif /* STP_REPORT_RECORD_H */

@@ -19,7 +19,7 @@
   X(stp_redist_cost) X(stp_optimize_options) X(stp_run_limits) X(stp_generate_params)     \
   X(stp_generate_files_options) X(stp_batch_config) X(stp_batch_input) X(stp_law_fit)      \
   X(stp_redist_run_options) X(stp_bcast_run_options) X(stp_bcast_model_options)            \
-  X(stp_bcast_partition_options)
+  X(stp_bcast_partition_options) X(stp_reduce_run_options)
 
 size_t stp_struct_size(const char *name) {
 #define STP_SIZE_(type)                                                                   \

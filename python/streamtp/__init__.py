@@ -30,9 +30,9 @@ from ._pipeline import batch, evaluate, generate, simulate
 __all__ = ["Error", "evaluate", "simulate", "batch", "generate", "optimize", "library_path", "__version__"]
 
 # The generic event graph and the seed families (streamtp.graph).
-from .graph import graph, reduce  # noqa: E402
+from .graph import graph  # noqa: E402
 
-__all__ += ["graph", "reduce"]
+__all__ += ["graph"]
 
 # The other commands, through the streamtp executable (streamtp.command).
 from ._command import command, ctmc, teg  # noqa: E402
@@ -40,6 +40,6 @@ from ._command import command, ctmc, teg  # noqa: E402
 __all__ += ["command", "teg", "ctmc"]
 
 # The seed families' commands (streamtp._seeds).
-from ._seeds import bcast, bcast_model, bcast_partition, redistribute  # noqa: E402
+from ._seeds import bcast, bcast_model, bcast_partition, redistribute, reduce  # noqa: E402
 
-__all__ += ["redistribute", "bcast", "bcast_model", "bcast_partition"]
+__all__ += ["reduce", "redistribute", "bcast", "bcast_model", "bcast_partition"]

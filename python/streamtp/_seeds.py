@@ -16,7 +16,8 @@ from ._lib import (PE, _Control, _Error, _P, _c_double, _c_int, _c_size, _c_u64,
 from ._pipeline import load
 
 _PP = ctypes.POINTER(_P)
-_MAX_RUNS = 10 ** 12  # --simulate R
+_MAX_RUNS = 10 ** 12    # --simulate R
+_MAX_STATES = 10 ** 12  # --max-states
 
 
 def _runs(simulate, seed):
@@ -41,6 +42,75 @@ def _records(run_fn, json_fn, count_fn, free_fn, opts):
     finally:
         if res:
             free_fn(res)
+
+
+# ---- reduce ---------------------------------------------------------------------------
+class _ReduceOptions(ctypes.Structure):
+    _fields_ = [("n_first", _c_u64), ("n_last", _c_u64), ("d", _c_double), ("c", _c_double),
+                ("tree", _c_int), ("algorithm", _c_int), ("K", _c_u64), ("exponential", _c_int),
+                ("max_states", _c_u64), ("law", _P), ("simulate", _c_u64), ("seed", _c_u64),
+                ("brief", _c_int), ("control", _Control)]
+
+
+check_layout("stp_reduce_run_options", _ReduceOptions)
+_reduce_init = fn("stp_reduce_run_options_init", None, ctypes.POINTER(_ReduceOptions))
+_reduce_run = fn("stp_reduce_run", _c_int, ctypes.POINTER(_ReduceOptions), _PP, PE)
+_reduce_free = fn("stp_reduce_result_free", None, _P)
+_reduce_count = fn("stp_reduce_result_count", _c_size, _P)
+_reduce_json = fn("stp_reduce_json", _c_int, _P, _c_size, _PP, PE)
+
+_TREES = {"optimal": 0, "binomial": 1, "fibonacci": 2}
+_EXP_METHODS = {"dag-ctmc": 1, "none": 0}
+_MAX_N = 10 ** 8  # STP_REDUCE_MAX_N
+
+
+def reduce(n, d, c, *, tree="optimal", max_reducers=None, max_transfers=None,
+           exp_method="dag-ctmc", max_states=None, simulate=None, law=None, seed=None,
+           brief=False, max_memory=None, progress=None):
+    """Reduction trees of Canon and Antoniu: the record `streamtp reduce --n N
+    --d D --c C --json` prints; n a pair (A, B) gives the list of the records
+    of A..B.  max_reducers K: Algorithm 3; max_transfers K: Algorithm 2
+    (optimal tree, no exponential value, no simulation); exp_method
+    "dag-ctmc" or "none"; max_states: the order ideals' cap; law: the law of
+    the times (its exact makespan when phase-type, and the simulation's);
+    simulate R runs with `seed`; brief leaves out children, transfer_starts
+    and the critical path; max_memory: the budget in bytes."""
+    o = _ReduceOptions()
+    _reduce_init(ctypes.byref(o))
+    lo, hi = (n, n) if not isinstance(n, (tuple, list)) else tuple(n)
+    o.n_first, o.n_last = integer("n", lo, 1, _MAX_N), integer("n", hi, 1, _MAX_N)
+    if o.n_first > o.n_last:
+        raise Error("EINVAL", f"n: the range {lo}..{hi} is empty (A > B)")
+    o.d, o.c = time_value("d", d), time_value("c", c)
+    if o.d + o.c <= 0:
+        raise Error("EINVAL", "d, c: d = c = 0, one of the two times must be positive")
+    o.tree = choice("tree", tree, _TREES)
+    if max_reducers is not None and max_transfers is not None:
+        raise Error("EINVAL", "max_transfers and max_reducers exclude each other")
+    if max_reducers is not None:
+        o.algorithm, o.K = 3, integer("max_reducers", max_reducers, 1, _MAX_N)
+    if max_transfers is not None:
+        o.algorithm, o.K = 2, integer("max_transfers", max_transfers, 1, _MAX_N)
+        if tree != "optimal":
+            raise Error("EINVAL", "max_transfers: Algorithm 2 builds the optimal tree only, "
+                                  f"not {tree}")
+    o.exponential = choice("exp_method", exp_method, _EXP_METHODS)
+    if max_states is not None:
+        o.max_states = integer("max_states", max_states, 1, _MAX_STATES)
+    o.simulate, o.seed = _runs(simulate, seed)
+    if o.simulate and o.algorithm == 2:
+        raise Error("EINVAL", "simulate: Algorithm 2 (max_transfers) limits concurrent "
+                              "transfers, which no fixed-order DAG expresses")
+    o.brief = int(bool(brief))
+    records = interruptible(_reduce, o, law, max_memory=max_memory, progress=progress)
+    return records if isinstance(n, (tuple, list)) else records[0]
+
+
+def _reduce(run, o, law):
+    run.fill(o.control)
+    with Law(law, "law") as lw:
+        o.law = lw.ptr
+        return _records(_reduce_run, _reduce_json, _reduce_count, _reduce_free, o)
 
 
 # ---- redistribute ---------------------------------------------------------------------
@@ -155,7 +225,6 @@ _partition_json = fn("stp_bcast_partition_json", _c_int, _P, _PP, PE)
 _HEURISTICS = {"flat": 0, "fef": 1, "ecef": 2, "ecef-la": 3, "ecef-lat": 4, "ecef-lat-max": 5,
                "bottomup": 6, "all": -1}
 _INTRA = {"binomial": 0, "flat": 1, "chain": 2}
-_MAX_STATES = 10 ** 12  # --max-states
 _MODEL_MAX = 2 ** 40    # --model's --P and --k
 
 
@@ -258,4 +327,4 @@ def _one(run, run_fn, json_fn, free_fn, o):
         free_fn(res)
 
 
-__all__ = ["redistribute", "bcast", "bcast_model", "bcast_partition"]
+__all__ = ["reduce", "redistribute", "bcast", "bcast_model", "bcast_partition"]

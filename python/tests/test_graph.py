@@ -1,7 +1,6 @@
-"""Tests of streamtp.graph, streamtp.reduce, streamtp.bcast, bcast_model and
-bcast_partition (python/streamtp/graph.py): each result must be the object
-the command prints with --json for the same input (`streamtp graph`,
-`reduce`, `bcast`), key for key, in the same order, with the same JSON types
+"""Tests of streamtp.graph (python/streamtp/graph.py): each result must be
+the object the command prints with --json for the same input (`streamtp
+graph`), key for key, in the same order, with the same JSON types
 (an integer stays an integer), bit for bit, once the envelope of a command
 line ("version", "limits") is set aside; each refusal must carry the
 command's message.  Run by ctest (python) like test_streamtp.py."""
@@ -156,80 +155,3 @@ def test_graph_argument_errors():
         streamtp.graph(GRAPHS[0], simulate=5, law="gama")
     with pytest.raises(streamtp.Error, match="simulate must be >= 1"):
         streamtp.graph(GRAPHS[0], simulate=0)
-
-
-# ---- reduce ---------------------------------------------------------------------------
-REDUCE = [
-    ({"n": 5, "d": 1, "c": 2}, []),
-    ({"n": 1, "d": 1, "c": 2}, []),
-    ({"n": 9, "d": 2, "c": 1, "tree": "binomial"}, ["--tree", "binomial"]),
-    ({"n": 9, "d": 1, "c": 1, "tree": "fibonacci"}, ["--tree", "fibonacci"]),
-    ({"n": 9, "d": 1, "c": 2, "max_reducers": 2}, ["--max-reducers", 2]),
-    ({"n": 9, "d": 1, "c": 2, "max_transfers": 2}, ["--max-transfers", 2]),
-    ({"n": 7, "d": 1, "c": 2, "exp_method": "none"}, ["--exp-method", "none"]),
-    ({"n": 12, "d": 1, "c": 2, "max_states": 5}, ["--max-states", 5]),
-    ({"n": 6, "d": 1, "c": 0.5, "simulate": 50, "law": "det", "seed": 4},
-     ["--simulate", 50, "--law", "det", "--seed", 4]),
-    ({"n": 1, "d": 1, "c": 2, "simulate": 20}, ["--simulate", 20]),
-    ({"n": 6, "d": 1, "c": 2, "simulate": 30, "exp_method": "none"},
-     ["--simulate", 30, "--exp-method", "none"]),
-]
-
-
-@pytest.mark.parametrize("kw,args", REDUCE)
-def test_reduce_is_reduce_json(kw, args):
-    kw = dict(kw)
-    n, d, c = kw.pop("n"), kw.pop("d"), kw.pop("c")
-    same(streamtp.reduce(n, d, c, **kw), cli_json("reduce", "--n", n, "--d", d, "--c", c, *args)[0])
-
-
-@pytest.mark.parametrize("law", ["erlang:k=3", "hyperexp:cv=2", "gamma:cv=0.5"])
-def test_reduce_exact_law_is_the_commands(law):
-    # --law alone: exact_law beside the exponential value (none for gamma
-    # with a simulation); one element, Algorithm 2 and a range too
-    for kw, args in [({}, []), ({"max_transfers": 2}, ["--max-transfers", 2]),
-                     ({"exp_method": "none"}, ["--exp-method", "none"])]:
-        for n in (1, 7):
-            same(streamtp.reduce(n, 1, 2, law=law, **kw),
-                 cli_json("reduce", "--n", n, "--d", 1, "--c", 2, "--law", law, *args)[0])
-    same(streamtp.reduce((3, 5), 1, 2, law=law),
-         cli_json("reduce", "--n", "3..5", "--d", 1, "--c", 2, "--law", law))
-
-
-def test_reduce_range():
-    same(streamtp.reduce((1, 6), 1, 2), cli_json("reduce", "--n", "1..6", "--d", 1, "--c", 2))
-    same(streamtp.reduce((3, 8), 1, 2, brief=True, exp_method="none"),
-         cli_json("reduce", "--n", "3..8", "--d", 1, "--c", 2, "--brief", "--exp-method", "none"))
-    # n = 2: one transfer then one reduction, d + c; E[exp] the same sum of means.
-    r = streamtp.reduce(2, 1.5, 2.5)
-    assert r["deterministic"]["makespan"] == 4.0 and r["exponential"]["makespan"] == 4.0
-
-
-def test_reduce_errors():
-    with pytest.raises(streamtp.Error, match="exclude each other"):
-        streamtp.reduce(5, 1, 1, max_reducers=2, max_transfers=2)
-    with pytest.raises(streamtp.Error, match="Algorithm 2"):
-        streamtp.reduce(5, 1, 1, max_transfers=2, simulate=10)
-    with pytest.raises(streamtp.Error, match="one of them positive"):
-        streamtp.reduce(5, 0, 0)
-    with pytest.raises(streamtp.Error, match="tree must be"):
-        streamtp.reduce(5, 1, 1, tree="ternary")
-    # A library refusal carries the library's message: the command's.
-    with pytest.raises(streamtp.Error) as e:
-        streamtp.reduce(5, 1, 1, tree="binomial", max_transfers=2)
-    assert "optimal" in str(e.value)
-
-
-def test_a_limit_error_carries_its_detail():
-    """ELIMIT names the limit, the size needed and the size allowed
-    (stp_limit), and the message names no option of the command line."""
-    with pytest.raises(streamtp.Error) as e:
-        streamtp.reduce(10 ** 8, 1, 1, max_memory=2 ** 20)
-    assert e.value.status == "ELIMIT"
-    # STP_REDUCE_BYTES_PER_MACHINE = 96 bytes per machine, the estimate refused
-    assert e.value.limit == {"kind": "memory", "needed": 10 ** 8 * 96, "allowed": 2 ** 20,
-                             "estimate": 10 ** 8 * 96}
-    assert "--" not in str(e.value), str(e.value)
-    with pytest.raises(streamtp.Error) as e:
-        streamtp.reduce(4, -1, 1)
-    assert e.value.status == "EINVAL" and e.value.limit is None  # a bad argument, no limit

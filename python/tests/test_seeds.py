@@ -1,5 +1,5 @@
 """Tests of the seed families from Python (python/streamtp/_seeds.py):
-streamtp.redistribute, reduce, bcast, bcast_model and bcast_partition.
+streamtp.reduce, redistribute, bcast, bcast_model and bcast_partition.
 Each result must be the record the command prints with --json for the same
 input, key for key, in the same order, with the same JSON types, bit for
 bit, "version" and "limits" included (a wall time is free); each refusal
@@ -64,6 +64,118 @@ def same(got, want, where="$"):
 @pytest.fixture(autouse=True)
 def at_root(monkeypatch):
     monkeypatch.chdir(ROOT)
+
+
+# ---- reduce --------------------------------------------------------------------------
+REDUCE = [
+    ({"n": 5, "d": 1, "c": 2}, []),
+    ({"n": 1, "d": 1, "c": 2}, []),
+    ({"n": 9, "d": 2, "c": 1, "tree": "binomial"}, ["--tree", "binomial"]),
+    ({"n": 9, "d": 1, "c": 1, "tree": "fibonacci"}, ["--tree", "fibonacci"]),
+    ({"n": 9, "d": 1, "c": 2, "max_reducers": 2}, ["--max-reducers", 2]),
+    ({"n": 9, "d": 1, "c": 2, "max_transfers": 2}, ["--max-transfers", 2]),
+    ({"n": 7, "d": 1, "c": 2, "exp_method": "none"}, ["--exp-method", "none"]),
+    ({"n": 12, "d": 1, "c": 2, "max_states": 5}, ["--max-states", 5]),
+    ({"n": 12, "d": 1, "c": 2, "max_states": 5, "simulate": 10},
+     ["--max-states", 5, "--simulate", 10]),
+    ({"n": 6, "d": 1, "c": 0.5, "simulate": 50, "law": "det", "seed": 4},
+     ["--simulate", 50, "--law", "det", "--seed", 4]),
+    ({"n": 1, "d": 1, "c": 2, "simulate": 20}, ["--simulate", 20]),
+    ({"n": 6, "d": 1, "c": 2, "simulate": 30, "exp_method": "none"},
+     ["--simulate", 30, "--exp-method", "none"]),
+    ({"n": 8, "d": 1, "c": 2, "brief": True}, ["--brief"]),
+    ({"n": (1, 6), "d": 1, "c": 2}, []),
+    ({"n": (3, 8), "d": 1, "c": 2, "brief": True, "exp_method": "none"},
+     ["--brief", "--exp-method", "none"]),
+    ({"n": (2, 5), "d": 1, "c": 2, "simulate": 20, "brief": True}, ["--simulate", 20, "--brief"]),
+]
+
+
+@pytest.mark.parametrize("kw,args", REDUCE)
+def test_reduce_is_the_commands_json(kw, args):
+    kw = dict(kw)
+    n, d, c = kw.pop("n"), kw.pop("d"), kw.pop("c")
+    want = cli_json("reduce", "--n", n if isinstance(n, int) else "%d..%d" % n, "--d", d,
+                    "--c", c, *args)
+    same(streamtp.reduce(n, d, c, **kw), want if isinstance(n, tuple) else want[0])
+
+
+@pytest.mark.parametrize("law", ["erlang:k=3", "hyperexp:cv=2", "gamma:cv=0.5"])
+def test_reduce_exact_law_is_the_commands(law):
+    # --law alone: exact_law beside the exponential value; one element,
+    # Algorithm 2 and a range too; with a simulation, a law that is not
+    # phase-type drives it alone
+    for kw, args in [({}, []), ({"max_transfers": 2}, ["--max-transfers", 2]),
+                     ({"exp_method": "none"}, ["--exp-method", "none"]),
+                     ({"simulate": 20}, ["--simulate", 20])]:
+        for n in (1, 7):
+            if kw.get("simulate") and n == 7 and law == "gamma:cv=0.5":
+                assert "exact_law" not in streamtp.reduce(n, 1, 2, law=law, **kw)
+            same(streamtp.reduce(n, 1, 2, law=law, **kw),
+                 cli_json("reduce", "--n", n, "--d", 1, "--c", 2, "--law", law, *args)[0])
+    same(streamtp.reduce((3, 5), 1, 2, law=law),
+         cli_json("reduce", "--n", "3..5", "--d", 1, "--c", 2, "--law", law))
+
+
+def test_reduce_values():
+    # n = 2: one transfer then one reduction, d + c; E[exp] the same sum of means.
+    r = streamtp.reduce(2, 1.5, 2.5)
+    assert r["deterministic"]["makespan"] == 4.0 and r["exponential"]["makespan"] == 4.0
+    assert r["deterministic"]["critical_path"] == ["X2", "C1.1"]
+    assert r["status"] == "OK" and r["error"] is None and "mean" not in streamtp.reduce(
+        3, 1, 1, simulate=5)["simulation"]
+    # the paper's Figure 1: n = 4, d = c = 1, makespan 4, three children of the sink
+    r = streamtp.reduce(4, 1, 1)
+    assert r["children"] == [1, 1, 1] and r["deterministic"]["makespan"] == 4.0
+    # brief: no arrays, no critical path; a range without values is one sweep
+    # with the same makespans as independent builds
+    sweep = streamtp.reduce((1, 30), 1, 2, brief=True, exp_method="none")
+    each = [streamtp.reduce(n, 1, 2, exp_method="none")["deterministic"]["makespan"]
+            for n in range(1, 31)]
+    assert [x["deterministic"]["makespan"] for x in sweep] == each
+    assert all("children" not in x and "critical_path" not in x["deterministic"] for x in sweep)
+
+
+def test_reduce_errors():
+    for kw, what in [({"max_reducers": 2, "max_transfers": 2}, "exclude each other"),
+                     ({"max_transfers": 2, "simulate": 10}, "Algorithm 2"),
+                     ({"d": 0, "c": 0}, "one of the two times must be positive"),
+                     ({"tree": "ternary"}, "tree: 'ternary' is not one of"),
+                     ({"tree": "binomial", "max_transfers": 2}, "optimal tree only"),
+                     ({"n": 0}, r"n: 0 is out of range \[1, 100000000\]"),
+                     ({"n": (5, 3)}, "the range 5..3 is empty"),
+                     ({"exp_method": "ctmc"}, "exp_method: 'ctmc' is not one of"),
+                     ({"max_states": 0}, "max_states: 0 is out of range"),
+                     ({"seed": 2}, "seed needs simulate=R"),
+                     ({"d": -1}, "d: -1 is out of range")]:
+        args = {"n": 5, "d": 1, "c": 1, **kw}
+        with pytest.raises(streamtp.Error, match=what):
+            streamtp.reduce(args.pop("n"), args.pop("d"), args.pop("c"), **args)
+    with pytest.raises(TypeError):
+        streamtp.reduce(5.0, 1, 1)
+
+
+def test_a_limit_error_carries_its_detail():
+    """ELIMIT names the limit, the size needed and the size allowed
+    (stp_limit), and the message names no option of the command line."""
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.reduce(10 ** 8, 1, 1, max_memory=2 ** 20)
+    assert e.value.status == "ELIMIT"
+    # STP_REDUCE_BYTES_PER_MACHINE = 96 bytes per machine, the estimate refused
+    assert e.value.limit == {"kind": "memory", "needed": 10 ** 8 * 96, "allowed": 2 ** 20,
+                             "estimate": 10 ** 8 * 96}
+    assert "--" not in str(e.value), str(e.value)
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.reduce(4, -1, 1)
+    assert e.value.status == "EINVAL" and e.value.limit is None  # a bad argument, no limit
+
+
+def test_reduce_progress():
+    # a range reports each tree done, among the others' reports (the chains')
+    seen = []
+    streamtp.reduce((2, 12), 1, 2, exp_method="none", progress=seen.append)
+    trees = [(i["done"], i["estimate"]) for i in seen if i["what"] == "reduction trees"]
+    assert trees == [(k, 11) for k in range(1, 12)]
 
 
 # ---- redistribute -----------------------------------------------------------------------
@@ -302,6 +414,39 @@ def test_bcast_partition_is_the_commands_json(tmp_path):
         streamtp.bcast_partition(csv, -1)
 
 
+# ---- one vocabulary --------------------------------------------------------------------
+OLD_FORMS = ["E[makespan] <=", "for N.B.U.E. times", "N.B.U.E. interval", "interval [",
+             "none: ", "95% [", "95% interval", "exp_makespan", "opt_lower", "sim_mean",
+             "exp. cost", "law cost"]
+TEXTS = [
+    ["reduce", "--n", 6, "--d", 1, "--c", 2, "--law", "erlang:k=2", "--simulate", 50],
+    ["reduce", "--n", 9, "--d", 1, "--c", 1, "--max-transfers", 2, "--law", "erlang:k=2"],
+    ["reduce", "--n", "1..6", "--d", 1, "--c", 1, "--simulate", 50],
+    ["reduce", "--n", "1..6", "--d", 1, "--c", 1, "--exp-method", "none"],
+    ["redistribute", "--P", 4, "--Q", 6, "--r", 3, "--s", 2, "--law", "erlang:k=2",
+     "--simulate", 50],
+    ["redistribute", "--P", 4, "--Q", 6, "--r", 3, "--s", 2, "--strategy", "all", "--law",
+     "erlang:k=2", "--simulate", 50],
+    ["bcast", SMALL4, "--simulate", 50, "--law", "erlang:k=2"],
+    ["bcast", SMALL4, "--inter", "ecef", "--max-states", 3],
+]
+
+
+@pytest.mark.parametrize("args", TEXTS)
+def test_text_reports_speak_the_glossary(args):
+    # the N.B.U.E. interval is "N.B.U.E. bounds [a, b]", a missing value
+    # "not computed: REASON", a confidence interval "95% CI [lo, hi]",
+    # table columns the JSON paths (docs/format.md, Glossary)
+    out = subprocess.run([BIN, *map(str, args)], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    for old in OLD_FORMS:
+        assert old not in out.stdout, (old, out.stdout)
+    assert any(new in out.stdout for new in ("N.B.U.E. bounds [", "deterministic.makespan",
+                                             "not computed: "))
+    if "--simulate" in args and "all" not in args and ".." not in str(args[2]):
+        assert "95% CI [" in out.stdout
+
+
 # ---- no executable ------------------------------------------------------------------------
 def test_no_executable_needed(tmp_path):
     # Each function is one library call: with no streamtp on PATH and no
@@ -309,6 +454,7 @@ def test_no_executable_needed(tmp_path):
     script = (
         "import shutil, streamtp\n"
         "assert shutil.which('streamtp') is None\n"
+        "print(len(streamtp.reduce((1, 9), 1, 2, simulate=10)))\n"
         "print(len(streamtp.redistribute(4, 6, 3, 2, strategy='all', simulate=10)))\n"
         "print(len(streamtp.bcast('examples/bcast/small4.json', simulate=10)))\n"
         "print(streamtp.bcast_model(8, 1, 2)['algorithms']['flat']['dag'])\n"
@@ -320,4 +466,4 @@ def test_no_executable_needed(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          env=env, cwd=ROOT)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["3", "7", "15.0", "31"]
+    assert out.stdout.split() == ["9", "3", "7", "15.0", "31"]
