@@ -24,28 +24,6 @@ static json_t *sends_json(const stp_bcast_platform *p, const stp_bcast_schedule 
   return sends;
 }
 
-/* The run's limits: the chain's cap, the memory budget, the seed. */
-static json_t *limits_json(const stp_bcast_run_options *o) {
-  json_t *l = json_object();
-  stp__jset(l, "max_states", stp__ju64(o->max_states ? o->max_states
-                                                     : STP_GRAPH_DEFAULT_MAX_STATES));
-  stp__jset(l, "max_memory", stp__ju64(stp_control_memory_budget(&o->control)));
-  if (o->simulate)
-    stp__jset(l, "seed", stp__ju64(o->seed));
-  return l;
-}
-
-/* A record and its own limits (NULL: none; stolen either way). */
-static stp_status record_with(const char *kind, json_t *o, json_t *limits, stp_record **out,
-                              stp_error *err) {
-  stp_status s = stp__record_new(kind, o, out, err);
-  if (s == STP_OK)
-    (*out)->own_limits = limits;
-  else
-    json_decref(limits);
-  return s;
-}
-
 stp_status stp_bcast_json(const stp_bcast_result *r, size_t k, stp_record **out,
                           stp_error *err) {
   *out = NULL;
@@ -81,7 +59,11 @@ stp_status stp_bcast_json(const stp_bcast_result *r, size_t k, stp_record **out,
   }
   stp__jset(o, "seconds", stp__jnum(x->seconds));
   stp__record_status(o, STP_OK, NULL);
-  return record_with("bcast", o, limits_json(&r->options), out, err);
+  const stp_bcast_run_options *ro = &r->options;
+  return stp__record_limited("bcast", o,
+                             stp__graph_limits_json(ro->max_states, &ro->control, ro->simulate,
+                                                    ro->seed),
+                             out, err);
 }
 
 /* "heuristic: makespan M, E[exp] E (N states), N.B.U.E. bounds [a, b]", the
@@ -185,7 +167,7 @@ stp_status stp_bcast_model_json(const stp_bcast_model_result *r, stp_record **ou
                         stp__jnum(r->dag[a])));
   stp__jset(o, "algorithms", algs);
   stp__record_status(o, STP_OK, NULL);
-  return record_with("bcast-model", o, json_pack("{s:o}", "max_memory", stp__ju64(r->max_memory)),
+  return stp__record_limited("bcast-model", o, json_pack("{s:o}", "max_memory", stp__ju64(r->max_memory)),
                      out, err);
 }
 
@@ -226,7 +208,7 @@ stp_status stp_bcast_partition_json(const stp_bcast_partition_result *r, stp_rec
   stp__jset(o, "sizes", sizes);
   stp__jset(o, "clusters", cl);
   stp__record_status(o, STP_OK, NULL);
-  return record_with("bcast-partition", o,
+  return stp__record_limited("bcast-partition", o,
                      json_pack("{s:o}", "max_memory", stp__ju64(r->max_memory)), out, err);
 }
 

@@ -51,6 +51,16 @@ json_t *stp__graph_law_json(const stp_graph_result *r, const char *law) {
   return o;
 }
 
+json_t *stp__graph_limits_json(uint64_t max_states, const stp_control *c, bool simulating,
+                               uint64_t seed) {
+  json_t *l = json_object();
+  stp__jset(l, "max_states", stp__ju64(max_states ? max_states : STP_GRAPH_DEFAULT_MAX_STATES));
+  stp__jset(l, "max_memory", stp__ju64(stp_control_memory_budget(c)));
+  if (simulating)
+    stp__jset(l, "seed", stp__ju64(seed));
+  return l;
+}
+
 json_t *stp__bounds_json(double lower, double upper) {
   return json_pack("{s:o,s:o}", "lower", stp__jnum(lower), "upper", stp__jnum(upper));
 }

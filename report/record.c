@@ -43,6 +43,16 @@ stp_status stp__record_new(const char *kind, json_t *obj, stp_record **out, stp_
   return STP_OK;
 }
 
+stp_status stp__record_limited(const char *kind, json_t *obj, json_t *limits, stp_record **out,
+                               stp_error *err) {
+  stp_status s = stp__record_new(kind, obj, out, err);
+  if (s == STP_OK)
+    (*out)->own_limits = limits;
+  else
+    json_decref(limits);
+  return s;
+}
+
 void stp__record_status(json_t *o, stp_status status, const char *message) {
   stp__jset(o, "status", json_string(stp_status_name(status)));
   stp__jset(o, "error", message ? stp__jstr(message) : json_null());

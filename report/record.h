@@ -36,6 +36,9 @@ const stp__record_kind *stp__kind_find(const char *name);
 
 /* A record of `kind` holding obj (stolen; NULL means out of memory). */
 stp_status stp__record_new(const char *kind, json_t *obj, stp_record **out, stp_error *err);
+/* The same with the command's own "limits" (stolen too; may be NULL). */
+stp_status stp__record_limited(const char *kind, json_t *obj, json_t *limits, stp_record **out,
+                               stp_error *err);
 /* "status" and "error" of a record (docs/format.md, Glossary). */
 void stp__record_status(json_t *o, stp_status status, const char *message);
 /* The record with its envelope ("version", then "limits": the run's and
@@ -77,6 +80,10 @@ json_t *stp__law_json(const char *law, const char *key, double value, const char
  * "period" (TEG), "method", "states", and for a TEG "solver", "sweeps",
  * "residual"}, or {"law", key: null, "reason"}. */
 json_t *stp__graph_law_json(const stp_graph_result *r, const char *law);
+/* The "limits" of a graph-family run: max_states (0: the default),
+ * max_memory (c's budget), seed (when simulating). */
+json_t *stp__graph_limits_json(uint64_t max_states, const stp_control *c, bool simulating,
+                               uint64_t seed);
 /* "bounds": {"lower", "upper"} (null where not finite). */
 json_t *stp__bounds_json(double lower, double upper);
 /* "simulation" of a graph's Monte Carlo runs: {"law" (NULL: exp), "runs",

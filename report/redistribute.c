@@ -110,13 +110,7 @@ stp_status stp_redist_json(const stp_redist_result *r, size_t k, stp_record **ou
     stp__jset(j, "simulation", stp__graph_sim_json(r->law, r->options.seed, &x->sim, true));
   stp__jset(j, "seconds", stp__jnum(x->seconds));
   stp__record_status(j, STP_OK, NULL);
-  json_t *limits = limits_json(r);
-  stp_status s = stp__record_new("redistribute", j, out, err);
-  if (s == STP_OK)
-    (*out)->own_limits = limits;
-  else
-    json_decref(limits);
-  return s;
+  return stp__record_limited("redistribute", j, limits_json(r), out, err);
 }
 
 /* ---- the text ------------------------------------------------------------------- */

@@ -54,16 +54,6 @@ static json_t *arrays_json(const stp_reduce_value *v, json_t *o) {
   return o;
 }
 
-static json_t *limits_json(const stp_reduce_run_options *o) {
-  json_t *l = json_object();
-  stp__jset(l, "max_states", stp__ju64(o->max_states ? o->max_states
-                                                     : STP_GRAPH_DEFAULT_MAX_STATES));
-  stp__jset(l, "max_memory", stp__ju64(stp_control_memory_budget(&o->control)));
-  if (o->simulate)
-    stp__jset(l, "seed", stp__ju64(o->seed));
-  return l;
-}
-
 /* The k-th value: a sweep keeps makespans only. */
 static stp_reduce_value value_at(const stp_reduce_result *r, size_t k) {
   if (r->values)
@@ -106,13 +96,10 @@ stp_status stp_reduce_json(const stp_reduce_result *r, size_t k, stp_record **ou
     stp__jset(j, "simulation", simulation_json(r, &v));
   stp__jset(j, "seconds", stp__jnum(v.seconds));
   stp__record_status(j, STP_OK, NULL);
-  json_t *limits = limits_json(o);
-  stp_status st = stp__record_new("reduce", j, out, err);
-  if (st == STP_OK)
-    (*out)->own_limits = limits;
-  else
-    json_decref(limits);
-  return st;
+  return stp__record_limited("reduce", j,
+                             stp__graph_limits_json(o->max_states, &o->control, o->simulate,
+                                                    o->seed),
+                             out, err);
 }
 
 /* ---- the text ------------------------------------------------------------------- */
