@@ -125,8 +125,12 @@ static int run_partition(const cli_args *a, const char *file, int fmt) {
 
 /* ---- a platform file ----------------------------------------------------------------- */
 
-static stp_status put_heuristic(const void *res, size_t k, stp_record **rec, stp_error *err) {
-  return stp_bcast_json(res, k, rec, err);
+/* Each heuristic's record as soon as it is done. */
+static int put_heuristic(const stp_bcast_result *r, size_t k, void *data) {
+  stp_error err = {0};
+  stp_record *rec = NULL;
+  stp_bcast_json(r, k, &rec, &err);
+  return cli_stream_put(data, rec);
 }
 
 /* The Gantt chart of one heuristic's schedule: one row per cluster (its
@@ -235,9 +239,16 @@ static int run_platform(const cli_args *a, int fmt) {
   if (rc == CLI_OK && gantt) {
     rc = draw_gantt(p, &o, &chart);
   } else if (rc == CLI_OK) {
+    cli_stream w;
     stp_bcast_result *res = NULL;
-    stp_status st = stp_bcast_run(p, &o, &res, &err);
-    rc = cli_out_results("bcast", fmt, res ? res->count : 0, put_heuristic, res, st, &err);
+    o.each = put_heuristic;
+    o.each_data = &w;
+    if (!cli_stream_open(&w, "bcast", fmt)) {
+      rc = CLI_FAILURE;
+    } else {
+      stp_status st = stp_bcast_run(p, &o, &res, &err);
+      rc = cli_stream_close(&w, st, &err);
+    }
     stp_bcast_result_free(res);
   }
   stp_bcast_platform_free(p);

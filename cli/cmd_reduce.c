@@ -262,17 +262,25 @@ static int one_tree(const reduce_run *run) {
 
 /* ---- the run's records -------------------------------------------------------------- */
 
-static stp_status put_n(const void *res, size_t k, stp_record **rec, stp_error *err) {
-  return stp_reduce_json(res, k, rec, err);
+/* Each n's record as soon as it is done. */
+static int put_n(const stp_reduce_result *r, size_t k, void *data) {
+  stp_error err = {0};
+  stp_record *rec = NULL;
+  stp_reduce_json(r, k, &rec, &err);
+  return cli_stream_put(data, rec);
 }
 
-static int write_records(const reduce_run *run) {
+static int write_records(reduce_run *run) {
+  cli_stream w;
+  if (!cli_stream_open(&w, "reduce", run->fmt))
+    return CLI_FAILURE;
+  run->o.each = put_n;
+  run->o.each_data = &w;
   stp_error err = {0};
   stp_reduce_result *res = NULL;
   stp_status st = stp_reduce_run(&run->o, &res, &err);
-  int rc = cli_out_results("reduce", run->fmt, res ? res->count : 0, put_n, res, st, &err);
   stp_reduce_result_free(res);
-  return rc;
+  return cli_stream_close(&w, st, &err);
 }
 
 static int run_reduce(int argc, char **argv) {

@@ -85,3 +85,20 @@ int cli_out_results(const char *kind, int fmt, size_t n, cli_producer record, co
     rc = CLI_FAILURE;
   return st != STP_OK ? cli_report_error(err) : rc;
 }
+
+bool cli_stream_open(cli_stream *w, const char *kind, int fmt) {
+  w->failed = false;
+  return cli_out_open(&w->out, kind, fmt);
+}
+
+int cli_stream_put(cli_stream *w, stp_record *rec) {
+  w->failed = cli_out_put(&w->out, rec) != 0;
+  return w->failed || !cli_go_on();
+}
+
+int cli_stream_close(cli_stream *w, stp_status st, const stp_error *err) {
+  int rc = cli_out_close(&w->out) != 0 || w->failed ? CLI_FAILURE : CLI_OK;
+  if (st != STP_OK && !w->failed) /* else the output failed: cli_finish says so */
+    return cli_report_error(err);
+  return rc;
+}

@@ -34,6 +34,19 @@ int cli_out_close(cli_out *o);
 typedef stp_status (*cli_producer)(const void *res, size_t k, stp_record **out, stp_error *err);
 int cli_out_results(const char *kind, int fmt, size_t n, cli_producer record, const void *res,
                     stp_status st, const stp_error *err);
+/* Records written as a library run makes them (through the run's `each`
+ * callback), so that a long run shows them as they come and a closed pipe
+ * or Ctrl-C stops it at once. */
+typedef struct cli_stream {
+  cli_out out;
+  bool failed; /* a record not written: cli_finish says why */
+} cli_stream;
+bool cli_stream_open(cli_stream *w, const char *kind, int fmt);
+/* Write the record (consumed); nonzero when the run should stop. */
+int cli_stream_put(cli_stream *w, stp_record *rec);
+/* The end of the stream; the exit status after the run's outcome (st, err:
+ * its error is said unless the output failed first). */
+int cli_stream_close(cli_stream *w, stp_status st, const stp_error *err);
 /* The run's limits, as every JSON line names them. */
 stp_run_limits cli_out_limits(void);
 

@@ -195,6 +195,12 @@ STP_API void stp_bcast_partition_free(stp_bcast_partition *p);
 /* inter of stp_bcast_run_options besides one heuristic: all seven, in order. */
 #define STP_BCAST_INTER_ALL (-1)
 
+struct stp_bcast_result;
+/* Called as each heuristic of a run is done, with its index k in the
+ * result (its record: stp_bcast_json(r, k)).  Nonzero stops the run
+ * (STP_EINTERRUPTED). */
+typedef int (*stp_bcast_each)(const struct stp_bcast_result *r, size_t k, void *data);
+
 typedef struct stp_bcast_run_options {
   double size;           /* message size in bytes (affine gaps) */
   int has_size;          /* 0: none; refused when some g needs it */
@@ -208,6 +214,8 @@ typedef struct stp_bcast_run_options {
   const stp_law *law;
   uint64_t simulate;     /* Monte Carlo runs of each schedule's DAG; 0: none */
   uint64_t seed;         /* of the runs (default 1) */
+  stp_bcast_each each;   /* may be NULL */
+  void *each_data;
   stp_control control;   /* cancel, progress and memory budget of everything */
 } stp_bcast_run_options;
 STP_API void stp_bcast_run_options_init(stp_bcast_run_options *o);

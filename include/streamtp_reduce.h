@@ -132,6 +132,12 @@ STP_API stp_status stp_reduce_write_dot(const stp_reduce *r, FILE *f, stp_error 
 
 /* ---- the command: one call (streamtp reduce, streamtp.reduce) --------------------- */
 
+struct stp_reduce_result;
+/* Called as each n of a run is done, with its index k in the result (its
+ * record: stp_reduce_json(r, k)): a caller writes it at once.  Nonzero
+ * stops the run (STP_EINTERRUPTED). */
+typedef int (*stp_reduce_each)(const struct stp_reduce_result *r, size_t k, void *data);
+
 typedef struct stp_reduce_run_options {
   uint64_t n_first, n_last;       /* the n of the run: n_first..n_last (equal: one tree) */
   double d, c;                    /* as stp_reduce_spec */
@@ -147,6 +153,8 @@ typedef struct stp_reduce_run_options {
   uint64_t simulate;              /* Monte Carlo runs of each tree's DAG; 0: none */
   uint64_t seed;                  /* of the runs (default 1) */
   int brief;                      /* leave out children, transfer starts, critical path */
+  stp_reduce_each each;           /* may be NULL */
+  void *each_data;
   stp_control control;            /* cancel, progress and memory budget of everything */
 } stp_reduce_run_options;
 STP_API void stp_reduce_run_options_init(stp_reduce_run_options *o);

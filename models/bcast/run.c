@@ -117,6 +117,8 @@ stp_status stp_bcast_run(const stp_bcast_platform *p, const stp_bcast_run_option
       stp_error_prefix(err, "%s", stp_bcast_heuristic_name((stp_bcast_heuristic)h));
       return s;
     }
+    if (o->each && o->each(r, r->count - 1, o->each_data) != 0)
+      return stp__fail(err, STP_EINTERRUPTED, "stopped by the caller");
   }
   return STP_OK;
 }

@@ -67,6 +67,14 @@ static const stp_law *exact_law(const stp_reduce_run_options *o) {
   return o->law && (!o->simulate || stp_law_phases(o->law) > 0) ? o->law : NULL;
 }
 
+/* The caller's look at the k-th n, done. */
+static stp_status done(const stp_reduce_run_options *o, const stp_reduce_result *r, size_t k,
+                       stp_error *err) {
+  if (o->each && o->each(r, k, o->each_data) != 0)
+    return stp__fail(err, STP_EINTERRUPTED, "stopped by the caller");
+  return STP_OK;
+}
+
 /* Only makespans: a range without arrays, values of a chain or runs. */
 static bool sweeps(const stp_reduce_run_options *o) {
   return o->n_first < o->n_last && o->brief && !o->exponential && !o->simulate && !o->law;
@@ -250,13 +258,14 @@ static stp_status sweep(const stp_reduce_run_options *o, stp_reduce_result *r, s
   uint64_t n;
   double m, t0 = stp__now(); /* a record's seconds: since the previous one */
   stp_status s = STP_OK;
-  while (s == STP_OK && stp_reduce_sweep_next(sw, &n, &m)) {
+  while (s == STP_OK && stp_reduce_sweep_next(sw, &n, &m)) { /* one n per step */
     if (n >= o->n_first) {
       r->sweep_seconds[r->count] = stp__now() - t0;
       r->makespans[r->count++] = m;
+      s = done(o, r, r->count - 1, err);
       t0 = stp__now();
     }
-    if (stp__cancelled(&o->control.cancel))
+    if (s == STP_OK && stp__cancelled(&o->control.cancel))
       s = stp__fail(err, STP_EINTERRUPTED, "interrupted");
   }
   stp_reduce_sweep_free(sw);
@@ -297,6 +306,7 @@ stp_status stp_reduce_run(const stp_reduce_run_options *o, stp_reduce_result **o
       value_free(&r->values[--r->count]);
       return s;
     }
+    STP_CHECK(done(o, r, r->count - 1, err));
     if (count > 1)
       stp__progress(&o->control, "reduction trees", r->count, count, t0);
   }

@@ -49,7 +49,7 @@ class _ReduceOptions(ctypes.Structure):
     _fields_ = [("n_first", _c_u64), ("n_last", _c_u64), ("d", _c_double), ("c", _c_double),
                 ("tree", _c_int), ("algorithm", _c_int), ("K", _c_u64), ("exponential", _c_int),
                 ("max_states", _c_u64), ("law", _P), ("simulate", _c_u64), ("seed", _c_u64),
-                ("brief", _c_int), ("control", _Control)]
+                ("brief", _c_int), ("each", _P), ("each_data", _P), ("control", _Control)]
 
 
 check_layout("stp_reduce_run_options", _ReduceOptions)
@@ -182,7 +182,7 @@ def _redistribute(run, o, law):
 class _BcastOptions(ctypes.Structure):
     _fields_ = [("size", _c_double), ("has_size", _c_int), ("root", _c_size), ("intra", _c_int),
                 ("inter", _c_int), ("max_states", _c_u64), ("law", _P), ("simulate", _c_u64),
-                ("seed", _c_u64), ("control", _Control)]
+                ("seed", _c_u64), ("each", _P), ("each_data", _P), ("control", _Control)]
 
 
 class _ModelParams(ctypes.Structure):
