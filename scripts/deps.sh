@@ -7,7 +7,7 @@ set -euo pipefail
 group=${1:-core}
 core=(build-essential cmake pkg-config libgsl-dev libsuitesparse-dev libcriterion-dev libgmp-dev
       libjansson-dev python3 python3-matplotlib python3-numpy python3-scipy python3-pytest
-      python3-pip python3-setuptools python3-wheel graphviz librsvg2-bin man-db
+      python3-pip graphviz librsvg2-bin man-db
       locales)
 bench=(libboost-graph-dev liblemon-dev libsimgrid-dev python3-scipy libopenblas-dev hyperfine)
 fuzz=(clang libclang-rt-dev)   # clang and its libFuzzer runtime (scripts/fuzz.sh)

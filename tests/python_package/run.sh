@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # run.sh: the Python module installs as a package with Debian's tools,
 # offline (pip install --no-build-isolation --no-index, python/pyproject.toml),
-# and the installed copy gives what the command gives.  The source tree is
-# copied first, so that the build leaves nothing in it.
+# and the installed copy gives what the command gives; the install writes
+# nothing into the tree it builds from (the package's own build backend,
+# python/_backend.py: no build/, no egg-info), which is checked on a copy.
 # Usage: run.sh PATH/TO/streamtp PATH/TO/libstreamtp.so
 set -euo pipefail
 bin=$(realpath "$1") lib=$(realpath "$2")
@@ -10,9 +11,13 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL $*"; exit 1; }
 cp -r "$root/python" "$tmp/src"
-rm -rf "$tmp/src/build" "$tmp/src"/*.egg-info "$tmp/src/tests"
+find "$tmp/src" -name __pycache__ -prune -exec rm -rf {} +
+(cd "$tmp/src" && find . | sort) > "$tmp/before"
 /usr/bin/python3 -m pip install -q --no-build-isolation --no-index --no-cache-dir \
   --target "$tmp/site" "$tmp/src" 2> "$tmp/pip.err" || { cat "$tmp/pip.err"; fail "pip install"; }
+(cd "$tmp/src" && find . | sort) > "$tmp/after"
+diff "$tmp/before" "$tmp/after" > "$tmp/added" || fail "pip install wrote into the source tree: $(cat "$tmp/added")"
+echo "ok   pip install wrote nothing into the tree it built from"
 [ -f "$tmp/site/streamtp/__init__.py" ] || fail "pip put no streamtp/__init__.py in the target"
 ls "$tmp/site"/streamtp-*.dist-info/METADATA > /dev/null || fail "no dist-info"
 grep -qx "Version: $("$bin" --version | awk '{print $NF}')" "$tmp/site"/streamtp-*.dist-info/METADATA ||
