@@ -5,7 +5,7 @@
 
 #include "base/core.h"
 #include "solvers/laws.h"
-#include "solvers/mcr_howard.h"
+#include "solvers/scc.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -32,8 +32,8 @@
 #include "base/core.h"
 #include "engine/densechain.h"
 #include "engine/distchain.h"
-#include "solvers/mcr_howard.h"
 #include "solvers/phasetype.h"
+#include "solvers/scc.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -11,6 +11,7 @@
 
 #include "base/core.h"
 #include "solvers/mcr_howard.h"
+#include "solvers/scc.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -49,6 +49,7 @@
 #include "solvers/mcr_howard.h"
 
 #include "base/core.h"
+#include "solvers/scc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -127,135 +128,6 @@ void stp__mcr_result_clear(stp_mcr_result *res) {
     return;
   free(res->cycle);
   memset(res, 0, sizeof *res);
-}
-
-/* ---- token-free cycle (deadlock) detection: iterative DFS ---------------- */
-bool stp__find_token_free_cycle(const stp_digraph *g, uint32_t **cycle, size_t *len) {
-  *cycle = NULL;
-  *len = 0;
-  uint8_t *color = calloc((size_t)g->n + 1, 1); /* 0 new, 1 on stack, 2 done */
-  uint32_t *stack = stp__malloc_array((size_t)g->n + 1, sizeof *stack);
-  uint64_t *it = stp__malloc_array((size_t)g->n + 1, sizeof *it);
-  bool found = false;
-  if (!color || !stack || !it) {
-    *len = SIZE_MAX;
-    goto done;
-  }
-  for (uint32_t root = 0; root < g->n && !found; root++) {
-    if (color[root])
-      continue;
-    size_t top = 0;
-    stack[top++] = root;
-    color[root] = 1;
-    it[root] = g->off[root];
-    while (top && !found) {
-      uint32_t u = stack[top - 1];
-      if (it[u] == g->off[u + 1]) {
-        color[u] = 2;
-        top--;
-        continue;
-      }
-      uint64_t e = it[u]++;
-      if (g->tok[e] != 0)
-        continue;
-      uint32_t v = g->dst[e];
-      if (color[v] == 0) {
-        color[v] = 1;
-        it[v] = g->off[v];
-        stack[top++] = v;
-      } else if (color[v] == 1) { /* back edge: the cycle is v .. u on the stack */
-        size_t k = top;
-        while (stack[k - 1] != v)
-          k--;
-        *len = top - (k - 1);
-        *cycle = stp__malloc_array(*len, sizeof **cycle);
-        if (*cycle)
-          memcpy(*cycle, stack + (k - 1), *len * sizeof **cycle);
-        else
-          *len = SIZE_MAX;
-        found = true;
-      }
-    }
-  }
-done:
-  free(color);
-  free(stack);
-  free(it);
-  return found;
-}
-
-/* ---- strongly connected components: iterative Tarjan ----------------------
- * One 16-byte record per node (DFS index, low link, edge cursor), so that a
- * node costs one cache line; a node is on the stack while visited and not
- * yet assigned (its index is then set to ASSIGNED). */
-typedef struct tarjan_node {
-  uint32_t index, low;
-  uint64_t it;
-} tarjan_node;
-
-#define ASSIGNED (UINT32_MAX - 1)
-
-/* Tarjan's algorithm.  Workspace: t, stack and call of n entries each. */
-static void scc_in(const stp_digraph *g, uint32_t *comp, uint32_t *count, tarjan_node *t,
-                   uint32_t *stack, uint32_t *call) {
-  size_t n = g->n;
-  for (size_t u = 0; u < n; u++)
-    t[u].index = NONE;
-  uint32_t next = 0, ncomp = 0;
-  size_t sp = 0;
-  for (uint32_t root = 0; root < n; root++) {
-    if (t[root].index != NONE)
-      continue;
-    size_t cp = 0;
-    call[cp++] = root;
-    t[root] = (tarjan_node){next, next, g->off[root]};
-    next++;
-    stack[sp++] = root;
-    while (cp) {
-      uint32_t u = call[cp - 1];
-      if (t[u].it < g->off[u + 1]) {
-        uint32_t v = g->dst[t[u].it++];
-        if (t[v].index == NONE) {
-          t[v] = (tarjan_node){next, next, g->off[v]};
-          next++;
-          stack[sp++] = v;
-          call[cp++] = v;
-        } else if (t[v].index != ASSIGNED && t[v].index < t[u].low) {
-          t[u].low = t[v].index;
-        }
-        continue;
-      }
-      cp--;
-      if (cp && t[u].low < t[call[cp - 1]].low)
-        t[call[cp - 1]].low = t[u].low;
-      if (t[u].low == t[u].index) {
-        uint32_t v;
-        do {
-          v = stack[--sp];
-          t[v].index = ASSIGNED;
-          comp[v] = ncomp;
-        } while (v != u);
-        ncomp++;
-      }
-    }
-  }
-  *count = ncomp;
-}
-
-stp_status stp__scc(const stp_digraph *g, uint32_t *comp, uint32_t *count, stp_error *err) {
-  size_t n = g->n;
-  tarjan_node *t = stp__malloc_array(n, sizeof *t);
-  uint32_t *stack = stp__malloc_array(n, sizeof *stack);
-  uint32_t *call = stp__malloc_array(n, sizeof *call);
-  stp_status s = STP_OK;
-  if (t && stack && call)
-    scc_in(g, comp, count, t, stack, call);
-  else
-    s = stp__oom(err, "computing strongly connected components");
-  free(t);
-  free(stack);
-  free(call);
-  return s;
 }
 
 /* ---- Howard ----------------------------------------------------------------
@@ -363,7 +235,7 @@ typedef struct prep_node {
   uint32_t tf_in;
   uint32_t rank;
 } prep_node;
-_Static_assert(sizeof(prep_node) <= sizeof(tarjan_node), "prep_node overlays tarjan_node");
+_Static_assert(sizeof(prep_node) <= sizeof(stp_scc_node), "prep_node overlays stp_scc_node");
 
 /* Counts the in-edges e0..e1-1 in their targets' records (one class).
  * Called with prefetch constant, so that the loop without it (below 50,000
@@ -1218,7 +1090,7 @@ static size_t layout(howard *h, char *base, size_t n, uint64_t m, void **temp) {
   h->in_off = carve(base, &at, n + 1, sizeof *h->in_off);
   h->in = carve(base, &at, m ? m : 1, sizeof *h->in);
   h->in_dst = carve(base, &at, m ? m : 1, sizeof *h->in_dst);
-  *temp = carve(base, &at, n, sizeof(tarjan_node) + 2 * sizeof(uint32_t));
+  *temp = carve(base, &at, n, sizeof(stp_scc_node) + 2 * sizeof(uint32_t));
   return at;
 }
 
@@ -1247,7 +1119,7 @@ static void prune_sources(const stp_digraph *g, prep_node *p, bool *pruned) {
  * later). */
 static bool prepare(howard *h, const stp_digraph *g, void *temp, bool *deadlocked) {
   size_t n = g->n;
-  tarjan_node *t = temp;
+  stp_scc_node *t = temp;
   uint32_t *tstack = (uint32_t *)(t + n), *call = tstack + n;
   uint32_t *comp_g = h->order_next;
   prep_node *p = temp; /* over Tarjan's records, once they are done with */
@@ -1276,7 +1148,7 @@ static bool prepare(howard *h, const stp_digraph *g, void *temp, bool *deadlocke
     prune_sources(g, p, pruned);
     return in_edges_and_policy(h, g, true, NULL, pruned, p);
   }
-  scc_in(g, comp_g, &h->ncomp, t, tstack, call);
+  stp__scc_run(g, comp_g, &h->ncomp, t, tstack, call);
   memset(p, 0, n * sizeof *p);
   *deadlocked = !token_free_order(h, g, false, comp_g, p, h->queue);
   if (*deadlocked)

@@ -43,12 +43,4 @@ stp_status stp__mcr_howard(const stp_digraph *g, const stp_mcr_options *opts, st
                            stp_error *err);
 void stp__mcr_result_clear(stp_mcr_result *res);
 
-/* Strongly connected components (iterative Tarjan): comp[u] in 0..count-1. */
-stp_status stp__scc(const stp_digraph *g, uint32_t *comp, uint32_t *count, stp_error *err);
-
-/* A cycle of token-free edges, if any: returns true and stores it in
- * *cycle (malloc'ed) / *len.  On allocation failure returns false with
- * *len = SIZE_MAX. */
-bool stp__find_token_free_cycle(const stp_digraph *g, uint32_t **cycle, size_t *len);
-
 #endif /* STP_MCR_H */

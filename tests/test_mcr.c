@@ -3,6 +3,7 @@
  * graphs, plus deadlocks, acyclic graphs and the returned critical cycle. */
 #include "mcr_ref.h"
 #include "solvers/mcr_howard.h"
+#include "solvers/scc.h"
 #include "testutil.h"
 
 #include <stdlib.h>

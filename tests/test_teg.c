@@ -2,7 +2,7 @@
  * counts, firing times, place rules, acyclicity of token-free places, and
  * size/overflow limits. */
 #include "models/pipeline/teg.h"
-#include "solvers/mcr_howard.h"
+#include "solvers/scc.h"
 #include "testutil.h"
 
 #include <stdlib.h>
