@@ -2,11 +2,11 @@
  * the reference implementations at https://prng.di.unimi.it/. */
 #include "base/xoshiro.h"
 
+#include "base/hash.h"
+
+/* splitmix64: the library's mixing function on a Weyl sequence. */
 uint64_t stp__splitmix64(uint64_t *x) {
-  uint64_t z = (*x += UINT64_C(0x9E3779B97F4A7C15));
-  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-  return z ^ (z >> 31);
+  return stp__mix64(*x += STP_HASH_GAMMA);
 }
 
 void stp__xoshiro_seed(stp_xoshiro *r, uint64_t seed, uint64_t index) {

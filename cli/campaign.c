@@ -1,5 +1,5 @@
 /* campaign.c: shards, resume and merge of batch runs (campaign.h).  Rows
- * are matched to inputs through a hash table of the input paths, and are
+ * are matched to inputs through an index of the input paths (stp_names), and are
  * never re-encoded: a resumed run appends, a merge copies each row's bytes
  * from the part that holds it, so that N shards merged give byte for byte
  * the rows of one run (timing fields aside). */
@@ -99,49 +99,36 @@ bool campaign_select_shard(const stp_batch_input *in, size_t n, uint64_t index, 
 
 /* ---- the rows a campaign expects --------------------------------------------------- */
 
-static uint64_t hash_path(const char *s) {
-  uint64_t h = UINT64_C(14695981039346656037); /* FNV-1a */
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-  return h;
-}
-
 /* The input named path, or SIZE_MAX. */
 static size_t find_input(const campaign *c, const char *path) {
-  for (size_t h = (size_t)hash_path(path) & c->mask;; h = (h + 1) & c->mask) {
-    size_t k = c->table[h];
-    if (k == 0)
-      return SIZE_MAX;
-    if (strcmp(c->in[k - 1].path, path) == 0)
-      return k - 1;
-  }
+  return stp_names_find(c->paths, path);
 }
 
 bool campaign_init(campaign *c, const stp_batch_input *in, size_t n, stp_batch_models models,
                    char *msg, size_t nmsg) {
   *c = (campaign){.in = in, .n = n, .models = models, .per = models == STP_BATCH_BOTH ? 2 : 1};
-  size_t slots = 16;
-  while (slots < 2 * n)
-    slots *= 2;
-  c->mask = slots - 1;
-  if (!(c->table = calloc(slots, sizeof *c->table)))
+  stp_error err = {0};
+  if (stp_names_new(&c->paths, &err) != STP_OK)
     return say(msg, nmsg, "out of memory indexing %zu inputs", n);
   for (size_t k = 0; k < n; k++) {
-    size_t h = (size_t)hash_path(in[k].path) & c->mask;
-    for (; c->table[h]; h = (h + 1) & c->mask)
-      if (strcmp(in[c->table[h] - 1].path, in[k].path) == 0) {
-        campaign_free(c);
-        return say(msg, nmsg, "the inputs name '%s' twice: rows of a campaign are told apart by "
-                   "their file", in[k].path);
-      }
-    c->table[h] = k + 1;
+    size_t at;
+    int added;
+    if (stp_names_add(c->paths, in[k].path, &at, &added, &err) != STP_OK) {
+      campaign_free(c);
+      return say(msg, nmsg, "indexing %zu inputs: %s", n, err.message);
+    }
+    if (!added) {
+      campaign_free(c);
+      return say(msg, nmsg, "the inputs name '%s' twice: rows of a campaign are told apart by "
+                 "their file", in[k].path);
+    }
   }
   return true;
 }
 
 void campaign_free(campaign *c) {
-  free(c->table);
-  c->table = NULL;
+  stp_names_free(c->paths);
+  c->paths = NULL;
 }
 
 int64_t campaign_slot(const campaign *c, const char *file, uint8_t model) {

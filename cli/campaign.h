@@ -40,8 +40,7 @@ typedef struct campaign {
   const stp_batch_input *in;
   size_t n, per;
   stp_batch_models models;
-  size_t *table; /* input index + 1 by path hash; 0: empty */
-  size_t mask;
+  stp_names *paths; /* input index by path */
 } campaign;
 
 /* False (msg filled) when out of memory or when two inputs have the same

@@ -60,7 +60,7 @@ static stp_status expand(const stp_dense_source *src, stp_keyset *set, stp_dense
 
 /* The keys and moves held so far, in bytes. */
 static uint64_t held_bytes(const stp_keyset *set, const stp_movestore *ms) {
-  return set->cap * set->words * 8 + set->size * 8 + ms->cap_states * sizeof *ms->deg +
+  return stp__keyset_bytes(set) + ms->cap_states * sizeof *ms->deg +
          ms->cap_moves * (sizeof *ms->to + ms->label_bytes) + ms->cap_bands * 16;
 }
 

@@ -1,6 +1,6 @@
 /* graph.c: building, checking and reading back the generic event graph.
- * Names are hashed (FNV-1a, open addressing) because compilers emit graphs
- * of millions of transitions and look names up while adding places. */
+ * Names are hashed (the library's map, base/hash.h) because compilers emit
+ * graphs of millions of transitions and look names up while adding places. */
 #include "engine/graph.h"
 
 #include "base/core.h"
@@ -12,33 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t name_hash(const char *s) {
-  uint64_t h = UINT64_C(1469598103934665603);
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-  return h;
-}
-
-/* The slot holding `name`, or the empty slot where it would go. */
-static size_t slot_of(const stp_graph *g, const char *name) {
-  size_t mask = g->nslot - 1, i = (size_t)name_hash(name) & mask;
-  while (g->slot[i] && strcmp(g->tname[g->slot[i] - 1], name) != 0) i = (i + 1) & mask;
-  return i;
-}
-
-static bool rehash(stp_graph *g, size_t nslot) {
-  uint32_t *slot = stp__calloc(nslot, sizeof *slot);
-  if (!slot) return false;
-  free(g->slot);
-  g->slot = slot;
-  g->nslot = nslot;
-  for (size_t t = 0; t < g->nt; t++) g->slot[slot_of(g, g->tname[t])] = (uint32_t)(t + 1);
-  return true;
-}
-
 stp_status stp_graph_new(const char *name, stp_graph **out, stp_error *err) {
   *out = NULL;
   stp_graph *g = stp__calloc(1, sizeof *g);
-  if (!g || !(g->name = stp__strdup(name ? name : "")) || !rehash(g, 16)) {
+  if (!g || !(g->name = stp__strdup(name ? name : "")) ||
+      stp__hmap_init(&g->tmap, 16, NULL) != STP_OK) {
     stp_graph_free(g);
     return stp__oom(err, "event graph");
   }
@@ -54,7 +32,7 @@ void stp_graph_free(stp_graph *g) {
   }
   for (size_t r = 0; r < g->nr; r++) free(g->rname[r]);
   free(g->rname);
-  free(g->rslot);
+  stp__hmap_free(&g->rmap);
   free(g->res);
   free(g->tname);
   free(g->time);
@@ -63,7 +41,7 @@ void stp_graph_free(stp_graph *g) {
   free(g->pfrom);
   free(g->pto);
   free(g->ptok);
-  free(g->slot);
+  stp__hmap_free(&g->tmap);
   free(g->name);
   free(g);
 }
@@ -120,8 +98,8 @@ stp_status stp_graph_add_transition(stp_graph *g, const char *name, double time,
     s = STP_ELIMIT;
     goto fail;
   }
-  size_t i = slot_of(g, name);
-  if (g->slot[i]) {
+  stp_hmap_probe p;
+  if (stp__hmap_find_name(&g->tmap, g->tname, name, &p) != SIZE_MAX) {
     stp__fail(err, s, "duplicate transition name '%s'", name);
     goto fail;
   }
@@ -136,13 +114,11 @@ stp_status stp_graph_add_transition(stp_graph *g, const char *name, double time,
   g->law[g->nt] = law;
   g->output[g->nt] = 0;
   if (g->res) g->res[g->nt] = 0;
-  g->slot[i] = (uint32_t)(g->nt + 1);
   if (index) *index = g->nt;
   g->nt++;
-  if (2 * g->nt > g->nslot && !rehash(g, 2 * g->nslot)) {
-    /* The table still holds every name; only the load factor suffers. */
+  /* out of memory growing the table: it still holds every name, fuller */
+  if (stp__hmap_add(&g->tmap, &p, stp__hmap_name_hash, g->tname, NULL) != STP_OK)
     return stp__oom(err, "event graph name table");
-  }
   return STP_OK;
 fail:
   stp__law_free(law);
@@ -248,28 +224,13 @@ stp_status stp_graph_check(const stp_graph *g, stp_error *err) {
 }
 
 /* ---- resources: interned names ------------------------------------------------- */
-static size_t rslot_of(const stp_graph *g, const char *name) {
-  size_t mask = g->nrslot - 1, i = (size_t)name_hash(name) & mask;
-  while (g->rslot[i] && strcmp(g->rname[g->rslot[i] - 1], name) != 0) i = (i + 1) & mask;
-  return i;
-}
-
-static bool rrehash(stp_graph *g, size_t nslot) {
-  uint32_t *slot = stp__calloc(nslot, sizeof *slot);
-  if (!slot) return false;
-  free(g->rslot);
-  g->rslot = slot;
-  g->nrslot = nslot;
-  for (size_t r = 0; r < g->nr; r++) g->rslot[rslot_of(g, g->rname[r])] = (uint32_t)(r + 1);
-  return true;
-}
-
 /* The index of resource `name`, added when new. */
 static stp_status intern_resource(stp_graph *g, const char *name, size_t *index, stp_error *err) {
-  if (!g->rslot && !rrehash(g, 16)) return stp__oom(err, "event graph resources");
-  size_t i = rslot_of(g, name);
-  if (g->rslot[i]) {
-    *index = g->rslot[i] - 1;
+  if (!g->rmap.slot) STP_CHECK(stp__hmap_init(&g->rmap, 16, err));
+  stp_hmap_probe p;
+  size_t found = stp__hmap_find_name(&g->rmap, g->rname, name, &p);
+  if (found != SIZE_MAX) {
+    *index = found;
     return STP_OK;
   }
   char *copy = stp__strdup(name);
@@ -280,9 +241,8 @@ static stp_status intern_resource(stp_graph *g, const char *name, size_t *index,
   }
   g->cap_r = cap;
   g->rname[g->nr] = copy;
-  g->rslot[i] = (uint32_t)(g->nr + 1);
   *index = g->nr++;
-  if (2 * g->nr > g->nrslot && !rrehash(g, 2 * g->nrslot))
+  if (stp__hmap_add(&g->rmap, &p, stp__hmap_name_hash, g->rname, NULL) != STP_OK)
     return stp__oom(err, "event graph resource table");
   return STP_OK;
 }
@@ -322,9 +282,9 @@ void stp_graph_place(const stp_graph *g, size_t p, size_t *from, size_t *to, uin
 }
 
 stp_status stp_graph_find(const stp_graph *g, const char *name, size_t *t, stp_error *err) {
-  size_t i = slot_of(g, name);
-  if (!g->slot[i]) return stp__fail(err, STP_EINVAL, "no transition named '%s'", name);
-  *t = g->slot[i] - 1;
+  size_t i = stp__hmap_find_name(&g->tmap, g->tname, name, NULL);
+  if (i == SIZE_MAX) return stp__fail(err, STP_EINVAL, "no transition named '%s'", name);
+  *t = i;
   return STP_OK;
 }
 

@@ -6,6 +6,7 @@
 #ifndef STP_ENGINE_GRAPH_H
 #define STP_ENGINE_GRAPH_H
 
+#include "base/hash.h"
 #include "streamtp_graph.h"
 #include "solvers/digraph.h"
 
@@ -27,17 +28,13 @@ struct stp_graph {
   uint32_t *res;
   char **rname;
   size_t nr, cap_r;
-  uint32_t *rslot; /* name -> index + 1, open addressing, nrslot a power of two */
-  size_t nrslot;
+  stp_hmap rmap;   /* name -> index (base/hash.h); no table until the first */
   /* places, in order of addition (from, to < nt) */
   size_t np, cap_p;
   uint32_t *pfrom, *pto;
   uint64_t *ptok;
   size_t marked;   /* places holding a token: 0 = DAG mode */
-  /* name -> transition: open addressing with linear probing; slot holds
-   * index + 1, 0 = empty; nslot is a power of two >= 2 nt */
-  uint32_t *slot;
-  size_t nslot;
+  stp_hmap tmap;   /* name -> transition (base/hash.h) */
 };
 
 /* The graph as a CSR digraph for the solvers: one edge per place (weight =

@@ -7,6 +7,7 @@
 #include "engine/ideals.h"
 
 #include "base/core.h"
+#include "base/hash.h"
 #include "solvers/phasetype.h"
 
 #include <math.h>
@@ -21,8 +22,7 @@ typedef struct level {
   uint64_t *keys;    /* n * W words */
   double *val;       /* E[T(S)] once solved; the weighted sum meanwhile */
   double *rsum;      /* total rate out of S; < 0: S moves on at once */
-  uint32_t *slot;    /* index + 1, 0 = empty; nslot a power of two */
-  size_t nslot;
+  stp_hmap map;      /* index by hash (base/hash.h) */
   uint64_t room;     /* bytes this level may grow to (the memory budget's share) */
 } level;
 
@@ -45,16 +45,6 @@ typedef struct dag {
   uint32_t *nph;                  /* by new number: phases (1: exp or instantaneous) */
 } dag;
 
-static uint64_t key_hash(const uint64_t *k, size_t W) {
-  uint64_t h = UINT64_C(0x9e3779b97f4a7c15);
-  for (size_t i = 0; i < W; i++) {
-    h ^= k[i];
-    h *= UINT64_C(0xbf58476d1ce4e5b9);
-    h ^= h >> 31;
-  }
-  return h;
-}
-
 /* Keys are a few words: inline loops beat memcmp/memcpy calls here, which
  * run once per probe and per move (profiled: a third of the time). */
 static inline bool key_eq(const uint64_t *a, const uint64_t *b, size_t W) {
@@ -71,12 +61,12 @@ static void level_free(level *l) {
   free(l->keys);
   free(l->val);
   free(l->rsum);
-  free(l->slot);
+  stp__hmap_free(&l->map);
   memset(l, 0, sizeof *l);
 }
 
-static uint64_t bytes_of(size_t W, size_t cap, size_t nslot) {
-  return (uint64_t)cap * (W * 8 + 2 * sizeof(double)) + (uint64_t)nslot * sizeof(uint32_t);
+static uint64_t bytes_of(size_t W, size_t cap, uint64_t nslot) {
+  return (uint64_t)cap * (W * 8 + 2 * sizeof(double)) + nslot * sizeof(uint64_t);
 }
 
 /* A level about to hold some `expect` states (the neighbouring level's
@@ -85,52 +75,42 @@ static bool level_init(level *l, size_t W, size_t expect, uint64_t room) {
   memset(l, 0, sizeof *l);
   l->W = W;
   l->room = room;
-  l->nslot = 64;
-  while (l->nslot < 2 * expect && bytes_of(W, 0, 2 * l->nslot) <= room / 2) l->nslot *= 2;
-  l->slot = stp__calloc(l->nslot, sizeof *l->slot);
-  return l->slot != NULL;
+  uint64_t slots = 64; /* room for `expect` at a load of 3/4, within half the room */
+  while (slots < expect + expect / 3 + 1 && bytes_of(W, 0, 2 * slots) <= room / 2) slots *= 2;
+  return stp__hmap_init(&l->map, slots, NULL) == STP_OK;
 }
 
-/* Index of key in l, or SIZE_MAX; *at = the slot where it is or would go. */
-static size_t level_find(const level *l, const uint64_t *key, size_t *at) {
-  size_t mask = l->nslot - 1, i = (size_t)key_hash(key, l->W) & mask;
-  for (; l->slot[i]; i = (i + 1) & mask)
-    if (key_eq(l->keys + (size_t)(l->slot[i] - 1) * l->W, key, l->W)) {
-      if (at) *at = i;
-      return l->slot[i] - 1;
-    }
-  if (at) *at = i;
+static uint64_t key_hash(const uint64_t *k, size_t W) { return stp__hash_words(k, W); }
+
+static uint64_t entry_hash(const void *ctx, uint32_t i) {
+  const level *l = ctx;
+  return key_hash(l->keys + (size_t)i * l->W, l->W);
+}
+
+/* Index of key in l, or SIZE_MAX; *p (may be NULL) = where the probe
+ * ended, for level_add. */
+static size_t level_find(const level *l, const uint64_t *key, stp_hmap_probe *p) {
+  stp_hmap_probe local;
+  if (!p) p = &local;
+  uint32_t i;
+  for (stp__hmap_probe(&l->map, key_hash(key, l->W), p); stp__hmap_next(&l->map, p, &i);)
+    if (key_eq(l->keys + (size_t)i * l->W, key, l->W)) return i;
   return SIZE_MAX;
 }
 
-static bool level_rehash(level *l) {
-  size_t nslot = l->nslot * 2;
-  uint32_t *slot = stp__calloc(nslot, sizeof *slot);
-  if (!slot) return false;
-  free(l->slot);
-  l->slot = slot;
-  l->nslot = nslot;
-  for (size_t s = 0; s < l->n; s++) {
-    size_t at;
-    level_find(l, l->keys + s * l->W, &at);
-    l->slot[at] = (uint32_t)(s + 1);
-  }
-  return true;
-}
-
-static uint64_t level_bytes(const level *l) { return bytes_of(l->W, l->cap, l->nslot); }
+static uint64_t level_bytes(const level *l) { return bytes_of(l->W, l->cap, l->map.size); }
 
 /* Index of key in l, added (value and rate 0) when absent.  ADD_OOM when
  * out of memory, ADD_OVER_BUDGET when l would grow beyond l->room bytes
  * (checked before the arrays or the table grow, not after). */
 static size_t level_add(level *l, const uint64_t *key) {
-  size_t at, i = level_find(l, key, &at);
+  stp_hmap_probe p;
+  size_t i = level_find(l, key, &p);
   if (i != SIZE_MAX) return i;
   if (l->n >= UINT32_MAX - 1) return ADD_OOM;
-  bool regrow = 2 * (l->n + 1) > l->nslot;
+  uint64_t slots = stp__hmap_size_after_add(&l->map);
   size_t cap = l->n == l->cap ? (l->cap ? 2 * l->cap : 64) : l->cap;
-  if ((cap != l->cap || regrow) &&
-      bytes_of(l->W, cap, regrow ? 2 * l->nslot : l->nslot) > l->room)
+  if ((cap != l->cap || slots != l->map.size) && bytes_of(l->W, cap, slots) > l->room)
     return ADD_OVER_BUDGET;
   if (cap != l->cap) {
     void *const arrays[] = {&l->keys, &l->val, &l->rsum};
@@ -142,9 +122,7 @@ static size_t level_add(level *l, const uint64_t *key) {
   key_copy(l->keys + i * l->W, key, l->W);
   l->val[i] = 0;
   l->rsum[i] = 0;
-  l->slot[at] = (uint32_t)(i + 1);
-  /* load <= 1/2: a slot is 4 bytes, short probes are worth more */
-  if (regrow && !level_rehash(l)) return ADD_OOM;
+  if (stp__hmap_add(&l->map, &p, entry_hash, l, NULL) != STP_OK) return ADD_OOM;
   return i;
 }
 
@@ -377,7 +355,7 @@ static int expand_level(const dag *d, level *lo, const level *hi, batch *bt, uin
     /* gather the children of a block of states and prefetch their slots:
      * the table is far larger than the caches on wide DAGs, and the
      * misses, not the arithmetic, bound the speed */
-    size_t nb = 0, mask = lo->nslot - 1;
+    size_t nb = 0;
     for (; h0 < hi->n && nb + d->nchains <= bt->cap; h0++) {
       const uint64_t *H = hi->keys + h0 * W;
       for (size_t w = 0; w < W; w++)
@@ -387,7 +365,7 @@ static int expand_level(const dag *d, level *lo, const level *hi, batch *bt, uin
           uint64_t *k = bt->keys + nb * W;
           key_copy(k, H, W);
           k[a >> 6] &= ~(UINT64_C(1) << (a & 63));
-          __builtin_prefetch(lo->slot + (key_hash(k, W) & mask));
+          __builtin_prefetch(&lo->map.slot[stp__hmap_home(key_hash(k, W), lo->map.size)]);
           bt->parent[nb] = (uint32_t)h0;
           bt->move[nb++] = (uint32_t)a;
         }

@@ -14,7 +14,7 @@
 #include "engine/wordset.h"
 
 #include "base/core.h"
-#include "engine/keyset.h"
+#include "base/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +30,7 @@ static uint64_t slots_for(uint64_t size) {
 static bool new_table(stp_wordset_part *t, uint64_t slots) {
   if (slots > SIZE_MAX / (sizeof *t->hash + sizeof *t->num))
     return false;
-  t->hash = stp__keyset_table_alloc((size_t)slots * (sizeof *t->hash + sizeof *t->num));
+  t->hash = stp__hash_table_alloc((size_t)slots * (sizeof *t->hash + sizeof *t->num));
   t->num = t->hash ? (uint32_t *)(t->hash + slots) : NULL;
   t->slots = slots;
   return t->hash != NULL;

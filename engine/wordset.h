@@ -23,6 +23,7 @@
 #ifndef STP_WORDSET_H
 #define STP_WORDSET_H
 
+#include "base/hash.h"
 #include "streamtp_base.h"
 
 #include <stdbool.h>
@@ -53,14 +54,10 @@ stp_status stp__wordset_init(stp_wordset *ws, uint32_t nparts, uint64_t limit, s
 /* Frees everything (ws may be cleared already). */
 void stp__wordset_free(stp_wordset *ws);
 
-/* The hash of a key: a bijection of 64-bit words (MurmurHash3's
- * finalizer), so that a table may hold it instead of the key. */
+/* The hash of a key: a bijection of 64-bit words (the library's mixing
+ * function, base/hash.h), so that a table may hold it instead of the key. */
 static inline uint64_t stp__wordset_hash(uint64_t key) {
-  key ^= key >> 33;
-  key *= UINT64_C(0xFF51AFD7ED558CCD);
-  key ^= key >> 33;
-  key *= UINT64_C(0xC4CEB9FE1A85EC53);
-  return key ^ (key >> 33);
+  return stp__mix64(key);
 }
 
 /* The slot where the search for a key of this hash starts: the hash's high

@@ -179,6 +179,20 @@ STP_API void stp_atomic_abort(stp_atomic_file *a);
  * STP_EIO "DIR: cannot create the directory: REASON". */
 STP_API stp_status stp_make_dirs(const char *dir, stp_error *err);
 
+/* ---- an index of names ------------------------------------------------------
+ * Numbers distinct strings 0, 1, 2, ... in the order they are added and
+ * finds one back in constant time (the library's hash map): for a front end
+ * that matches what it reads back (the rows of a campaign) to its inputs by
+ * name.  The strings are copied. */
+typedef struct stp_names stp_names;
+STP_API stp_status stp_names_new(stp_names **out, stp_error *err);
+STP_API void stp_names_free(stp_names *names);
+/* The index of s, added when new (*added = 1, else 0; added may be NULL). */
+STP_API stp_status stp_names_add(stp_names *names, const char *s, size_t *index, int *added,
+                                 stp_error *err);
+/* The index of s, or SIZE_MAX when it was never added. */
+STP_API size_t stp_names_find(const stp_names *names, const char *s);
+
 /* ---- analysis options ------------------------------------------------------ */
 typedef enum {
   STP_EXP_AUTO = 0,    /* closed form where it holds, Markov chain otherwise */

@@ -17,13 +17,22 @@ static uint64_t inverse(uint64_t c) {
   return x;
 }
 
-/* The key whose hash is h: stp__wordset_hash undone step by step. */
+/* x from y = x ^ (x >> s): y ^ (y >> s) ^ (y >> 2s) ^ ... telescopes to x. */
+static uint64_t unshift(uint64_t y, unsigned s) {
+  uint64_t x = y;
+  for (unsigned k = s; k < 64; k += s)
+    x ^= y >> k;
+  return x;
+}
+
+/* The key whose hash is h: stp__wordset_hash (splitmix64's finalizer,
+ * base/hash.h) undone step by step. */
 static uint64_t unhash(uint64_t h) {
-  h ^= h >> 33;
-  h *= inverse(UINT64_C(0xC4CEB9FE1A85EC53));
-  h ^= h >> 33;
-  h *= inverse(UINT64_C(0xFF51AFD7ED558CCD));
-  return h ^ (h >> 33);
+  h = unshift(h, 31);
+  h *= inverse(UINT64_C(0x94D049BB133111EB));
+  h = unshift(h, 27);
+  h *= inverse(UINT64_C(0xBF58476D1CE4E5B9));
+  return unshift(h, 30);
 }
 
 Test(wordset, the_hash_is_a_bijection) {

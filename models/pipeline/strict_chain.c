@@ -223,7 +223,7 @@ static void successors(bfs *b, uint64_t first, uint64_t depth_start, uint64_t en
         __builtin_prefetch(t->hash + at);
         __builtin_prefetch(t->num + at);
       } else {
-        __builtin_prefetch(&b->set.slot[stp__keyset_home(b->hash[i], b->set.size)]);
+        __builtin_prefetch(&b->set.map.slot[stp__hmap_home(b->hash[i], b->set.map.size)]);
       }
 #endif
     }
