@@ -172,8 +172,11 @@ static stp_status open_temporary(stp_atomic_file *a, mode_t mode, bool exact_mod
     if (fd < 0 && errno == EEXIST)
       continue;
     if (fd < 0) {
-      stp_status s = stp__fail(err, STP_EIO, "%s: cannot create a temporary file beside it: %s",
-                               a->path, strerror(errno));
+      stp_status s = errno == ENOENT || errno == ENOTDIR
+                         ? stp__fail(err, STP_EIO, "%s: cannot create: %s", a->path,
+                                     strerror(errno))
+                         : stp__fail(err, STP_EIO, "%s: cannot create a temporary file beside "
+                                     "it: %s", a->path, strerror(errno));
       free(a->tmp);
       a->tmp = NULL;
       return s;

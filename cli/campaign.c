@@ -3,18 +3,23 @@
  * never re-encoded: a resumed run appends, a merge copies each row's bytes
  * from the part that holds it, so that N shards merged give byte for byte
  * the rows of one run (timing fields aside). */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700 /* realpath */
+#endif
 #include "cli/campaign.h"
 
 #include "cli/cli.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define REPORT_MAX 10 /* lost, duplicated or foreign rows named, of each kind */
@@ -26,6 +31,17 @@ static bool say(char *msg, size_t n, const char *fmt, ...) {
   vsnprintf(msg, n, fmt, ap);
   va_end(ap);
   return false;
+}
+
+/* say, returning rc (a CLI_* status). */
+static int sayc(int rc, char *msg, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int sayc(int rc, char *msg, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, n, fmt, ap);
+  va_end(ap);
+  return rc;
 }
 
 /* ---- shards -------------------------------------------------------------------------- */
@@ -157,72 +173,334 @@ static const char *row_model_text(uint8_t model) {
 
 /* ---- --resume OUT ------------------------------------------------------------------ */
 
-/* The rows of OUT into r->status; false (msg) on a foreign or repeated row. */
-static bool note_done(const campaign *c, const rowfile *rf, campaign_resume *r, char *msg,
-                      size_t n) {
-  for (size_t k = 0; k < rf->nrows; k++) {
-    const rowfile_row *row = &rf->rows[k];
-    int64_t slot = campaign_slot(c, row->file, row->model);
-    if (slot < 0)
-      return say(msg, n, "%s:%" PRIu64 ": a row of %s (%s) that this batch does not make: is "
-                 "--resume given another shard's output, or other inputs or --model?",
-                 rf->path, row->line, row->file, row_model_text(row->model));
-    if (row->status == ROW_CUT)
-      continue;
-    if (r->status[slot] != ROW_CUT)
-      return say(msg, n, "%s:%" PRIu64 ": a second row of %s (%s)", rf->path, row->line,
-                 row->file, row_model_text(row->model));
-    r->status[slot] = row->status;
-    r->rows_done++;
-  }
+typedef struct resume_job {
+  const campaign *c;
+  campaign_resume *r;
+} resume_job;
+
+/* A row of OUT into r->status; false (msg) on a foreign or repeated row. */
+static bool note_done(void *ctx, const rowfile *rf, const rowfile_row *row, char *msg, size_t n) {
+  resume_job *j = ctx;
+  int64_t slot = campaign_slot(j->c, row->file, row->model);
+  if (slot < 0)
+    return say(msg, n, "%s:%" PRIu64 ": a row of %s (%s) that this batch does not make: is "
+               "--resume given another shard's output, or other inputs or --model?",
+               rf->path, row->line, row->file, row_model_text(row->model));
+  if (row->status == ROW_CUT)
+    return true;
+  if (j->r->status[slot] != ROW_CUT)
+    return say(msg, n, "%s:%" PRIu64 ": a second row of %s (%s)", rf->path, row->line,
+               row->file, row_model_text(row->model));
+  j->r->status[slot] = row->status;
+  j->r->rows_done++;
+  return true;
+}
+
+static void count_inputs_done(const campaign *c, campaign_resume *r) {
   for (size_t k = 0; k < c->n; k++) {
     bool all = true;
     for (size_t j = 0; j < c->per; j++)
       all = all && r->status[k * c->per + j] != ROW_CUT;
     r->inputs_done += all;
   }
+}
+
+/* The start of a field as batch writes it: unquoted up to a comma, or
+ * quoted with doubled quotes (CSV); a JSON string after {"file": (JSON
+ * lines).  Decodes what the bytes hold into out; *closed: the field ended
+ * within them.  False when the bytes cannot start such a field. */
+static bool csv_field_start(const char *s, size_t n, char *out, size_t *len, bool *closed) {
+  size_t k = 0, o = 0;
+  bool quoted = n > 0 && s[0] == '"';
+  *closed = false;
+  for (k = quoted; k < n; k++) {
+    if (quoted && s[k] == '"') {
+      if (k + 1 == n)
+        break; /* a doubled quote or the closing one: unknown yet */
+      if (s[k + 1] != '"') {
+        *closed = s[k + 1] == ',';
+        *len = o;
+        return *closed;
+      }
+      k++;
+    } else if (!quoted && s[k] == ',') {
+      *closed = true;
+      break;
+    } else if (!quoted && (s[k] == '"' || s[k] == '\r')) {
+      return false;
+    }
+    out[o++] = s[k];
+  }
+  *len = o;
   return true;
 }
 
-/* Cut OUT after its last complete record (a run killed while writing). */
-static bool drop_incomplete(const rowfile *rf, campaign_resume *r, char *msg, size_t n) {
+static int hex_digit(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* UTF-8 of code point u (an escape \uXXXX; surrogates as they come: the
+ * comparison then fails, which only refuses to cut). */
+static size_t put_utf8(char *out, unsigned u) {
+  if (u < 0x80)
+    return out[0] = (char)u, 1;
+  if (u < 0x800)
+    return out[0] = (char)(0xC0 | u >> 6), out[1] = (char)(0x80 | (u & 0x3F)), 2;
+  out[0] = (char)(0xE0 | u >> 12);
+  out[1] = (char)(0x80 | (u >> 6 & 0x3F));
+  out[2] = (char)(0x80 | (u & 0x3F));
+  return 3;
+}
+
+static bool json_field_start(const char *s, size_t n, char *out, size_t *len, bool *closed) {
+  static const char key[] = "{\"file\":\"";
+  size_t klen = sizeof key - 1, o = 0;
+  *closed = false;
+  *len = 0;
+  if (memcmp(s, key, n < klen ? n : klen) != 0)
+    return false;
+  for (size_t k = klen; k < n; k++) {
+    char c = s[k];
+    if (c == '"') {
+      *closed = true;
+      break;
+    }
+    if (c != '\\') {
+      out[o++] = c;
+      continue;
+    }
+    if (k + 1 >= n)
+      break;
+    char e = s[++k];
+    const char *plain = strchr("\"\\/bfnrt", e);
+    if (e != 'u' && !plain)
+      return false;
+    if (e != 'u') {
+      out[o++] = "\"\\/\b\f\n\r\t"[plain - "\"\\/bfnrt"];
+      continue;
+    }
+    if (k + 4 >= n)
+      break;
+    unsigned u = 0;
+    for (int d = 1; d <= 4; d++) {
+      int h = hex_digit(s[k + d]);
+      if (h < 0)
+        return false;
+      u = 16 * u + (unsigned)h;
+    }
+    o += put_utf8(out + o, u);
+    k += 4;
+  }
+  *len = o;
+  return true;
+}
+
+/* Whether the incomplete last record of OUT is the start of one of this
+ * campaign's rows: its file field names an input (or, cut inside it, is
+ * the start of one's path). */
+static bool tail_starts_a_row(const campaign *c, const rowfile *rf) {
+  char *field = malloc(rf->ntail + 1);
+  size_t len = 0;
+  bool closed = false;
+  bool ok = field && (rf->format == ROWFILE_CSV
+                          ? csv_field_start(rf->tail, rf->ntail, field, &len, &closed)
+                          : json_field_start(rf->tail, rf->ntail, field, &len, &closed));
+  if (ok && closed) {
+    field[len] = '\0';
+    ok = strlen(field) == len && find_input(c, field) != SIZE_MAX;
+  } else if (ok) {
+    ok = false;
+    for (size_t k = 0; !ok && k < c->n; k++)
+      ok = strncmp(c->in[k].path, field, len) == 0 && strlen(c->in[k].path) >= len;
+  }
+  free(field);
+  return ok;
+}
+
+/* Cut OUT after its last complete record (a run killed while writing),
+ * once the rest is known to be its rows and the cut part a row's start. */
+static int drop_incomplete(const campaign *c, const rowfile *rf, campaign_resume *r, char *msg,
+                           size_t n) {
   if (rf->size <= rf->complete)
-    return true;
+    return CLI_OK;
+  bool header = rf->complete == 0; /* the start of the header alone (rowfile_read checked it) */
+  if (!header && !tail_starts_a_row(c, rf))
+    return sayc(CLI_USAGE, msg, n, "%s: its last line (%" PRIu64 " bytes without a line break, "
+                "from byte %" PRIu64 ") is not the start of a row of this batch: not cut off; end "
+                "the line or remove it by hand", rf->path, rf->size - rf->complete, rf->complete);
   if (truncate(rf->path, (off_t)rf->complete) != 0)
-    return say(msg, n, "%s: cannot cut off its incomplete last row: %s", rf->path,
-               strerror(errno));
+    return sayc(CLI_FAILURE, msg, n, "%s: cannot cut off its incomplete last row: %s", rf->path,
+                strerror(errno));
   r->dropped = rf->size - rf->complete;
-  return true;
+  return CLI_OK;
 }
 
-bool campaign_resume_read(const campaign *c, const char *out, int format, const char *csv_header,
-                          campaign_resume *r, char *msg, size_t n) {
+int campaign_resume_read(const campaign *c, const char *out, int format, const char *csv_header,
+                         campaign_resume *r, char *msg, size_t n) {
   memset(r, 0, sizeof *r);
   size_t slots = c->n * c->per;
   if (!(r->status = malloc(slots ? slots : 1)))
-    return say(msg, n, "out of memory");
+    return sayc(CLI_FAILURE, msg, n, "out of memory");
   memset(r->status, ROW_CUT, slots);
   r->format = format == ROWFILE_GUESS ? ROWFILE_CSV : format;
   struct stat st;
   if (stat(out, &st) != 0 && errno == ENOENT)
-    return true; /* nothing done yet */
-  rowfile rf;
-  bool ok = rowfile_read(out, format, &rf, msg, n);
-  if (ok && rf.size > 0)
-    r->format = rf.format;
-  if (ok && rf.header && strcmp(rf.header, csv_header) != 0)
-    ok = say(msg, n, "%s: its CSV header is not the one this streamtp writes (another "
-             "version?): merge or move it before resuming", out);
-  if (ok)
-    ok = note_done(c, &rf, r, msg, n) && drop_incomplete(&rf, r, msg, n);
-  r->has_header = ok && rf.header;
-  rowfile_free(&rf);
-  return ok;
+    return CLI_OK; /* nothing done yet */
+  rowfile *rf = malloc(sizeof *rf);
+  if (!rf)
+    return sayc(CLI_FAILURE, msg, n, "out of memory");
+  resume_job job = {.c = c, .r = r};
+  int rc = rowfile_read(out, format, csv_header, note_done, &job, rf, msg, n);
+  if (rc == CLI_OK && rf->size > 0)
+    r->format = rf->format;
+  if (rc == CLI_OK && rf->header && strcmp(rf->header, csv_header) != 0)
+    rc = sayc(CLI_USAGE, msg, n, "%s: its CSV header is not the one this streamtp writes "
+              "(another version?): merge or move it before resuming", out);
+  if (rc == CLI_OK)
+    rc = drop_incomplete(c, rf, r, msg, n);
+  if (rc == CLI_OK)
+    count_inputs_done(c, r);
+  r->has_header = rc == CLI_OK && rf->header;
+  rowfile_free(rf);
+  free(rf);
+  return rc;
 }
 
 void campaign_resume_free(campaign_resume *r) {
   free(r->status);
   r->status = NULL;
+}
+
+/* ---- one writer per output ------------------------------------------------------- */
+
+/* DIR/.NAME.lock for path (a symbolic link resolved: two names of one file
+ * share its lock). */
+static char *lock_path(const char *path) {
+  char *real = realpath(path, NULL);
+  const char *p = real ? real : path, *slash = strrchr(p, '/');
+  int dirlen = slash ? (int)(slash - p + 1) : 0;
+  size_t len = strlen(p) + 8;
+  char *out = malloc(len);
+  if (out)
+    snprintf(out, len, "%.*s.%s.lock", dirlen, p, p + dirlen);
+  free(real);
+  return out;
+}
+
+/* What the holder writes into the lock file (a failed write leaves the
+ * lock held, only not described). */
+static void describe_self(int fd) {
+  char host[256] = "";
+  if (gethostname(host, sizeof host - 1) != 0)
+    snprintf(host, sizeof host, "an unknown host");
+  time_t now = time(NULL);
+  struct tm tm;
+  char when[64] = "";
+  if (gmtime_r(&now, &tm))
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+  char me[512];
+  int len = snprintf(me, sizeof me, "pid %ld on %s since %s\n", (long)getpid(), host, when);
+  if (ftruncate(fd, 0) == 0 && len > 0)
+    (void)!pwrite(fd, me, (size_t)len < sizeof me ? (size_t)len : sizeof me - 1, 0);
+}
+
+static void read_holder(int fd, char *holder, size_t n) {
+  ssize_t got = pread(fd, holder, n - 1, 0);
+  holder[got > 0 ? got : 0] = '\0';
+  holder[strcspn(holder, "\n")] = '\0';
+  if (!*holder)
+    snprintf(holder, n, "another process");
+}
+
+/* Ctrl-C ends the wait: false.  A tenth of a second between tries. */
+static bool nap(void) {
+  struct timespec t = {.tv_nsec = 100000000};
+  nanosleep(&t, NULL);
+  return !cli_interrupted();
+}
+
+/* The lock is ours when the file we locked is still the one at that path
+ * (a holder that ended removed it: then take the new one). */
+static bool still_there(int fd, const char *path) {
+  struct stat a, b;
+  return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+         a.st_ino == b.st_ino;
+}
+
+int campaign_lock_take(const char *out, campaign_lock *l) {
+  *l = (campaign_lock){.fd = -1};
+  struct stat st;
+  if (stat(out, &st) == 0 && !S_ISREG(st.st_mode))
+    return CLI_OK; /* a device or a FIFO: whoever reads it sees what arrives */
+  if (!(l->path = lock_path(out))) {
+    cli_error("out of memory");
+    return CLI_FAILURE;
+  }
+  for (bool said = false;;) {
+    int fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) {
+      if (errno == ENOENT || errno == ENOTDIR)
+        cli_error("%s: cannot create: %s", out, strerror(errno));
+      else
+        cli_error("%s: cannot create the lock file %s: %s", out, l->path, strerror(errno));
+      campaign_lock_release(l);
+      return CLI_USAGE;
+    }
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    int got = fcntl(fd, F_SETLK, &fl);
+    if (got == 0 && still_there(fd, l->path)) {
+      describe_self(fd);
+      l->fd = fd;
+      return CLI_OK;
+    }
+    if (got == 0) { /* its holder removed it as we locked it: take the new one */
+      close(fd);
+      continue;
+    }
+    if (errno == ENOLCK || errno == EINVAL || errno == EOPNOTSUPP) {
+      fprintf(stderr, "streamtp: warning: %s: the file system takes no locks (%s): nothing keeps "
+              "a second batch from writing it at the same time\n", out, strerror(errno));
+      close(fd);
+      free(l->path);
+      l->path = NULL;
+      return CLI_OK;
+    }
+    char holder[512];
+    read_holder(fd, holder, sizeof holder);
+    close(fd);
+    if (!said)
+      fprintf(stderr, "streamtp: batch: %s is being written by %s: waiting for it to end "
+              "(Ctrl-C to stop)\n", out, holder);
+    said = true;
+    if (!nap()) {
+      campaign_lock_release(l);
+      return CLI_INTERRUPTED;
+    }
+  }
+}
+
+void campaign_lock_release(campaign_lock *l) {
+  if (l->fd >= 0) {
+    unlink(l->path); /* while still held: a waiter then sees it gone */
+    close(l->fd);
+  }
+  free(l->path);
+  *l = (campaign_lock){.fd = -1};
+}
+
+bool campaign_lock_holder(const char *path, char *holder, size_t n) {
+  char *lp = lock_path(path);
+  int fd = lp ? open(lp, O_RDONLY | O_CLOEXEC) : -1;
+  free(lp);
+  if (fd < 0)
+    return false;
+  struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+  bool held = fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK;
+  if (held)
+    read_holder(fd, holder, n);
+  close(fd);
+  return held;
 }
 
 /* ---- --merge PARTS ---------------------------------------------------------------- */
@@ -312,66 +590,74 @@ static void complain(size_t *count, const char *fmt, ...) {
   va_end(ap);
 }
 
-/* The rows of part p into the plan. */
-static void index_part(const campaign *c, const rowfile *rf, uint32_t p, campaign_plan *plan,
-                       complaints *bad) {
-  for (size_t k = 0; k < rf->nrows; k++) {
-    const rowfile_row *row = &rf->rows[k];
-    int64_t slot = campaign_slot(c, row->file, row->model);
-    if (slot < 0) {
-      complain(&bad->foreign, "%s:%" PRIu64 ": foreign row: %s (%s) is not among the inputs "
-               "(or their models) of this merge", rf->path, row->line, row->file,
-               row_model_text(row->model));
-      continue;
-    }
-    if (row->status == ROW_CUT)
-      continue; /* an interrupted try: another row must stand for it */
-    campaign_source *s = &plan->src[slot];
-    if (s->part != UINT32_MAX) {
-      complain(&bad->duplicated, "%s:%" PRIu64 ": duplicated row: %s (%s) is also in %s",
-               rf->path, row->line, row->file, row_model_text(row->model),
-               plan->parts[s->part]);
-      continue;
-    }
-    *s = (campaign_source){.part = p, .status = row->status, .offset = row->offset,
-                           .length = row->length};
+typedef struct part_job {
+  const campaign *c;
+  campaign_plan *plan;
+  complaints *bad;
+  uint32_t part;
+} part_job;
+
+/* A row of part p into the plan (what is wrong is said, and counted). */
+static bool index_row(void *ctx, const rowfile *rf, const rowfile_row *row, char *msg, size_t n) {
+  (void)msg;
+  (void)n;
+  part_job *j = ctx;
+  int64_t slot = campaign_slot(j->c, row->file, row->model);
+  if (slot < 0) {
+    complain(&j->bad->foreign, "%s:%" PRIu64 ": foreign row: %s (%s) is not among the inputs "
+             "(or their models) of this merge", rf->path, row->line, row->file,
+             row_model_text(row->model));
+    return true;
   }
+  if (row->status == ROW_CUT)
+    return true; /* an interrupted try: another row must stand for it */
+  campaign_source *s = &j->plan->src[slot];
+  if (s->part != UINT32_MAX) {
+    complain(&j->bad->duplicated, "%s:%" PRIu64 ": duplicated row: %s (%s) is also in %s",
+             rf->path, row->line, row->file, row_model_text(row->model),
+             j->plan->parts[s->part]);
+    return true;
+  }
+  *s = (campaign_source){.part = j->part, .status = row->status, .offset = row->offset,
+                         .length = row->length};
+  return true;
 }
 
 static int read_part(const campaign *c, uint32_t p, int *format, campaign_plan *plan,
                      complaints *bad) {
   char msg[1024];
-  rowfile rf;
-  if (!rowfile_read(plan->parts[p], *format, &rf, msg, sizeof msg)) {
-    cli_error("%s", msg);
-    rowfile_free(&rf);
-    return strstr(msg, "out of memory") || strstr(msg, "cannot read") ? CLI_FAILURE : CLI_USAGE;
+  rowfile *rf = malloc(sizeof *rf);
+  if (!rf) {
+    cli_error("out of memory");
+    return CLI_FAILURE;
   }
-  int rc = CLI_OK;
-  if (rf.size > rf.complete) {
+  part_job job = {.c = c, .plan = plan, .bad = bad, .part = p};
+  int rc = rowfile_read(plan->parts[p], *format, NULL, index_row, &job, rf, msg, sizeof msg);
+  if (rc != CLI_OK)
+    cli_error("%s", msg);
+  if (rc == CLI_OK && rf->size > rf->complete) {
     cli_error("%s: its last row is incomplete (%" PRIu64 " bytes; a job killed while writing "
-              "it?): resume that shard first", rf.path, rf.size - rf.complete);
+              "it?): resume that shard first", rf->path, rf->size - rf->complete);
     rc = CLI_USAGE;
   }
-  if (rf.nrows || rf.header) {
+  if (rc == CLI_OK && (rf->nrows || rf->header)) {
     if (*format == ROWFILE_GUESS)
-      *format = rf.format;
-    if (rf.format != *format) {
-      cli_error("%s: its rows are %s, those before %s", rf.path,
-                rf.format == ROWFILE_CSV ? "CSV" : "JSON lines",
+      *format = rf->format;
+    if (rf->format != *format) {
+      cli_error("%s: its rows are %s, those before %s", rf->path,
+                rf->format == ROWFILE_CSV ? "CSV" : "JSON lines",
                 *format == ROWFILE_CSV ? "CSV" : "JSON lines");
       rc = CLI_USAGE;
-    } else if (rf.header && !plan->header) {
-      plan->header = rf.header;
-      rf.header = NULL;
-    } else if (rf.header && strcmp(rf.header, plan->header) != 0) {
-      cli_error("%s: its CSV header differs from that of the parts before it", rf.path);
+    } else if (rf->header && !plan->header) {
+      plan->header = rf->header;
+      rf->header = NULL;
+    } else if (rf->header && strcmp(rf->header, plan->header) != 0) {
+      cli_error("%s: its CSV header differs from that of the parts before it", rf->path);
       rc = CLI_USAGE;
     }
   }
-  if (rc == CLI_OK)
-    index_part(c, &rf, p, plan, bad);
-  rowfile_free(&rf);
+  rowfile_free(rf);
+  free(rf);
   return rc;
 }
 
@@ -470,22 +756,24 @@ static FILE *part_file(part_cache *pc, uint32_t k) {
   return pc->f[k];
 }
 
-/* Copy one row's bytes from its part to out. */
-static bool copy_row(part_cache *pc, const campaign_source *s, FILE *out, char **buf,
-                     size_t *cap) {
+/* Copy one row's bytes from its part to out: COPY_*. */
+enum { COPIED, COPY_READ_FAILED, COPY_WRITE_FAILED };
+static int copy_row(part_cache *pc, const campaign_source *s, FILE *out, char **buf,
+                    size_t *cap) {
   FILE *f = part_file(pc, s->part);
   if (!f)
-    return false;
+    return COPY_READ_FAILED;
   if (s->length > *cap) {
     char *b = realloc(*buf, s->length);
     if (!b)
-      return false;
+      return COPY_READ_FAILED;
     *buf = b;
     *cap = s->length;
   }
-  return fseeko(f, (off_t)s->offset, SEEK_SET) == 0 &&
-         fread(*buf, 1, s->length, f) == s->length && (*buf)[s->length - 1] == '\n' &&
-         cli_write_record(out, *buf, s->length);
+  if (fseeko(f, (off_t)s->offset, SEEK_SET) != 0 || fread(*buf, 1, s->length, f) != s->length ||
+      (*buf)[s->length - 1] != '\n')
+    return COPY_READ_FAILED;
+  return cli_write_record(out, *buf, s->length) ? COPIED : COPY_WRITE_FAILED;
 }
 
 int campaign_merge_write(const campaign_plan *p, FILE *out, campaign_merged *m) {
@@ -494,10 +782,12 @@ int campaign_merge_write(const campaign_plan *p, FILE *out, campaign_merged *m) 
   pc.f = calloc(p->nparts ? p->nparts : 1, sizeof *pc.f);
   char *buf = NULL;
   size_t cap = 0;
-  bool ok = pc.f && (!p->header || cli_write_record(out, p->header, strlen(p->header)));
-  for (size_t s = 0; ok && s < p->nslots; s++) {
+  int got = !pc.f ? COPY_READ_FAILED
+            : !p->header || cli_write_record(out, p->header, strlen(p->header)) ? COPIED
+                                                                                : COPY_WRITE_FAILED;
+  for (size_t s = 0; got == COPIED && s < p->nslots; s++) {
     const campaign_source *src = &p->src[s];
-    if (!(ok = copy_row(&pc, src, out, &buf, &cap)) && cli_output_ok())
+    if ((got = copy_row(&pc, src, out, &buf, &cap)) == COPY_READ_FAILED)
       cli_error("%s: cannot copy its row at byte %" PRIu64 " (did it change since the check?)",
                 p->parts[src->part], src->offset);
     m->rows++;
@@ -512,7 +802,9 @@ int campaign_merge_write(const campaign_plan *p, FILE *out, campaign_merged *m) 
       fclose(pc.f[k]);
   free(pc.f);
   free(buf);
-  return ok ? CLI_OK : CLI_FAILURE;
+  /* a failed write is said by whoever owns out: cli_finish (standard
+   * output) or the commit of the file written whole */
+  return got == COPIED ? CLI_OK : CLI_FAILURE;
 }
 
 void campaign_plan_free(campaign_plan *p) {

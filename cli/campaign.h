@@ -66,14 +66,41 @@ typedef struct campaign_resume {
 } campaign_resume;
 
 /* Reads OUT (a missing or empty file: nothing done) and truncates it after
- * its last complete record.  format: ROWFILE_GUESS, or the --format given,
- * which must then be OUT's.  csv_header: the header this streamtp writes,
- * which OUT's must equal.  Refuses OUT when it holds a row the campaign
- * does not expect (another shard's, another batch's) or the same row
- * twice.  False with msg filled. */
-bool campaign_resume_read(const campaign *c, const char *out, int format, const char *csv_header,
-                          campaign_resume *r, char *msg, size_t n);
+ * its last complete record, when what follows is the start of one of the
+ * campaign's rows.  format: ROWFILE_GUESS, or the --format given, which
+ * must then be OUT's.  csv_header: the header this streamtp writes, which
+ * OUT's must equal.  Refuses OUT, untouched, when it is not rows of a batch
+ * (rowfile_read), holds a row the campaign does not expect (another
+ * shard's, another batch's) or the same row twice, or ends in a line that
+ * is not a row's start.  Returns CLI_OK, else CLI_USAGE or CLI_FAILURE with
+ * msg filled. */
+int campaign_resume_read(const campaign *c, const char *out, int format, const char *csv_header,
+                         campaign_resume *r, char *msg, size_t n);
 void campaign_resume_free(campaign_resume *r);
+
+/* ---- one writer per output ---------------------------------------------------------
+ * A batch that writes OUT (--resume OUT, -o OUT) holds an advisory lock
+ * (fcntl) on DIR/.NAME.lock beside it, which says who holds it ("pid 4242
+ * on node7 since 2024-05-01 12:00:00 UTC").  The kernel (or the NFS lock
+ * manager) drops the lock when its holder ends, even by SIGKILL; a stale
+ * lock file is harmless. */
+typedef struct campaign_lock {
+  int fd; /* -1: no lock held */
+  char *path;
+} campaign_lock;
+
+/* Takes OUT's lock, waiting while another process holds it (said once on
+ * standard error, naming the holder; Ctrl-C ends the wait).  OUT that
+ * exists and is not a regular file (a device, a FIFO) gets no lock.  A
+ * file system without locks (ENOLCK) gets a warning and no lock.  Returns
+ * CLI_OK, CLI_INTERRUPTED, or CLI_USAGE / CLI_FAILURE with the message
+ * printed. */
+int campaign_lock_take(const char *out, campaign_lock *l);
+/* Removes the lock file and drops the lock (NULL fd: nothing). */
+void campaign_lock_release(campaign_lock *l);
+/* True, with the holder's description in holder, when a process holds
+ * path's lock now. */
+bool campaign_lock_holder(const char *path, char *holder, size_t n);
 
 /* ---- --merge PARTS ------------------------------------------------------------------- */
 

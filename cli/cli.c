@@ -374,11 +374,7 @@ int cli_open_output(const cli_command *cmd, const cli_args *a) {
   const char *path = a->value[k];
   if (!path || strcmp(path, "-") == 0 || cli_mpi_rank() > 0)
     return CLI_OK; /* one rank writes: the others' output goes nowhere */
-  if (!freopen(path, "w", stdout)) {
-    cli_error("%s: cannot create: %s", path, strerror(errno));
-    return CLI_USAGE;
-  }
-  return CLI_OK;
+  return cli_output_whole(path);
 }
 
 const char *cli_get(const cli_command *cmd, const cli_args *a, const char *name) {

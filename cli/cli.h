@@ -179,8 +179,22 @@ void cli_progress_off(void);
 void cli_progress_clear(void);
 void cli_progress_hold(void);
 void cli_progress_release(void);
-/* Open the "-o FILE" of the command, if it declares one (cli_parse does). */
+/* Open the "-o FILE" of the command, if it declares one (cli_parse does):
+ * standard output goes to a temporary beside FILE, which replaces FILE
+ * when the command ends (cli_finish), unless a write failed or the command
+ * failed having written nothing (FILE is then left as it was). */
 int cli_open_output(const cli_command *cmd, const cli_args *a);
+/* A file written whole (stp_atomic_open; docs/format.md, "Files written
+ * whole"), opened with Ctrl-C able to end the wait on a FIFO's reader.
+ * Returns CLI_OK, or the exit status after printing why (2: a directory,
+ * no such directory; 130: interrupted). */
+int cli_open_whole(const char *path, stp_atomic_file **a, FILE **f);
+/* stp_atomic_commit of what went to f (path: for the message): CLI_OK, or
+ * CLI_FAILURE after printing why (a record that could not be written
+ * says its reason). */
+int cli_commit_whole(stp_atomic_file *a, FILE *f, const char *path);
+/* Standard output to path, written whole (what cli_open_output does). */
+int cli_output_whole(const char *path);
 /* Write a whole record (a line, a report) and flush it, so that an interrupt
  * or a full disk never leaves half a record.  False once any write to
  * standard output has failed: loops over files stop there. */

@@ -322,17 +322,37 @@ static int merge(const cli_command *cmd, const cli_args *a, const campaign *camp
     cli_error("%s", msg);
     return CLI_USAGE;
   }
-  campaign_plan plan;
-  int rc = campaign_merge_check(camp, parts, nparts, c->format, &plan);
+  int rc = CLI_OK;
+  for (size_t k = 0; rc == CLI_OK && k < nparts; k++) {
+    char holder[512];
+    if (campaign_lock_holder(parts[k], holder, sizeof holder)) {
+      cli_error("%s is being written by %s: merge once it has ended", parts[k], holder);
+      rc = CLI_USAGE;
+    }
+  }
+  campaign_plan plan = {0};
+  if (rc == CLI_OK)
+    rc = campaign_merge_check(camp, parts, nparts, c->format, &plan);
   const char *out = cli_get(cmd, a, "output");
   if (rc == CLI_OK && out && strcmp(out, "-") != 0 && campaign_plan_has_file(&plan, out)) {
     cli_error("-o %s is one of the parts being merged: write the merge elsewhere", out);
     rc = CLI_USAGE;
   }
-  if (rc == CLI_OK)
-    rc = cli_open_output(cmd, a);
+  /* -o OUT is written whole: a failure leaves the old OUT */
+  FILE *f = stdout;
+  stp_atomic_file *whole = NULL;
+  if (rc == CLI_OK && out && strcmp(out, "-") != 0)
+    rc = cli_open_whole(out, &whole, &f);
   campaign_merged m;
-  if (rc == CLI_OK && (rc = campaign_merge_write(&plan, stdout, &m)) == CLI_OK) {
+  if (rc == CLI_OK)
+    rc = campaign_merge_write(&plan, f, &m);
+  if (whole && (rc == CLI_OK || ferror(f))) { /* a failed write: the commit says why */
+    int done = cli_commit_whole(whole, f, out);
+    rc = rc == CLI_OK ? done : rc;
+  } else {
+    stp_atomic_abort(whole);
+  }
+  if (rc == CLI_OK) {
     if (!c->quiet)
       fprintf(stderr, "streamtp: batch: merged %zu part%s: %zu row%s, %zu failed\n", nparts,
               nparts == 1 ? "" : "s", m.rows, m.rows == 1 ? "" : "s", m.failed_rows);
@@ -346,8 +366,8 @@ static int merge(const cli_command *cmd, const cli_args *a, const campaign *camp
   return rc;
 }
 
-/* --resume OUT: the inputs OUT lacks, appended to it. */
-static int resume(const campaign *camp, stp_batch_config *cfg, batch_cli *c) {
+/* --resume OUT: the inputs OUT lacks, appended to it (OUT locked). */
+static int resume_locked(const campaign *camp, stp_batch_config *cfg, batch_cli *c) {
   char msg[1024];
   char *header = NULL;
   stp_sink *probe = NULL;
@@ -355,14 +375,19 @@ static int resume(const campaign *camp, stp_batch_config *cfg, batch_cli *c) {
   if (stp_sink_new("eval", STP_FORMAT_CSV, NULL, &probe, &e) == STP_OK)
     stp_sink_header(probe, &header, NULL, &e);
   stp_sink_free(probe);
-  campaign_resume r;
-  bool ok = header && campaign_resume_read(camp, c->resume, c->format, header, &r, msg, sizeof msg);
-  stp_free(header);
-  if (!ok) {
+  campaign_resume r = {0};
+  int got = header ? campaign_resume_read(camp, c->resume, c->format, header, &r, msg, sizeof msg)
+                   : CLI_FAILURE;
+  if (got != CLI_OK) {
     cli_error("%s", header ? msg : "out of memory");
+    stp_free(header);
     campaign_resume_free(&r);
-    return CLI_USAGE;
+    return got;
   }
+  stp_free(header);
+  if (r.dropped) /* said even under --quiet: the file was changed */
+    fprintf(stderr, "streamtp: batch: %s: its last row was incomplete (%" PRIu64 " bytes without "
+            "a line break: a run killed while writing it): cut off\n", c->resume, r.dropped);
   c->csv = r.format == ROWFILE_CSV;
   stp_batch_input *todo = malloc((camp->n ? camp->n : 1) * sizeof *todo);
   size_t *orig = malloc((camp->n ? camp->n : 1) * sizeof *orig), ntodo = 0;
@@ -389,9 +414,8 @@ static int resume(const campaign *camp, stp_batch_config *cfg, batch_cli *c) {
     rc = CLI_USAGE;
   } else {
     if (!c->quiet)
-      fprintf(stderr, "streamtp: batch: resuming %s: %zu of %zu inputs done%s, %zu to do\n",
-              c->resume, r.inputs_done, camp->n,
-              r.dropped ? " (an incomplete last row cut off)" : "", ntodo);
+      fprintf(stderr, "streamtp: batch: resuming %s: %zu of %zu inputs done, %zu to do\n",
+              c->resume, r.inputs_done, camp->n, ntodo);
     c->camp = camp;
     c->orig = orig;
     c->done = r.status;
@@ -407,6 +431,37 @@ static int resume(const campaign *camp, stp_batch_config *cfg, batch_cli *c) {
   free(todo);
   free(orig);
   campaign_resume_free(&r);
+  return rc;
+}
+
+/* One writer per output: the lock is held until every row is out. */
+static int resume(const campaign *camp, stp_batch_config *cfg, batch_cli *c) {
+  campaign_lock lock;
+  int rc = campaign_lock_take(c->resume, &lock);
+  if (rc == CLI_OK)
+    rc = resume_locked(camp, cfg, c);
+  fflush(stdout);
+  campaign_lock_release(&lock);
+  return rc;
+}
+
+/* A plain run: -o OUT is locked, then truncated, and written row by row
+ * (a run killed halfway can be resumed). */
+static int run_plain(const cli_command *cmd, const cli_args *a, const stp_batch_input *in,
+                     size_t n, stp_batch_config *cfg, batch_cli *c) {
+  const char *out = cli_get(cmd, a, "output");
+  if (!out || strcmp(out, "-") == 0 || cli_mpi_rank() > 0)
+    return run_with_inputs(in, n, cfg, c, true);
+  campaign_lock lock;
+  int rc = campaign_lock_take(out, &lock);
+  if (rc == CLI_OK && !freopen(out, "w", stdout)) {
+    cli_error("%s: cannot create: %s", out, strerror(errno));
+    rc = CLI_USAGE;
+  }
+  if (rc == CLI_OK)
+    rc = run_with_inputs(in, n, cfg, c, true);
+  fflush(stdout);
+  campaign_lock_release(&lock);
   return rc;
 }
 
@@ -426,8 +481,8 @@ static int run_inputs(const cli_command *cmd, const cli_args *a, stp_batch_input
     rc = merge(cmd, a, &camp, c);
   } else if (c->resume) {
     rc = resume(&camp, cfg, c);
-  } else if ((rc = cli_open_output(cmd, a)) == CLI_OK) {
-    rc = run_with_inputs(mine, nmine, cfg, c, true); /* -o FILE: stdout goes there */
+  } else {
+    rc = run_plain(cmd, a, mine, nmine, cfg, c);
   }
   campaign_free(&camp);
   free(mine);

@@ -131,58 +131,56 @@ static stp_status write_one(const stp_chain *c, out_format format, FILE *f, stp_
   }
 }
 
-static stp_status open_failed(const char *path, stp_error *err) {
-  snprintf(err->message, sizeof err->message, "cannot open '%s' for writing: %s", path,
-           strerror(errno));
-  return err->status = STP_EIO;
-}
-
 /* PRISM's four files BASE.tra, .sta, .lab, .srew (a .tra ending of OUT is
- * taken as BASE.tra). */
+ * taken as BASE.tra), each written whole, the four renamed together once
+ * all are complete. */
 static stp_status write_prism(const char *out, const stp_chain *c, stp_error *err) {
   static const char *const ext[] = {".tra", ".sta", ".lab", ".srew"};
   size_t n = strlen(out);
   if (n > 4 && strcmp(out + n - 4, ".tra") == 0)
     n -= 4;
+  stp_atomic_file *a[4] = {0};
   FILE *f[4] = {0};
   char path[4][4096];
   stp_status s = STP_OK;
   for (int k = 0; k < 4 && s == STP_OK; k++) {
     snprintf(path[k], sizeof path[k], "%.*s%s", (int)n, out, ext[k]);
-    if (!(f[k] = fopen(path[k], "w")))
-      s = open_failed(path[k], err);
+    s = stp_atomic_open(path[k], &a[k], &f[k], err);
   }
   if (s == STP_OK)
     s = stp_chain_write_prism(c, f[0], f[1], f[2], f[3], err);
-  for (int k = 0; k < 4; k++)
-    if (f[k] && fclose(f[k]) != 0 && s == STP_OK) {
-      snprintf(err->message, sizeof err->message, "cannot write '%.900s': %s", path[k],
-               strerror(errno));
-      s = err->status = STP_EIO;
-    }
+  for (int k = 0; k < 4; k++) {
+    if (s == STP_OK)
+      s = stp_atomic_commit(a[k], err);
+    else
+      stp_atomic_abort(a[k]);
+  }
   return s;
 }
 
-/* Write the chain to path ("-": standard output). */
+/* Write the chain to path ("-": standard output; a file: written whole). */
 static stp_status write_file(const char *path, const stp_chain *c, out_format format,
                              stp_error *err) {
   if (format == OUT_PRISM)
     return write_prism(path, c, err);
-  bool std = strcmp(path, "-") == 0;
-  FILE *f = std ? stdout : fopen(path, "w");
-  if (!f)
-    return open_failed(path, err);
-  stp_status s = write_one(c, format, f, err);
-  if (std && (s == STP_EIO || fflush(f) != 0 || ferror(f))) {
-    cli_stream_failed(errno); /* the run contract reports a failed standard output */
-    return err->status = STP_EIO;
+  if (strcmp(path, "-") == 0) {
+    stp_status s = write_one(c, format, stdout, err);
+    if (s == STP_EIO || fflush(stdout) != 0 || ferror(stdout)) {
+      cli_stream_failed(errno); /* the run contract reports a failed standard output */
+      return err->status = STP_EIO;
+    }
+    return s;
   }
-  if (!std && fclose(f) != 0 && s == STP_OK) {
-    snprintf(err->message, sizeof err->message, "cannot write '%s': %s", path, strerror(errno));
-    return err->status = STP_EIO;
-  }
+  stp_atomic_file *a;
+  FILE *f;
+  stp_status s = stp_atomic_open(path, &a, &f, err);
   if (s != STP_OK)
-    stp_error_prefix(err, "%s", path);
+    return s;
+  s = write_one(c, format, f, err);
+  if (s == STP_OK || s == STP_EIO)
+    return stp_atomic_commit(a, err) == STP_OK ? s : STP_EIO; /* the commit names the path */
+  stp_atomic_abort(a);
+  stp_error_prefix(err, "%s", path);
   return s;
 }
 

@@ -107,11 +107,9 @@ static stp_status write_histogram(const char *path, const stp_mapping *m, stp_mo
   }
   stp_status s = stp_simulate_intervals(m, model, o, n, x, err);
   FILE *f = NULL;
-  if (s == STP_OK && !(f = fopen(path, "w"))) {
-    snprintf(err->message, sizeof err->message, "--histogram: cannot open '%.900s': %s", path,
-             strerror(errno));
-    s = err->status = STP_EIO;
-  }
+  stp_atomic_file *whole = NULL; /* written whole: a failed write leaves the old file */
+  if (s == STP_OK && (s = stp_atomic_open(path, &whole, &f, err)) != STP_OK)
+    stp_error_prefix(err, "--histogram");
   if (s == STP_OK) {
     double lo = x[0], hi = x[0], sum = 0;
     for (uint64_t k = 0; k < n; k++) {
@@ -139,11 +137,8 @@ static stp_status write_histogram(const char *path, const stp_mapping *m, stp_mo
       fprintf(f, "%.10g,%.10g,%llu,%.10g\n", from, w > 0 ? to : hi,
               (unsigned long long)count[b], (double)count[b] / (double)n);
     }
-    if (fclose(f) != 0) {
-      snprintf(err->message, sizeof err->message, "--histogram: cannot write '%.900s': %s",
-               path, strerror(errno));
-      s = err->status = STP_EIO;
-    }
+    if ((s = stp_atomic_commit(whole, err)) != STP_OK)
+      stp_error_prefix(err, "--histogram");
   }
   free(x);
   return s;

@@ -2,26 +2,36 @@
  * for CSV the lines up to the one that closes every quoted field (RFC 4180
  * allows line breaks inside quotes).  A record cut short by a killed run
  * (no final line break, or an open quote at the end) is not a row: the
- * caller truncates the file there before appending. */
+ * caller truncates the file there before appending, once it has seen that
+ * the rest is rows of its campaign.  Read through a buffer of its own (no
+ * getline: a line of /dev/zero's length is refused at ROWFILE_MAX_RECORD). */
 #include "cli/rowfile.h"
 
 #include "streamtp_base.h"
 
+#include "cli/cli.h"
+
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-static bool fail(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool fail(char *msg, size_t n, const char *fmt, ...) {
+/* msg filled, rc returned (CLI_USAGE: not rows of a batch, CLI_FAILURE: a
+ * read error or out of memory). */
+static int failc(int rc, char *msg, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int failc(int rc, char *msg, size_t n, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, n, fmt, ap);
   va_end(ap);
-  return false;
+  return rc;
 }
 
 uint8_t rowfile_status(const char *name) {
@@ -51,13 +61,16 @@ const char *rowfile_model_name(uint8_t model) {
 /* ---- records ------------------------------------------------------------------ */
 
 typedef struct reader {
-  FILE *f;
-  char *line;
-  size_t cap;
+  int fd;
+  char buf[1 << 16];
+  size_t pos, end;
+  bool eof;
   char *rec; /* the record: one or more lines */
   size_t len, rec_cap;
   uint64_t at, line_no; /* offset and line of the next record */
 } reader;
+
+enum { READ_EOF = 0, READ_LINE = 1, READ_ERROR = -1, READ_OOM = -2, READ_TOO_LONG = -3 };
 
 static bool append(reader *r, const char *s, size_t n) {
   if (r->len + n + 1 > r->rec_cap) {
@@ -76,26 +89,58 @@ static bool append(reader *r, const char *s, size_t n) {
   return true;
 }
 
-/* The next record into r->rec: 1 complete, 0 end of file (r->len > 0: an
- * incomplete record was left), -1 out of memory or read error. */
+/* Fill the buffer when it is empty: false at the end of the file or on a
+ * read error (errno set). */
+static bool fill(reader *r) {
+  while (r->pos == r->end && !r->eof) {
+    ssize_t got = read(r->fd, r->buf, sizeof r->buf);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0)
+      return false;
+    r->eof = got == 0;
+    r->pos = 0;
+    r->end = (size_t)got;
+  }
+  errno = 0;
+  return r->pos < r->end;
+}
+
+/* Append the next line, its line break included, to the record (no more
+ * than ROWFILE_MAX_RECORD bytes in all): READ_* */
+static int read_line(reader *r) {
+  for (;;) {
+    if (!fill(r))
+      return errno ? READ_ERROR : READ_EOF;
+    const char *from = r->buf + r->pos, *nl = memchr(from, '\n', r->end - r->pos);
+    size_t take = nl ? (size_t)(nl - from) + 1 : r->end - r->pos;
+    if (r->len + take > ROWFILE_MAX_RECORD)
+      return READ_TOO_LONG;
+    if (!append(r, from, take))
+      return READ_OOM;
+    r->pos += take;
+    if (nl)
+      return READ_LINE;
+  }
+}
+
+/* The next record into r->rec: READ_LINE complete, READ_EOF at the end of
+ * the file (r->len > 0: an incomplete record was left), or an error. */
 static int next_record(reader *r, bool csv, uint64_t *lines) {
   r->len = 0;
   *lines = 0;
   bool open_quote = false;
   for (;;) {
-    ssize_t got = getline(&r->line, &r->cap, r->f);
-    if (got < 0)
-      return ferror(r->f) ? -1 : 0;
-    if (!append(r, r->line, (size_t)got))
-      return -1;
+    size_t from = r->len;
+    int got = read_line(r);
+    if (got != READ_LINE)
+      return got;
     ++*lines;
     if (csv)
-      for (ssize_t k = 0; k < got; k++)
-        open_quote ^= r->line[k] == '"';
-    if (r->line[got - 1] != '\n')
-      return 0; /* the file ends inside this line */
+      for (size_t k = from; k < r->len; k++)
+        open_quote ^= r->rec[k] == '"';
     if (!open_quote)
-      return 1;
+      return READ_LINE;
   }
 }
 
@@ -162,38 +207,26 @@ static bool csv_columns(const char *rec, size_t len, size_t col[3]) {
 
 /* ---- rows ---------------------------------------------------------------------- */
 
-static bool push_row(rowfile *rf, const rowfile_row *row) {
-  if (rf->nrows == rf->cap) {
-    size_t cap = rf->cap ? 2 * rf->cap : 64;
-    rowfile_row *p = realloc(rf->rows, cap * sizeof *p);
-    if (!p)
-      return false;
-    rf->rows = p;
-    rf->cap = cap;
-  }
-  rf->rows[rf->nrows++] = *row;
-  return true;
-}
-
-/* The three fields of a JSON line; false when it is not a batch row. */
-static bool json_row(const char *rec, size_t len, rowfile_row *row, bool *oom) {
-  json_t *o = json_loadb(rec, len, JSON_DISABLE_EOF_CHECK, NULL);
-  json_t *file = json_object_get(o, "file"), *model = json_object_get(o, "model");
+/* The three fields of a JSON line; false when it is not a batch row
+ * (row->file then NULL) or out of memory (*oom). */
+static bool json_row(const char *rec, size_t len, rowfile_row *row, char **file, bool *oom) {
+  json_t *o = json_loadb(rec, len, 0, NULL);
+  json_t *f = json_object_get(o, "file"), *model = json_object_get(o, "model");
   json_t *status = json_object_get(o, "status");
-  bool ok = json_is_string(file) && (!model || json_is_null(model) || json_is_string(model)) &&
+  bool ok = json_is_string(f) && (!model || json_is_null(model) || json_is_string(model)) &&
             json_is_string(status);
   if (ok) {
-    row->file = strdup(json_string_value(file));
+    *file = strdup(json_string_value(f));
     row->model = model_code(json_string_value(model));
     row->status = rowfile_status(json_string_value(status));
-    *oom = !row->file;
+    *oom = !*file;
   }
   json_decref(o);
   return ok;
 }
 
 static bool csv_row(const char *rec, size_t len, const size_t col[3], rowfile_row *row,
-                    bool *oom) {
+                    char **file, bool *oom) {
   bool missing[3];
   char *f[3];
   for (int k = 0; k < 3; k++)
@@ -201,7 +234,7 @@ static bool csv_row(const char *rec, size_t len, const size_t col[3], rowfile_ro
   bool ok = f[0] && f[1] && f[2];
   *oom = !ok && !missing[0] && !missing[1] && !missing[2];
   if (ok) {
-    row->file = f[0];
+    *file = f[0];
     row->model = model_code(f[1]);
     row->status = rowfile_status(f[2]);
   } else {
@@ -212,72 +245,155 @@ static bool csv_row(const char *rec, size_t len, const size_t col[3], rowfile_ro
   return ok;
 }
 
-static bool read_records(reader *r, rowfile *rf, char *msg, size_t n) {
-  bool csv = rf->format == ROWFILE_CSV;
+typedef struct read_job {
+  reader *r;
+  rowfile *rf;
+  const char *csv_header;
+  rowfile_sink sink;
+  void *ctx;
   size_t col[3];
+  char *msg;
+  size_t n;
+} read_job;
+
+/* One complete record: the CSV header, or a row for the sink. */
+static int take_record(read_job *j) {
+  reader *r = j->r;
+  rowfile *rf = j->rf;
+  bool csv = rf->format == ROWFILE_CSV;
+  if (memchr(r->rec, '\0', r->len))
+    return failc(CLI_USAGE, j->msg, j->n, "%s:%llu: a NUL byte: not rows of `streamtp batch`",
+                 rf->path, (unsigned long long)r->line_no);
+  if (csv && !rf->header) {
+    if (!csv_columns(r->rec, r->len, j->col))
+      return failc(CLI_USAGE, j->msg, j->n, "%s:1: not rows of `streamtp batch`: the CSV "
+                   "header has no file, model and status columns", rf->path);
+    if (!(rf->header = strdup(r->rec)))
+      return failc(CLI_FAILURE, j->msg, j->n, "%s: out of memory", rf->path);
+    return CLI_OK;
+  }
+  rowfile_row row = {.offset = r->at, .length = r->len, .line = r->line_no};
+  char *file = NULL;
+  bool oom = false;
+  bool ok = csv ? csv_row(r->rec, r->len, j->col, &row, &file, &oom)
+                : json_row(r->rec, r->len, &row, &file, &oom);
+  if (oom) {
+    free(file);
+    return failc(CLI_FAILURE, j->msg, j->n, "%s: out of memory", rf->path);
+  }
+  if (!ok)
+    return failc(CLI_USAGE, j->msg, j->n, "%s:%llu: not a row of `streamtp batch` (%s)",
+                 rf->path, (unsigned long long)r->line_no,
+                 csv ? "too few fields" : "a JSON object with file, model and status");
+  row.file = file;
+  rf->nrows++;
+  ok = !j->sink || j->sink(j->ctx, rf, &row, j->msg, j->n);
+  free(file);
+  return ok ? CLI_OK : CLI_USAGE;
+}
+
+/* What is left after the last complete record: nothing, the start of a
+ * record (kept in tail), or, alone in the file, not rows at all. */
+static int take_tail(read_job *j) {
+  reader *r = j->r;
+  rowfile *rf = j->rf;
+  rf->size = r->at + r->len;
+  rf->ntail = r->len < ROWFILE_TAIL_MAX ? r->len : ROWFILE_TAIL_MAX;
+  memcpy(rf->tail, r->rec ? r->rec : "", rf->ntail);
+  bool header_start = j->csv_header && rf->format == ROWFILE_CSV &&
+                      r->len < strlen(j->csv_header) && memcmp(r->rec, j->csv_header, r->len) == 0;
+  if (r->len == 0 || rf->complete > 0 || header_start)
+    return CLI_OK;
+  return failc(CLI_USAGE, j->msg, j->n,
+               "%s: not rows of `streamtp batch`: no line break in its %llu bytes", rf->path,
+               (unsigned long long)r->len);
+}
+
+static int read_records(read_job *j) {
+  reader *r = j->r;
+  rowfile *rf = j->rf;
   for (;;) {
     uint64_t lines;
-    int got = next_record(r, csv, &lines);
-    if (got < 0)
-      return fail(msg, n, "%s: cannot read: %s", rf->path, errno ? strerror(errno) : "out of memory");
-    if (got == 0)
-      return true; /* what is left (r->len bytes) is an incomplete record */
-    rowfile_row row = {.offset = r->at, .length = r->len, .line = r->line_no};
-    bool oom = false, ok;
-    if (csv && !rf->header) {
-      if (!csv_columns(r->rec, r->len, col))
-        return fail(msg, n, "%s:1: not rows of `streamtp batch`: the CSV header has no file, "
-                    "model and status columns", rf->path);
-      if (!(rf->header = strdup(r->rec)))
-        return fail(msg, n, "%s: out of memory", rf->path);
-      ok = true;
-    } else {
-      ok = csv ? csv_row(r->rec, r->len, col, &row, &oom) : json_row(r->rec, r->len, &row, &oom);
-      if (ok && !push_row(rf, &row)) {
-        free(row.file);
-        oom = true;
-      }
-      if (!ok && !oom)
-        return fail(msg, n, "%s:%llu: not a row of `streamtp batch` (%s)", rf->path,
-                    (unsigned long long)r->line_no,
-                    csv ? "too few fields" : "a JSON object with file, model and status");
-    }
-    if (oom)
-      return fail(msg, n, "%s: out of memory", rf->path);
+    int got = next_record(r, rf->format == ROWFILE_CSV, &lines);
+    if (got == READ_EOF)
+      return take_tail(j);
+    if (got == READ_TOO_LONG)
+      return failc(CLI_USAGE, j->msg, j->n, "%s:%llu: a record of more than %zu MiB: not rows "
+                   "of `streamtp batch`", rf->path, (unsigned long long)r->line_no,
+                   ROWFILE_MAX_RECORD >> 20);
+    if (got != READ_LINE)
+      return failc(CLI_FAILURE, j->msg, j->n, "%s: cannot read: %s", rf->path,
+                   got == READ_OOM ? "out of memory" : strerror(errno));
+    int rc = take_record(j);
+    if (rc != CLI_OK)
+      return rc;
     r->at += r->len;
     r->line_no += lines;
     rf->complete = r->at;
   }
 }
 
-bool rowfile_read(const char *path, int format, rowfile *rf, char *msg, size_t n) {
-  memset(rf, 0, sizeof *rf);
+static const char *file_kind(mode_t m) {
+  return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO"
+         : S_ISCHR(m) || S_ISBLK(m) ? "a device" : S_ISSOCK(m) ? "a socket" : "not a file";
+}
+
+/* Open a regular file only: O_NONBLOCK so that a FIFO's open does not wait
+ * for a writer (and Ctrl-C is not lost in the wait). */
+static int open_regular(const char *path, char *msg, size_t n) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return failc(-1, msg, n, "%s: cannot open: %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    failc(-1, msg, n, "%s: cannot read: %s", path, strerror(errno));
+    close(fd);
+    return -1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return failc(-1, msg, n, "%s: not a regular file (%s): rows are read from regular files only",
+                 path, file_kind(st.st_mode));
+  }
+  int flags = fcntl(fd, F_GETFL);
+  if (flags != -1)
+    (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  return fd;
+}
+
+int rowfile_read(const char *path, int format, const char *csv_header, rowfile_sink sink,
+                 void *ctx, rowfile *rf, char *msg, size_t n) {
+  memset(rf, 0, offsetof(rowfile, tail));
+  rf->ntail = 0;
   if (!(rf->path = strdup(path)))
-    return fail(msg, n, "%s: out of memory", path);
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return fail(msg, n, "%s: cannot open: %s", path, strerror(errno));
-  int c = getc(f);
+    return failc(CLI_FAILURE, msg, n, "%s: out of memory", path);
+  reader *r = calloc(1, sizeof *r);
+  if (!r)
+    return failc(CLI_FAILURE, msg, n, "%s: out of memory", path);
+  r->line_no = 1;
+  if ((r->fd = open_regular(path, msg, n)) < 0) {
+    free(r);
+    return CLI_USAGE;
+  }
+  int rc = CLI_OK;
+  bool any = fill(r);
+  if (!any && errno)
+    rc = failc(CLI_FAILURE, msg, n, "%s: cannot read: %s", path, strerror(errno));
   if (format == ROWFILE_GUESS)
-    format = c == '{' ? ROWFILE_JSONL : ROWFILE_CSV;
+    format = any && r->buf[0] == '{' ? ROWFILE_JSONL : ROWFILE_CSV;
   rf->format = format;
-  if (c != EOF)
-    ungetc(c, f);
-  reader r = {.f = f, .line_no = 1};
-  bool ok = read_records(&r, rf, msg, n);
-  if (ok && fseeko(f, 0, SEEK_END) == 0)
-    rf->size = (uint64_t)ftello(f);
-  free(r.line);
-  free(r.rec);
-  fclose(f);
-  return ok;
+  read_job j = {.r = r, .rf = rf, .csv_header = csv_header, .sink = sink, .ctx = ctx, .msg = msg,
+                .n = n};
+  if (rc == CLI_OK)
+    rc = read_records(&j);
+  close(r->fd);
+  free(r->rec);
+  free(r);
+  return rc;
 }
 
 void rowfile_free(rowfile *rf) {
-  for (size_t k = 0; k < rf->nrows; k++)
-    free(rf->rows[k].file);
-  free(rf->rows);
   free(rf->header);
   free(rf->path);
-  memset(rf, 0, sizeof *rf);
+  rf->header = rf->path = NULL;
 }

@@ -15,9 +15,11 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static atomic_int interrupt_flag;
 static int write_errno;        /* the first failed write to standard output, 0: none */
+static int file_write_errno;   /* the last failed record written to another stream */
 static uint64_t memory_budget; /* --max-memory in bytes, 0: the default */
 
 static void on_sigint(int sig) {
@@ -75,6 +77,8 @@ bool cli_write_record(FILE *f, const char *text, size_t n) {
   bool ok = fwrite(text, 1, n, f) == n && fflush(f) == 0 && !ferror(f);
   if (!ok && f == stdout && !write_errno)
     write_errno = errno ? errno : EIO;
+  else if (!ok && f != stdout)
+    file_write_errno = errno ? errno : EIO;
   cli_progress_release();
   sigprocmask(SIG_SETMASK, &old, NULL);
   return ok;
@@ -83,6 +87,84 @@ bool cli_write_record(FILE *f, const char *text, size_t n) {
 void cli_stream_failed(int err) {
   if (!write_errno)
     write_errno = err ? err : EIO;
+}
+
+/* ---- files written whole -------------------------------------------------------- */
+static stp_atomic_file *whole_stdout; /* -o FILE of eval and simulate: committed by cli_finish */
+
+/* While a FIFO's open waits for its reader, the Ctrl-C handler does not
+ * restart it: the open ends with EINTR (stp_atomic_open: EINTERRUPTED). */
+static void sigint_restarts(bool restart) {
+  struct sigaction sa = {.sa_handler = on_sigint,
+                         .sa_flags = SA_RESETHAND | (restart ? SA_RESTART : 0)};
+  sigemptyset(&sa.sa_mask);
+  struct sigaction old;
+  sigaction(SIGINT, NULL, &old);
+  if (old.sa_handler == on_sigint && !cli_interrupted()) /* inside cli_run_command, armed */
+    sigaction(SIGINT, &sa, NULL);
+}
+
+int cli_open_whole(const char *path, stp_atomic_file **a, FILE **f) {
+  stp_error err = {0};
+  sigint_restarts(false);
+  stp_status s = stp_atomic_open(path, a, f, &err);
+  sigint_restarts(true);
+  if (s == STP_OK)
+    return CLI_OK;
+  if (s == STP_EINTERRUPTED) { /* Ctrl-C while a FIFO waited for its reader */
+    atomic_store(&interrupt_flag, 1);
+    fprintf(stderr, "streamtp: interrupted: %s\n", err.message);
+    return CLI_INTERRUPTED;
+  }
+  cli_error("%s", err.message);
+  return s == STP_ENOMEM ? CLI_FAILURE : CLI_USAGE;
+}
+
+int cli_commit_whole(stp_atomic_file *a, FILE *f, const char *path) {
+  if (ferror(f) && file_write_errno) { /* a record failed: its reason, which the stream lost */
+    stp_atomic_abort(a);
+    cli_error("%s: cannot write: %s", path, strerror(file_write_errno));
+    return CLI_FAILURE;
+  }
+  stp_error err = {0};
+  if (stp_atomic_commit(a, &err) == STP_OK)
+    return CLI_OK;
+  cli_error("%s", err.message);
+  return CLI_FAILURE;
+}
+
+int cli_output_whole(const char *path) {
+  FILE *f;
+  int rc = cli_open_whole(path, &whole_stdout, &f);
+  if (rc != CLI_OK)
+    return rc;
+  fflush(stdout);
+  if (dup2(fileno(f), STDOUT_FILENO) < 0) {
+    cli_error("%s: cannot write: %s", path, strerror(errno));
+    stp_atomic_abort(whole_stdout);
+    whole_stdout = NULL;
+    return CLI_FAILURE;
+  }
+  return CLI_OK;
+}
+
+/* The end of a command's -o FILE: kept unless a write failed, or the
+ * command failed without writing anything (the old FILE then stays). */
+static int finish_whole_stdout(int rc) {
+  if (!whole_stdout)
+    return rc;
+  stp_atomic_file *a = whole_stdout;
+  whole_stdout = NULL;
+  off_t at = lseek(STDOUT_FILENO, 0, SEEK_CUR); /* -1 on a device: written */
+  if (write_errno || (rc != CLI_OK && rc != CLI_INTERRUPTED && at == 0)) {
+    stp_atomic_abort(a);
+    return rc;
+  }
+  stp_error err = {0};
+  int c = stp_atomic_commit(a, &err) == STP_OK ? CLI_OK : CLI_FAILURE;
+  if (c != CLI_OK)
+    cli_error("%s", err.message);
+  return c != CLI_OK && rc == CLI_OK ? c : rc;
 }
 
 bool cli_record_open(cli_record *r) {
@@ -114,6 +196,7 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv) {
   sigemptyset(&sa.sa_mask);
   atomic_store(&interrupt_flag, 0);
   write_errno = 0;
+  file_write_errno = 0;
   memory_budget = 0;
   sigaction(SIGINT, &sa, &old); /* a second Ctrl-C kills as usual */
   cli_progress();               /* "working" after a second, whatever the command */
@@ -127,6 +210,7 @@ int cli_finish(int rc) {
   errno = 0;
   if ((fflush(stdout) != 0 || ferror(stdout)) && !write_errno)
     write_errno = errno ? errno : EIO;
+  rc = finish_whole_stdout(rc);
   if (write_errno == EPIPE) /* the reader went away (| head): stop quietly, as SIGPIPE would */
     return CLI_BROKEN_PIPE;
   if (write_errno) {

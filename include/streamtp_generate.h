@@ -99,7 +99,8 @@ STP_API stp_status stp_generate(const stp_generate_params *p, uint64_t index, co
  * processor or link per line.  Numbers are written with the fewest digits
  * that read back to the same double. */
 STP_API stp_status stp_mapping_to_json(const stp_mapping *m, char **text, size_t *len, stp_error *err);
-/* Write that text to path (replacing the file); EIO names the path. */
+/* Write that text to path, whole (stp_atomic_open: a temporary renamed over
+ * the old file once complete); EIO names the path. */
 STP_API stp_status stp_mapping_save_file(const stp_mapping *m, const char *path, stp_error *err);
 
 /* ---- an experiment written to a directory (streamtp generate -o DIR) ------------- */

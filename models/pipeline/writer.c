@@ -147,11 +147,14 @@ stp_status stp_mapping_save_file(const stp_mapping *m, const char *path, stp_err
   char *text;
   size_t len;
   STP_CHECK(stp_mapping_to_json(m, &text, &len, err));
+  /* written whole: a failed write or a kill leaves the old file */
   stp_atomic_file *a;
   FILE *f;
   stp_status s = stp_atomic_open(path, &a, &f, err);
-  if (s == STP_OK) {
-    fwrite(text, 1, len, f); /* a failed write is seen by the commit */
+  if (s == STP_OK && fwrite(text, 1, len, f) != len) {
+    s = stp__fail(err, STP_EIO, "%s: cannot write: %s", path, strerror(errno));
+    stp_atomic_abort(a);
+  } else if (s == STP_OK) {
     s = stp_atomic_commit(a, err);
   }
   free(text);

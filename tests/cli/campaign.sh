@@ -8,7 +8,13 @@
 #   a run killed halfway (SIGKILL, SIGINT) or cut inside a row, then resumed,
 #     gives the rows of one run;
 #   a merge names lost, duplicated and foreign rows and writes nothing;
-#   --resume refuses another shard's output; bad --shard values are refused.
+#   --resume refuses another shard's output; bad --shard values are refused;
+#   --resume refuses, untouched, whatever is not rows of this batch (notes, a
+#     JSON document, a 1 GiB blob, /dev/zero, a FIFO, a directory, a line
+#     appended by hand) and cuts off, saying so, only a row's start;
+#   one writer per output: two writers at once and a kill -9 loop of two
+#     writers give the rows of one run; a merge of a part being written is
+#     refused; a merge written whole leaves the old file on a failed write;
 #   a build without MPI refuses to run a batch under mpirun.
 # Usage: campaign.sh PATH/TO/streamtp [1: built with MPI]
 set -uo pipefail
@@ -71,7 +77,7 @@ for n in 1 3 7; do
   "$bin" batch in --model both -q --merge "p$n" -o "merged-$n.csv"
   rc=$?
   check "$n shards merged: the rows of one run, exit status 2 as one run" \
-    bash -c "[ $rc = 2 ] && $(declare -f rows same_rows); same_rows one.csv merged-$n.csv"
+    bash -c "$(declare -f rows same_rows); [ $rc = 2 ] && same_rows one.csv merged-$n.csv"
 done
 check "shard i of 7 holds the inputs k with k mod 7 = i" python3 -c '
 import csv, sys
@@ -115,7 +121,7 @@ check "examples/slurm/shard.sbatch: every task succeeds and writes its part" \
   test "$rc" = 0 -a "$(ls sparts | wc -l)" = 5
 SLURM_JOB_ID=1006 bash "$slurm/merge.sbatch" 2> /dev/null
 check "examples/slurm/merge.sbatch: the rows of one run" \
-  bash -c "[ $? = 0 ] && $(declare -f rows same_rows); same_rows one.csv slurm.csv"
+  bash -c "$(declare -f rows same_rows); [ $? = 0 ] && same_rows one.csv slurm.csv"
 SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=4 SLURM_ARRAY_TASK_COUNT=5 \
   bash "$slurm/shard.sbatch" 2> requeue.err
 check "shard.sbatch run again (a requeued task): nothing redone" \
@@ -142,7 +148,7 @@ killed_at KILL slow-killed.csv
 n_killed=$(($(wc -l < slow-killed.csv) - 1))
 "$bin" batch slow --jobs 1 -q --resume slow-killed.csv
 check "SIGKILL after $n_killed of 100 rows, resumed: the rows of one run, in order" \
-  bash -c "[ $n_killed -lt 100 ] && $(declare -f rows same_rows); same_rows slow-one.csv slow-killed.csv"
+  bash -c "$(declare -f rows same_rows); [ $n_killed -lt 100 ] && same_rows slow-one.csv slow-killed.csv"
 killed_at INT slow-int.csv
 "$bin" batch slow --jobs 1 -q --resume slow-int.csv 2> /dev/null
 "$bin" batch slow -q --merge slow-int.csv -o slow-int-merged.csv
@@ -150,13 +156,135 @@ check "SIGINT halfway, resumed, merged: the rows of one run" same_rows slow-one.
 head -c 2500 slow-one.csv > slow-cut.csv # cut inside a row
 "$bin" batch slow --jobs 2 --resume slow-cut.csv 2> cut.err
 check "a last row cut short is dropped and done again" \
-  bash -c "$(declare -f rows same_rows); same_rows slow-one.csv slow-cut.csv && grep -q 'incomplete last row cut off' cut.err"
+  bash -c "$(declare -f rows same_rows); same_rows slow-one.csv slow-cut.csv && grep -q 'slow-cut.csv: its last row was incomplete ([0-9]* bytes without a line break: a run killed while writing it): cut off' cut.err"
 "$bin" batch in --model both -q --format jsonl --resume one.jsonl 2> /dev/null
 check "--resume of a finished run: nothing appended, its exit status" \
   bash -c "[ $? = 2 ] && [ $(wc -l < one.jsonl) = 62 ]"
 head -c 3000 one.jsonl > part.jsonl
 "$bin" batch in --model both -q --resume part.jsonl 2> /dev/null
 check "--resume of JSON lines (guessed from the file) appends JSON lines" same_rows one.jsonl part.jsonl
+
+# ---- --resume takes only a row file of this batch, and leaves anything else as it was --
+untouched_refusal() { # untouched_refusal DESCRIPTION FILE MESSAGE [--merge]: exit 2, FILE unchanged
+  local what=$1 f=$2 msg=$3 opt=${4:---resume}
+  local before after rc
+  before=$(cksum < "$f")
+  timeout 20 "$bin" batch in --model both -q "$opt" "$f" -o /dev/null 2> refusal.err < /dev/null
+  rc=$?
+  [ "$opt" = --resume ] && { timeout 20 "$bin" batch in --model both -q --resume "$f" 2> refusal.err < /dev/null; rc=$?; }
+  after=$(cksum < "$f")
+  check "$what: exit 2, untouched, said" \
+    bash -c "[ $rc = 2 ] && [ '$before' = '$after' ] && grep -q -- '$msg' refusal.err"
+}
+printf 'my notes about this campaign' > notes.txt
+untouched_refusal "--resume of a one-line note without a line break" notes.txt \
+  "notes.txt: not rows of \`streamtp batch\`: no line break in its 28 bytes"
+python3 -c 'import json; json.dump({"file": "in/map-00001.json", "status": "OK"}, open("doc.json", "w"))'
+untouched_refusal "--resume of a json.dump()ed document" doc.json "doc.json: not rows of"
+printf 'notes\nmore notes\n' > notes2.txt
+untouched_refusal "--resume of notes with line breaks" notes2.txt \
+  "notes2.txt:1: not rows of \`streamtp batch\`: the CSV header has no file, model and status columns"
+truncate -s 1G blob.bin
+untouched_refusal "--resume of a 1 GiB blob (NUL bytes, no line break)" blob.bin \
+  "blob.bin:1: a record of more than 16 MiB: not rows of"
+rm -f blob.bin
+cp one.csv tailed.csv && printf 'a note appended by hand' >> tailed.csv
+untouched_refusal "--resume of rows ending in a line that is not a row's start" tailed.csv \
+  "is not the start of a row of this batch: not cut off"
+cp one.jsonl tailed.jsonl && printf '{"note": "by hand"}' >> tailed.jsonl
+untouched_refusal "--resume of JSON lines ending in another object" tailed.jsonl \
+  "is not the start of a row of this batch"
+printf 'file,name,model\x00\n' > nul.csv
+untouched_refusal "--resume of a file with a NUL byte" nul.csv "nul.csv:1: a NUL byte: not rows of"
+mkdir -p adir
+check "--resume of a directory is refused" \
+  bash -c "'$bin' batch in -q --resume adir 2> dir.err; [ \$? = 2 ] && grep -q 'adir: not a regular file (a directory)' dir.err"
+for opt in --resume --merge; do
+  timeout 20 "$bin" batch in --model both -q $opt /dev/zero -o /dev/null 2> zero.err; rc=$?
+  [ $opt = --resume ] && { timeout 20 "$bin" batch in --model both -q --resume /dev/zero 2> zero.err; rc=$?; }
+  check "$opt /dev/zero: refused at once, nothing read or appended" \
+    bash -c "[ $rc = 2 ] && grep -q '/dev/zero: not a regular file (a device)' zero.err"
+  mkfifo fifo
+  timeout 20 "$bin" batch in --model both -q $opt fifo -o /dev/null 2> fifo.err; rc=$?
+  [ $opt = --resume ] && { timeout 20 "$bin" batch in --model both -q --resume fifo 2> fifo.err; rc=$?; }
+  check "$opt FIFO: refused at once, no wait for a writer" \
+    bash -c "[ $rc = 2 ] && grep -q 'fifo: not a regular file (a FIFO)' fifo.err"
+  rm -f fifo
+done
+head -c 100 one.csv > header-cut.csv # a run killed inside its header
+"$bin" batch in --model both -q --resume header-cut.csv 2> header-cut.err
+check "a header cut short is cut off (said under --quiet) and the run done whole" \
+  bash -c "$(declare -f rows same_rows); same_rows one.csv header-cut.csv && grep -q 'header-cut.csv: its last row was incomplete (100 bytes' header-cut.err"
+head -c 2500 one.jsonl > cut.jsonl
+"$bin" batch in --model both -q --resume cut.jsonl 2> cut-jsonl.err
+check "JSON lines cut inside a row: cut off under --quiet, said, resumed" \
+  bash -c "$(declare -f rows same_rows); same_rows one.jsonl cut.jsonl && grep -q 'cut.jsonl: its last row was incomplete' cut-jsonl.err"
+
+# ---- one writer per output: a lock on OUT -------------------------------------------
+# Two resumes of one OUT at once (a requeued task overlapping its
+# predecessor): the second waits, saying for whom, then finds all done.
+rm -f two.csv
+"$bin" batch slow --jobs 1 -q --resume two.csv 2> two-a.err & pa=$!
+for _ in $(seq 1 400); do [ "$(wc -l 2> /dev/null < two.csv || echo 0)" -ge 5 ] && break; sleep 0.01; done
+"$bin" batch slow --jobs 1 --resume two.csv 2> two-b.err & pb=$!
+wait $pa; ra=$?
+wait $pb; rb=$?
+check "two --resume of one OUT at once: the rows of one run, none twice" \
+  bash -c "$(declare -f rows same_rows); [ $ra = 0 ] && [ $rb = 0 ] && same_rows slow-one.csv two.csv"
+check "the second writer waits, naming the holder" \
+  bash -c "grep -q 'two.csv is being written by pid $pa on .* since .*: waiting for it to end' two-b.err && grep -q '100 of 100 inputs done, 0 to do' two-b.err"
+check "the lock file is gone once the writers end" test ! -e .two.csv.lock
+# A kill -9 loop: two writers at a time on one OUT, both killed after a
+# random number of rows (the holder or the waiter first), until OUT is whole;
+# then one more resume and the merge: the rows of one run, none lost or twice.
+rm -f loop.csv
+kills=0
+for round in $(seq 1 30); do
+  [ "$(wc -l 2> /dev/null < loop.csv || echo 0)" -ge 101 ] && break
+  "$bin" batch slow --jobs 1 -q --resume loop.csv 2> /dev/null & p1=$!
+  "$bin" batch slow --jobs 2 -q --resume loop.csv 2> /dev/null & p2=$!
+  target=$(($(wc -l 2> /dev/null < loop.csv || echo 0) + 3 + RANDOM % 12)) # kill after a few rows
+  for _ in $(seq 1 500); do
+    [ "$(wc -l 2> /dev/null < loop.csv || echo 0)" -ge $target ] && break
+    kill -0 $p1 2> /dev/null || kill -0 $p2 2> /dev/null || break # both ended
+    sleep 0.01
+  done
+  first=$p1 second=$p2
+  [ $((round % 2)) = 0 ] && first=$p2 second=$p1
+  kill -9 $first 2> /dev/null && kills=$((kills + 1))
+  sleep "0.0$((RANDOM % 10))" # the waiter may take the lock in between
+  kill -9 $second 2> /dev/null && kills=$((kills + 1))
+  wait $p1 $p2 2> /dev/null
+done
+"$bin" batch slow --jobs 2 -q --resume loop.csv
+loop_rc=$?
+"$bin" batch slow -q --merge loop.csv -o loop-merged.csv
+merge_rc=$?
+check "a kill -9 loop of two writers ($kills kills in $round rounds): the merge finds no row lost or twice" \
+  bash -c "$(declare -f rows same_rows); [ $kills -ge 8 ] && [ $loop_rc = 0 ] && [ $merge_rc = 0 ] && same_rows slow-one.csv loop-merged.csv"
+# A merge while a part is being written is refused, naming the writer.
+rm -f busy.csv
+"$bin" batch slow --jobs 1 -q --resume busy.csv 2> /dev/null & pw=$!
+for _ in $(seq 1 400); do [ "$(wc -l 2> /dev/null < busy.csv || echo 0)" -ge 5 ] && break; sleep 0.01; done
+"$bin" batch slow -q --merge busy.csv -o busy-merged.csv 2> busy.err
+mrc=$?
+wait $pw
+check "a merge of a part being written: exit 2, the writer named, nothing written" \
+  bash -c "[ $mrc = 2 ] && [ ! -e busy-merged.csv ] && grep -q 'busy.csv is being written by pid $pw on' busy.err"
+# Two plain runs with -o OUT at once: the second waits, OUT holds one run.
+"$bin" batch slow --jobs 1 -q -o plain.csv 2> /dev/null & p1=$!
+for _ in $(seq 1 400); do [ "$(wc -l 2> /dev/null < plain.csv || echo 0)" -ge 5 ] && break; sleep 0.01; done
+"$bin" batch slow --jobs 1 -o plain.csv 2> plain.err
+wait $p1
+check "two runs with -o OUT at once: one after the other, OUT whole" \
+  bash -c "$(declare -f rows same_rows); same_rows slow-one.csv plain.csv && grep -q 'plain.csv is being written by pid $p1' plain.err"
+# -o OUT of a merge is written whole: a failed write leaves the old OUT.
+echo "an older merge" > old-merge.csv
+check "a merge into /dev/full fails with exit 1" \
+  bash -c "'$bin' batch in --model both -q --merge p3 -o /dev/full 2> full.err; [ \$? = 1 ] && grep -q 'No space left on device' full.err"
+( ulimit -f 8; trap '' XFSZ; "$bin" batch in --model both -q --merge p3 -o old-merge.csv 2> fsize.err )
+check "a merge whose write fails (file size limit) leaves the old OUT and no temporary" \
+  bash -c "[ \"\$(cat old-merge.csv)\" = 'an older merge' ] && grep -q 'old-merge.csv: cannot write: File too large' fsize.err && ! ls -a | grep -q '^\.old-merge.csv.stp-'"
 
 # ---- merges that must fail -------------------------------------------------------
 mkdir -p bad1 bad2 bad3

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# whole.sh: the files streamtp writes in one piece (docs/format.md, "Files
+# written whole") replace the old file only once complete.  A write that
+# fails (a file size limit, `ulimit -f`, stands in for a full disk: its
+# EFBIG is the ENOSPC of a small file system) leaves the old file byte for
+# byte and no temporary; so does a run that fails without writing; the
+# permission bits of the old file are kept; a FIFO is written in place, and
+# Ctrl-C ends the wait for its reader; a directory is refused.  For eval
+# -o, simulate -o and --histogram, generate, and the exports of ctmc.
+# Usage: whole.sh PATH/TO/streamtp
+set -uo pipefail
+bin=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+ex="$here/../../examples/example-a.json"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+fail=0
+check() { local what=$1; shift; if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fail=1; fi; }
+no_temporary() { ! ls -A "${1:-.}" | grep -q '\.stp-'; }
+# A run under a file size limit of 1 KiB (SIGXFSZ ignored: writes fail with EFBIG).
+limited() { (ulimit -f 1; trap '' XFSZ; "$bin" "$@"); }
+
+printf 'the old answer\n' > out.txt
+chmod 640 out.txt
+"$bin" eval "$ex" --json -o out.txt
+check "eval -o FILE: the new contents, the old mode kept, no temporary" \
+  bash -c "grep -q '\"throughput\"' out.txt && [ \$(stat -c %a out.txt) = 640 ] && ! ls -A | grep -q stp-"
+printf 'the old answer\n' > out.txt
+"$bin" eval missing.json -o out.txt 2> missing.err
+rc=$?
+check "eval of a missing file with -o FILE: exit 2, the old FILE kept" \
+  bash -c "[ $rc = 2 ] && [ \"\$(cat out.txt)\" = 'the old answer' ]"
+for k in 1 2 3 4 5 6 7 8; do cp "$ex" "m$k.json"; done
+limited eval m?.json --json -o out.txt 2> fsize.err
+rc=$?
+check "eval -o FILE whose write fails (file size limit): exit 1, the reason, the old FILE, no temporary" \
+  bash -c "[ $rc = 1 ] && grep -q 'File too large' fsize.err && [ \"\$(cat out.txt)\" = 'the old answer' ] && ! ls -A | grep -q stp-"
+"$bin" eval "$ex" -o . 2> dir.err
+rc=$?
+check "eval -o DIR: exit 2, 'is a directory'" \
+  bash -c "[ $rc = 2 ] && grep -q 'streamtp: error: .: is a directory' dir.err"
+"$bin" eval "$ex" -o /dev/full 2> full.err
+rc=$?
+check "eval -o /dev/full: exit 1, no space" \
+  bash -c "[ $rc = 1 ] && grep -q 'No space left on device' full.err && [ -c /dev/full ]"
+ln -s out.txt link.txt
+"$bin" eval "$ex" --json -o link.txt
+check "eval -o LINK: the link kept, the file it names replaced" \
+  bash -c "[ -L link.txt ] && grep -q '\"throughput\"' out.txt"
+
+# A FIFO: written in place to its reader; with no reader, Ctrl-C ends the wait.
+mkfifo fifo
+cat fifo > from-fifo & reader=$!
+"$bin" eval "$ex" --json -o fifo
+wait $reader
+check "eval -o FIFO: written in place to the reader" \
+  bash -c "grep -q '\"throughput\"' from-fifo && [ -p fifo ]"
+"$bin" eval "$ex" -o fifo 2> fifo.err & pid=$!
+sleep 0.5
+kill -INT $pid
+for _ in $(seq 1 50); do kill -0 $pid 2> /dev/null || break; sleep 0.1; done
+kill -0 $pid 2> /dev/null && { kill -9 $pid; echo "(still waiting 5 s after Ctrl-C: killed)"; }
+wait $pid
+rc=$?
+check "eval -o FIFO without a reader: Ctrl-C ends the wait, exit 130" \
+  bash -c "[ $rc = 130 ] && grep -q 'interrupted' fifo.err"
+
+# simulate -o and --histogram
+printf 'old histogram\n' > hist.csv
+limited simulate "$ex" --datasets 100000 --histogram hist.csv -o /dev/null 2> hist.err
+rc=$?
+check "simulate --histogram whose write fails: the old file, no temporary" \
+  bash -c "[ $rc != 0 ] && grep -q 'hist.csv: cannot write' hist.err && [ \"\$(cat hist.csv)\" = 'old histogram' ] && ! ls -A | grep -q stp-"
+"$bin" simulate "$ex" --datasets 10000 --histogram hist.csv -o sim.txt
+check "simulate --histogram and -o: both written" \
+  bash -c "grep -q '^bin_low,bin_high,count,fraction' hist.csv && grep -q throughput sim.txt"
+
+# generate: every file whole
+"$bin" generate --stages 30 --processors 60 --count 3 -o gen > /dev/null
+cp -r gen gen-before
+limited generate --stages 30 --processors 60 --count 3 --seed 9 --force -o gen > /dev/null 2> gen.err
+rc=$?
+check "generate whose writes fail: every old file kept, no temporary" \
+  bash -c "[ $rc != 0 ] && grep -q 'cannot write: File too large' gen.err && diff -r gen gen-before > /dev/null && ! ls -A gen | grep -q stp-"
+
+# ctmc: PRISM's four files renamed together once complete
+"$bin" generate --teams 3,4 --count 1 -o chain > /dev/null
+mkdir -p prism
+for e in tra sta lab srew; do echo "old $e" > "prism/x.$e"; done
+limited ctmc chain/map-00001.json --component 3 --format prism -o prism/x > /dev/null 2> prism.err
+rc=$?
+check "ctmc --format prism whose write fails: the four old files, no temporary" \
+  bash -c "[ $rc != 0 ] && [ \"\$(cat prism/x.sta)\" = 'old sta' ] && [ \"\$(cat prism/x.srew)\" = 'old srew' ] && ! ls -A prism | grep -q stp-"
+"$bin" ctmc chain/map-00001.json --component 3 --format prism -o prism/x > /dev/null
+check "ctmc --format prism: the four files replaced" \
+  bash -c "! grep -q old prism/x.tra prism/x.sta prism/x.lab prism/x.srew && ! ls -A prism | grep -q stp-"
+"$bin" ctmc chain/map-00001.json --component 3 --format mtx -o q.mtx > /dev/null
+check "ctmc -o FILE: written" grep -q '^%%MatrixMarket' q.mtx
+
+[ $fail -eq 0 ] && echo "all checks of files written whole passed" || echo "some checks FAILED"
+exit $fail
