@@ -77,18 +77,19 @@ static bool env_u64(const char *name, uint64_t *v) {
 
 int campaign_shard_from_env(uint64_t *index, uint64_t *count, char *from, size_t nfrom,
                             char *msg, size_t n) {
-  uint64_t id, min, max, step = 1, tasks;
+  uint64_t id, min, max, step = 1, tasks = 0;
   if (!getenv("SLURM_ARRAY_TASK_ID"))
     return 0;
   if (!env_u64("SLURM_ARRAY_TASK_ID", &id) || !env_u64("SLURM_ARRAY_TASK_MIN", &min) ||
       !env_u64("SLURM_ARRAY_TASK_MAX", &max) || id < min || id > max ||
-      (getenv("SLURM_ARRAY_TASK_STEP") && !env_u64("SLURM_ARRAY_TASK_STEP", &step)) || step == 0) {
-    say(msg, n, "cannot read the shard from SLURM_ARRAY_TASK_ID, _MIN, _MAX and _STEP; give "
-        "--shard I/N");
+      (getenv("SLURM_ARRAY_TASK_STEP") && !env_u64("SLURM_ARRAY_TASK_STEP", &step)) || step == 0 ||
+      (getenv("SLURM_ARRAY_TASK_COUNT") && !env_u64("SLURM_ARRAY_TASK_COUNT", &tasks))) {
+    say(msg, n, "cannot read the shard from SLURM_ARRAY_TASK_ID, _MIN, _MAX, _STEP and _COUNT; "
+        "give --shard I/N");
     return -1;
   }
   uint64_t range = (max - min) / step + 1;
-  if (!env_u64("SLURM_ARRAY_TASK_COUNT", &tasks))
+  if (!getenv("SLURM_ARRAY_TASK_COUNT"))
     tasks = range;
   if ((id - min) % step || tasks != range || (max - min) % step) {
     say(msg, n, "the job array's indices are not the range %" PRIu64 "-%" PRIu64 ":%" PRIu64

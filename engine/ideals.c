@@ -541,6 +541,7 @@ typedef struct ph_scratch {
   uint32_t *f, *fh;
   uint64_t *stride, *hoff, *hs, *digit;
   uint64_t *key;
+  size_t hs_cap; /* entries of hs: grown to r^2 for a frontier of r tasks */
 } ph_scratch;
 
 static void scratch_free(ph_scratch *sc) {
@@ -560,9 +561,23 @@ static bool scratch_init(ph_scratch *sc, const dag *d) {
   sc->stride = stp__malloc_array(n, sizeof *sc->stride);
   sc->hoff = stp__malloc_array(n, sizeof *sc->hoff);
   sc->digit = stp__malloc_array(n, sizeof *sc->digit);
-  sc->hs = stp__malloc_array(n * n, sizeof *sc->hs);
   sc->key = stp__malloc_array(d->W, sizeof *sc->key);
-  return sc->f && sc->fh && sc->stride && sc->hoff && sc->digit && sc->hs && sc->key;
+  return sc->f && sc->fh && sc->stride && sc->hoff && sc->digit && sc->key;
+}
+
+/* Room in hs for the strides of a frontier of r tasks (r^2: r is the
+ * width of the frontier, not the DAG's size, whose square took 80 GB for
+ * a path of 100,000 transitions). */
+static bool scratch_fit(ph_scratch *sc, size_t r) {
+  size_t need = r > 1 ? r * r : 1;
+  if (need <= sc->hs_cap)
+    return true;
+  uint64_t *hs = realloc(sc->hs, need * sizeof *hs);
+  if (!hs)
+    return false;
+  sc->hs = hs;
+  sc->hs_cap = need;
+  return true;
 }
 
 /* The states of S's block (r = |F(S)| tasks in sc->f, strides set).  For
@@ -685,6 +700,8 @@ static int solve_level(const dag *d, ph_level *lo, const ph_level *hi, ph_scratc
       sc->stride[j] = size;
       size *= d->nph[sc->f[j]];
     }
+    if (!scratch_fit(sc, r))
+      return OUT_OF_MEMORY;
     moves_up(d, S, r, hi, sc);
     solve_block(d, r, size, hi, sc, lo->val + lo->boff[i]);
   }
@@ -833,8 +850,12 @@ stp_status stp__ideals_makespan_ph(const stp_graph *g, uint64_t max_states,
   uint64_t first = phases ? first_block(&d) : 1;
   if (s == STP_OK && first > max_states) {
     char how[128];
-    snprintf(how, sizeof how, "; the phases of the tasks ready at the start alone make %llu",
-             (unsigned long long)first);
+    if (first == UINT64_MAX)
+      snprintf(how, sizeof how, "; the phases of the tasks ready at the start alone make more "
+               "than 2^64");
+    else
+      snprintf(how, sizeof how, "; the phases of the tasks ready at the start alone make %llu",
+               (unsigned long long)first);
     s = too_many_ph(err, max_states, first, how);
   }
   if (s == STP_OK)

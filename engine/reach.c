@@ -36,6 +36,7 @@
 #include "solvers/scc.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -551,6 +552,83 @@ static stp_status comp_rate(const comp *c, const stp_options *o, double *rate, s
  * process). */
 static double lone_rate(const stp_graph *g, const comp *c) { return 1 / g->time[c->trans[0]]; }
 
+/* ---- refusals known before any table is built (phase-type laws; reach.h) ----
+ * The chain of a live component C has at least max(prod P_t over the
+ * transitions enabled at the start, sum P_t / T_C) states: the first as
+ * states_lower_bound; the second because every transition of C is enabled
+ * in some marking, a marking enables at most T_C transitions (each needs a
+ * marked place of its own), and its enabled transitions go through every
+ * phase while none fires, so a marking enabling the set E has at least
+ * prod_E P_t >= sum_E P_t / T_C states. */
+#define STP_REACH_BYTES_PER_PHASE 32 /* lab_done, lab_next, two rates, two events */
+
+uint64_t stp__reach_phases(const stp_coxian *c) {
+  uint64_t n = 1;
+  while (c && n < c->n && c->next[n - 1] > 0) n++;
+  return n;
+}
+
+stp_status stp__reach_ph_precheck(uint64_t phases, uint64_t tokens, uint64_t start,
+                                  const stp_options *o, stp_error *err) {
+  uint64_t spread = tokens ? phases / tokens + (phases % tokens != 0) : 0;
+  uint64_t least = start > spread ? start : spread, budget = stp_options_memory_budget(o);
+  char count[64];
+  snprintf(count, sizeof count, least == UINT64_MAX ? "more than 2^64" : "at least %llu",
+           (unsigned long long)least);
+  if (least > o->max_states)
+    return stp__fail(err, STP_ELIMIT,
+                     "the phase-type chain needs %s states (%s), above the limit of %llu; raise "
+                     "--max-states", count,
+                     least == start ? "the phases of the transitions enabled at the start"
+                                    : "the phases of every transition, at most as many enabled "
+                                      "at once as the component holds tokens",
+                     (unsigned long long)o->max_states);
+  if ((double)phases * STP_REACH_BYTES_PER_PHASE > (double)budget)
+    return stp__fail(err, STP_ELIMIT,
+                     "the phase-type chain's tables need %.3g GiB (%llu phases of the laws of "
+                     "the transitions of a component), above the memory budget of %.3g GiB "
+                     "(--max-memory)", (double)phases * STP_REACH_BYTES_PER_PHASE / 1073741824.0,
+                     (unsigned long long)phases, (double)budget / 1073741824.0);
+  if ((double)least * (8 + STP_REACH_BYTES_PER_STATE) > (double)budget)
+    return stp__fail(err, STP_ELIMIT,
+                     "the phase-type chain needs %s states of at least %d bytes, above the "
+                     "memory budget of %.3g GiB (--max-memory)", count,
+                     8 + STP_REACH_BYTES_PER_STATE, (double)budget / 1073741824.0);
+  return STP_OK;
+}
+
+/* stp__reach_ph_precheck of every component with internal places. */
+static stp_status precheck(const stp_graph *g, const stp_coxian *const *ph, const uint32_t *cid,
+                           uint32_t count, const stp_options *o, stp_error *err) {
+  /* per component: phases, tokens, the start's product, internal places */
+  uint64_t *sum = stp__calloc(count ? count : 1, 4 * sizeof *sum);
+  uint8_t *blocked = stp__calloc(g->nt ? g->nt : 1, 1);
+  if (!sum || !blocked) {
+    free(sum);
+    free(blocked);
+    return stp__oom(err, "components");
+  }
+  for (size_t p = 0; p < g->np; p++)
+    if (cid[g->pfrom[p]] == cid[g->pto[p]]) {
+      sum[4 * cid[g->pto[p]] + 1] += g->ptok[p];
+      sum[4 * cid[g->pto[p]] + 3]++;
+      blocked[g->pto[p]] |= g->ptok[p] == 0;
+    }
+  for (uint32_t k = 0; k < count; k++) sum[4 * k + 2] = 1;
+  for (size_t t = 0; t < g->nt; t++) {
+    uint64_t n = stp__reach_phases(ph[t]), *c = sum + 4 * cid[t];
+    c[0] = n > UINT64_MAX - c[0] ? UINT64_MAX : c[0] + n;
+    if (!blocked[t] && !stp__mul_u64(c[2], n, &c[2])) c[2] = UINT64_MAX;
+  }
+  stp_status s = STP_OK;
+  for (uint32_t k = 0; s == STP_OK && k < count; k++)
+    if (sum[4 * k + 3]) /* else a lone transition: no chain (lone_rate) */
+      s = stp__reach_ph_precheck(sum[4 * k], sum[4 * k + 1], sum[4 * k + 2], o, err);
+  free(sum);
+  free(blocked);
+  return s;
+}
+
 stp_status stp__reach_throughput_ph(const stp_graph *g, const stp_options *o,
                                     const stp_coxian *const *ph, double *throughput,
                                     stp_reach_stats *st, stp_error *err) {
@@ -564,6 +642,7 @@ stp_status stp__reach_throughput_ph(const stp_graph *g, const stp_options *o,
   if (s == STP_OK && !(seen = stp__calloc(count ? count : 1, sizeof *seen)))
     s = stp__oom(err, "components");
   for (size_t t = 0; s == STP_OK && t < g->nt; t++) local[t] = seen[cid[t]]++;
+  if (s == STP_OK && ph) s = precheck(g, ph, cid, count, o, err);
   double slowest = INFINITY;
   st->components = count;
   for (uint32_t k = 0; s == STP_OK && k < count; k++) {

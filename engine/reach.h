@@ -28,6 +28,18 @@ typedef struct stp_reach_stats {
  * then on the keys and moves held), cancellation, progress and the solver
  * tolerance.  STP_ELIMIT with a
  * reason when a component's chain exceeds them. */
+/* Refusals known before a phase-type chain's tables are built, for a
+ * component whose transitions reach `phases` phases in all (P_t each:
+ * stp__reach_phases), holding `tokens` tokens, whose transitions enabled at
+ * the start reach `start` phase vectors (the product of their P_t): STP_ELIMIT
+ * when at least max(start, phases / tokens) states exceed o->max_states or
+ * the memory budget, or the tables (32 bytes a phase) the budget. */
+stp_status stp__reach_ph_precheck(uint64_t phases, uint64_t tokens, uint64_t start,
+                                  const stp_options *o, stp_error *err);
+/* The phases a Coxian form reaches (it goes on from phase i only where
+ * next_i > 0); 1 for NULL (exponential). */
+uint64_t stp__reach_phases(const struct stp_coxian *c);
+
 stp_status stp__reach_throughput_ph(const stp_graph *g, const stp_options *o,
                                     const stp_coxian *const *ph, double *throughput,
                                     stp_reach_stats *stats, stp_error *err);

@@ -517,6 +517,8 @@ static stp_status load_samples(stp_law *law, const char *file, const char *base_
   char *text = NULL;
   size_t len = 0;
   stp_status s = stp__read_file(path, STP_MAX_FILE_BYTES, &text, &len, err);
+  if (s == STP_OK) /* a NUL would end a number early: "2\0003" read as 2 */
+    s = stp__reject_nul(text, len, path, "sample", err);
   if (s == STP_OK)
     s = parse_samples(law, path, text, len, err);
   if (s == STP_OK)
@@ -550,6 +552,8 @@ static stp_status fit_samples(stp_law *law, const char *file, const char *base_d
   stp_status s = stp__ph_fit(law->samples, law->nsamples, &law->ph, law->fit, err);
   if (s != STP_OK)
     stp_error_prefix(err, "law \"%s\"", law->spec);
+  else
+    s = stp__coxian_check_rates(&law->ph, law->spec, err);
   free(law->samples);
   law->samples = NULL;
   law->nsamples = 0;

@@ -203,7 +203,7 @@ stp_status stp__law_parse_lists(stp_law *law, const char *name, const char *para
   free(l);
   if (s == STP_OK)
     stp__coxian_scale_to_mean(&law->ph);
-  return s;
+  return s == STP_OK ? stp__coxian_check_rates(&law->ph, law->spec, err) : s;
 }
 
 /* ---- the Coxian form of the other phase-type laws ---------------------------------- */

@@ -69,6 +69,16 @@ void stp__coxian_scale_to_mean(stp_coxian *c) {
     c->rate[i] *= m;
 }
 
+stp_status stp__coxian_check_rates(const stp_coxian *c, const char *spec, stp_error *err) {
+  for (uint32_t i = 0; i < c->n; i++)
+    if (!(c->rate[i] >= STP_TIME_MIN && c->rate[i] <= STP_TIME_MAX))
+      return stp__fail(err, STP_EINVAL,
+                       "law \"%s\": phase %u has the rate %g once the law is scaled to mean 1, "
+                       "outside [%g, %g]: the rates are too far apart", spec, i + 1, c->rate[i],
+                       STP_TIME_MIN, STP_TIME_MAX);
+  return STP_OK;
+}
+
 /* Backwards over the phases: R_i = E_i + (R_(i+1) with probability next_i),
  * E_i exponential of rate rate_i, independent: E[R_i^j] = sum_l C(j, l)
  * E[E_i^l] E[(rest)^(j-l)], E[E_i^l] = l! / rate_i^l. */
@@ -529,8 +539,13 @@ stp_status stp__ph_fit(const double *x, size_t n, stp_coxian *out, stp_law_fit *
     free(y);
     return stp__fail(err, STP_EINVAL, "the samples have cv^2 = %.4g and m1 m3 / m2^2 = %.6g: "
                      "no mixture of two Erlang laws of order <= %d has their three moments "
-                     "(they are almost constant; use det or gamma:cv=%.3g)", cv2, ratio,
-                     STP_PH_FIT_MAX_ORDER, sqrt(cv2 > 0 ? cv2 : 0));
+                     "(%s; use %s or gamma:cv=%.3g)", cv2, ratio, STP_PH_FIT_MAX_ORDER,
+                     cv2 * STP_PH_FIT_MAX_ORDER <= 1
+                         ? "they are almost constant"
+                         : "their third moment is too small for their spread: they are close "
+                           "to two values, one of them near 0",
+                     cv2 * STP_PH_FIT_MAX_ORDER <= 1 ? "det" : "empirical:FILE to simulate them",
+                     sqrt(cv2 > 0 ? cv2 : 0));
   }
   info->order = k;
   info->p = px;

@@ -57,6 +57,11 @@ stp_status stp__coxian_from_aph(size_t n, const double *alpha, const double *T, 
 double stp__coxian_mean(const stp_coxian *c);
 /* Multiplies every rate by the mean, so that the law has mean 1. */
 void stp__coxian_scale_to_mean(stp_coxian *c);
+/* STP_EINVAL ("law \"SPEC\": phase I has the rate R at mean 1 ...") unless
+ * every rate of c (scaled to mean 1) lies in [STP_TIME_MIN, STP_TIME_MAX]:
+ * a time of the model times 1 / rate then stays in range, and the chains'
+ * rates finite (coxian:rate=1e300/1e-300 gave "rate inf" only later). */
+stp_status stp__coxian_check_rates(const stp_coxian *c, const char *spec, stp_error *err);
 /* E[X^j] for j = 1..m into out[0..m-1]. */
 void stp__coxian_moments(const stp_coxian *c, int m, double *out);
 /* Squared coefficient of variation. */

@@ -316,13 +316,18 @@ static char *make_dir(void) {
   return stp__strdup(d);
 }
 
-static void write_file(const char *dir, const char *name, const char *text) {
+/* len bytes of text (0: up to its NUL) into dir/name. */
+static void write_bytes(const char *dir, const char *name, const char *text, size_t len) {
   char path[512];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   FILE *f = fopen(path, "w");
   cr_assert_not_null(f);
-  fputs(text, f);
+  fwrite(text, 1, len ? len : strlen(text), f);
   fclose(f);
+}
+
+static void write_file(const char *dir, const char *name, const char *text) {
+  write_bytes(dir, name, text, 0);
 }
 
 static void remove_file(const char *dir, const char *name) {
@@ -351,15 +356,18 @@ Test(laws, empirical_file_errors) {
   char *dir = make_dir();
   struct {
     const char *text, *want;
+    size_t len; /* 0: up to the text's NUL */
   } cases[] = {
-      {"1 2\n3 x4\n", "s.txt:2: \"x4\" is not a finite number"},
-      {"1\n-2\n", "s.txt:2: sample -2 is negative"},
-      {"# nothing\n", "s.txt: no samples"},
-      {"0 0 0", "the mean of the samples is 0"},
-      {"1 nan", "\"nan\" is not a finite number"},
+      {"1 2\n3 x4\n", "s.txt:2: \"x4\" is not a finite number", 0},
+      {"1\n-2\n", "s.txt:2: sample -2 is negative", 0},
+      {"# nothing\n", "s.txt: no samples", 0},
+      {"0 0 0", "the mean of the samples is 0", 0},
+      {"1 nan", "\"nan\" is not a finite number", 0},
+      /* a NUL inside a number: refused, not read as 2 */
+      {"1.5\n2\0003\n", "s.txt:2:2: a NUL byte; the file must be sample text", 8},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-    write_file(dir, "s.txt", cases[k].text);
+    write_bytes(dir, "s.txt", cases[k].text, cases[k].len);
     stp_law *law = NULL;
     stp_error err = {0};
     cr_assert_eq(stp__law_parse("empirical:s.txt", dir, &law, &err), STP_EINVAL);

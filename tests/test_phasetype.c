@@ -145,6 +145,12 @@ Test(phasetype, spec_errors_name_the_law_and_the_entry) {
   assert_contains(law_error("ph:alpha=1/0,T=-1/2/0/-1"), "row 1 of T sums to 1");
   assert_contains(law_error("ph:alpha=1/0,T=-1/1/0"), "a 2 x 2 sub-generator T (4 entries");
   assert_contains(law_error("ph:alpha=1,T=1"), "the diagonal must be < 0");
+  /* rates the model cannot take, refused here (they gave "rate inf" later) */
+  assert_contains(law_error("coxian:rate=1e300/1e-300,next=1"),
+                  "phase 1 has the rate inf once the law is scaled to mean 1, outside "
+                  "[1e-150, 1e+150]: the rates are too far apart");
+  assert_contains(law_error("coxian:rate=1e200/1,next=0.5"), "phase 1 has the rate 5e+199"); /* mean 0.5 */
+  assert_contains(law_error("ph:alpha=1/0,T=-1e300/1e300/0/-1"), "phase 1 has the rate 1e+300");
   assert_contains(law_error("ph:fit="), "missing file name");
   assert_contains(law_error("ph:fit=/nonexistent/times.txt"), "/nonexistent/times.txt");
   /* a law that is not phase-type has no Coxian form, and says why */
@@ -314,6 +320,23 @@ Test(phasetype, constant_samples_have_no_fit) {
   char spec[64];
   snprintf(spec, sizeof spec, "ph:fit=%s", path);
   assert_contains(law_error(spec), "they are almost constant");
+  unlink(path);
+}
+
+/* Half the samples at 1e-6, half at 1e6: cv^2 = 1 (not constant), and
+ * m1 m3 / m2^2 = 1, the ratio of a law on 0 and one other value. */
+Test(phasetype, two_point_samples_are_not_called_constant) {
+  char path[] = "/tmp/stp-fit-XXXXXX";
+  int fd = mkstemp(path);
+  FILE *f = fdopen(fd, "w");
+  fputs("1e-6 1e6 1e-6 1e6\n", f);
+  fclose(f);
+  char spec[64];
+  snprintf(spec, sizeof spec, "ph:fit=%s", path);
+  const char *msg = law_error(spec);
+  assert_contains(msg, "cv^2 = 1 and m1 m3 / m2^2 = 1");
+  assert_contains(msg, "they are close to two values, one of them near 0; use empirical:FILE");
+  cr_assert_null(strstr(msg, "constant"), "%s", msg);
   unlink(path);
 }
 

@@ -174,10 +174,21 @@ static stp_status transfer_rate(const stp_mapping *m, const stp_component *c, co
                                          : (void)(acc->used_closed = true));
     return STP_OK;
   }
-  double *times;
+  /* refused before the pattern is built (u and v coprime: one component):
+   * its u v transitions of P phases each, u + v tokens, the min(u, v)
+   * transitions k < min(u, v) enabled at the start (see pattern_graph) */
+  uint64_t p = stp__reach_phases(ls->cox[column]), uv = (uint64_t)c->u * c->v, start = 1;
+  for (size_t k = 0; k < (c->u < c->v ? c->u : c->v) && start != UINT64_MAX; k++)
+    if (!stp__mul_u64(start, p, &start))
+      start = UINT64_MAX;
+  stp_status s = stp__reach_ph_precheck(uv > UINT64_MAX / p ? UINT64_MAX : uv * p,
+                                        (uint64_t)c->u + c->v, start, o, err);
+  double *times = NULL;
   stp_graph *g = NULL;
-  STP_CHECK(stp__pattern_times(m, c, &times, err));
-  stp_status s = pattern_graph(c, times, &g, err);
+  if (s == STP_OK)
+    s = stp__pattern_times(m, c, &times, err);
+  if (s == STP_OK)
+    s = pattern_graph(c, times, &g, err);
   double rate = 0;
   if (s == STP_OK)
     s = graph_rate(g, ls, column, 0, o, &rate, acc, err);

@@ -104,6 +104,10 @@ SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=9 SLURM_ARRAY_
   "$bin" batch in -q -o /dev/null 2> list.err
 check "an array that is not a range (--array=0,4,9) asks for --shard" \
   bash -c "[ $? = 2 ] && grep -q 'give --shard I/N' list.err"
+SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=3 SLURM_ARRAY_TASK_COUNT=junk \
+  "$bin" batch in -q -o /dev/null 2> junk.err
+check "SLURM_ARRAY_TASK_COUNT=junk is refused as a garbage task id is" \
+  bash -c "[ $? = 2 ] && grep -q 'cannot read the shard from SLURM_ARRAY_TASK_ID, _MIN, _MAX, _STEP and _COUNT; give --shard I/N' junk.err"
 SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=6 SLURM_ARRAY_TASK_COUNT=7 \
   "$bin" batch in --model both -q --merge p7 -o merged-env.csv
 check "a merge inside an array task still merges every shard" same_rows one.csv merged-env.csv
