@@ -66,19 +66,29 @@ stp_status stp__read_file(const char *path, size_t max_bytes, char **text, size_
   *len = 0;
   if (strcmp(path, "-") == 0)
     return read_stdin(max_bytes, text, len, err);
+  /* O_NONBLOCK: opening a FIFO does not wait for a writer (Ctrl-C would be
+   * lost in the wait); fstat then refuses it, as anything but a file */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return stp__fail(err, STP_EIO, "%s: cannot open: %s", path, strerror(errno));
   struct stat st;
-  if (stat(path, &st) != 0)
-    return stp__fail(err, STP_EIO, "%s: cannot open: %s", path, strerror(errno));
-  if (S_ISDIR(st.st_mode))
-    return stp__fail(err, STP_EIO, "%s: is a directory", path);
-  if (!S_ISREG(st.st_mode))
-    return stp__fail(err, STP_EIO, "%s: not a regular file", path);
-  if ((size_t)st.st_size > max_bytes)
-    return stp__fail(err, STP_EINVAL, "%s: the file is %lld bytes; the limit is %zu MiB", path,
-                     (long long)st.st_size, max_bytes >> 20);
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return stp__fail(err, STP_EIO, "%s: cannot open: %s", path, strerror(errno));
+  stp_status s = STP_OK;
+  if (fstat(fd, &st) != 0)
+    s = stp__fail(err, STP_EIO, "%s: cannot open: %s", path, strerror(errno));
+  else if (S_ISDIR(st.st_mode))
+    s = stp__fail(err, STP_EIO, "%s: is a directory", path);
+  else if (!S_ISREG(st.st_mode))
+    s = stp__fail(err, STP_EIO, "%s: not a regular file", path);
+  else if ((size_t)st.st_size > max_bytes)
+    s = stp__fail(err, STP_EINVAL, "%s: the file is %lld bytes; the limit is %zu MiB", path,
+                  (long long)st.st_size, max_bytes >> 20);
+  FILE *f = s == STP_OK ? fdopen(fd, "rb") : NULL;
+  if (s == STP_OK && !f)
+    s = stp__oom(err, "reading a file");
+  if (!f) {
+    close(fd);
+    return s;
+  }
   char *buf = malloc((size_t)st.st_size + 1);
   if (!buf) {
     fclose(f);

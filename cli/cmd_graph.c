@@ -117,15 +117,14 @@ static void text_result(FILE *f, const char *file, const stp_graph *g, const stp
             (unsigned long long)j->sim.seed);
 }
 
-static void dot_string(FILE *f, const char *s) {
+/* A DOT quoted string of s (any bytes: stp_write_dot_text keeps the file
+ * well-formed) and, when `then` is given, a line break and `then`. */
+static void dot_string(FILE *f, const char *s, const char *then) {
   fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '\n') {
-      fputs("\\n", f);
-      continue;
-    }
-    if (*s == '"' || *s == '\\') fputc('\\', f);
-    fputc(*s, f);
+  stp_write_dot_text(f, s);
+  if (then) {
+    fputs("\\n", f);
+    stp_write_dot_text(f, then);
   }
   fputc('"', f);
 }
@@ -140,16 +139,15 @@ static void write_dot(FILE *f, const stp_graph *g, const stp_graph_result *r) {
     if (k + 1 < r->critical_len || !r->is_dag)
       next[r->critical[k]] = r->critical[(k + 1) % r->critical_len];
   fputs("digraph ", f);
-  dot_string(f, stp_graph_name(g));
+  dot_string(f, stp_graph_name(g), NULL);
   fputs(" {\n  rankdir=LR;\n  node [shape=box, fontsize=10];\n", f);
   for (size_t t = 0; t < n; t++) {
     bool crit = false;
     for (size_t k = 0; k < r->critical_len; k++) crit |= r->critical[k] == t;
     fprintf(f, "  t%zu [label=", t);
-    char label[600];
-    snprintf(label, sizeof label, "%s\n%.6g", stp_graph_transition_name(g, t),
-             stp_graph_transition_time(g, t));
-    dot_string(f, label);
+    char time[32];
+    snprintf(time, sizeof time, "%.6g", stp_graph_transition_time(g, t));
+    dot_string(f, stp_graph_transition_name(g, t), time);
     fputs(crit ? ", color=red, penwidth=2];\n" : "];\n", f);
   }
   for (size_t p = 0; p < stp_graph_place_count(g); p++) {

@@ -244,17 +244,8 @@ static const char *row_label(const stp_graph *g, const size_t *first, size_t r) 
 
 /* ---- SVG ----------------------------------------------------------------------------- */
 
-static void xml_text(FILE *f, const char *s) {
-  for (; *s; s++) {
-    switch (*s) {
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '&': fputs("&amp;", f); break;
-    case '"': fputs("&quot;", f); break;
-    default: fputc(*s, f);
-    }
-  }
-}
+/* Names and titles: whatever bytes they hold, the SVG stays well-formed. */
+static void xml_text(FILE *f, const char *s) { stp_write_xml_text(f, s); }
 
 /* A tick step of 1, 2 or 5 times a power of ten, about span / 8. */
 static double tick_step(double span) {

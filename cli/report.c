@@ -131,6 +131,25 @@ void report_graph_law_text(FILE *f, const stp_graph_result *r, const char *law, 
                   r->law_computed ? NULL : r->law_reason, detail);
 }
 
+/* A 64-bit unsigned integer, exactly (Jansson's integers are signed: a seed
+ * from 2^63 on printed negative): above INT64_MAX, its digits after a NUL,
+ * which put_json and csv_value write bare (the library's convention,
+ * report/json.c). */
+static json_t *u64_json(uint64_t x) {
+  if (x <= (uint64_t)INT64_MAX)
+    return json_integer((json_int_t)x);
+  char digits[24];
+  int n = snprintf(digits + 1, sizeof digits - 1, "%llu", (unsigned long long)x);
+  digits[0] = '\0';
+  return json_stringn(digits, (size_t)n + 1);
+}
+
+static const char *big_u64(const json_t *v) {
+  return json_is_string(v) && json_string_length(v) > 1 && json_string_value(v)[0] == '\0'
+             ? json_string_value(v) + 1
+             : NULL;
+}
+
 json_t *report_bounds(double lower, double upper) {
   return json_pack("{s:o,s:o}", "lower", report_number(lower), "upper", report_number(upper));
 }
@@ -141,8 +160,8 @@ const char *report_sim_law(const stp_graph_sim_options *o) {
 
 json_t *report_simulation(const stp_graph_sim_options *o, const stp_graph_sim_result *r,
                           bool dag) {
-  json_t *s = json_pack("{s:s,s:I,s:I}", "law", report_sim_law(o), "runs", (json_int_t)r->runs,
-                        "seed", (json_int_t)o->seed);
+  json_t *s = json_pack("{s:s,s:I,s:o}", "law", report_sim_law(o), "runs", (json_int_t)r->runs,
+                        "seed", u64_json(o->seed));
   if (!s)
     return NULL;
   if (dag) {
@@ -440,7 +459,9 @@ static void csv_value(FILE *f, const json_t *v) {
   if (!v) /* a column this record lacks: an empty field */
     return;
   switch (json_typeof(v)) {
-  case JSON_STRING: csv_string(f, json_string_value(v)); break;
+  case JSON_STRING:
+    big_u64(v) ? (void)fputs(big_u64(v), f) : csv_string(f, json_string_value(v));
+    break;
   case JSON_INTEGER: fprintf(f, "%lld", (long long)json_integer_value(v)); break;
   case JSON_REAL: {
     char num[40];
@@ -549,6 +570,12 @@ static void put_json(FILE *f, const json_t *v) {
     }
     fputc(']', f);
     break;
+  case JSON_STRING:
+    if (big_u64(v))
+      fputs(big_u64(v), f);
+    else
+      json_dumpf(v, f, JSON_ENCODE_ANY);
+    break;
   case JSON_REAL: {
     char num[40];
     double x = json_real_value(v);
@@ -579,7 +606,7 @@ json_t *report_limits(void) {
   if (l->max_memory)
     json_object_set_new(o, "max_memory", json_integer((json_int_t)l->max_memory));
   if (l->has_seed)
-    json_object_set_new(o, "seed", json_integer((json_int_t)l->seed));
+    json_object_set_new(o, "seed", u64_json(l->seed));
   return o;
 }
 

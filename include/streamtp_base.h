@@ -141,6 +141,19 @@ STP_API void stp_error_prefix(stp_error *err, const char *fmt, ...);
  * and returns what snprintf returns (n >= 32 always suffices). */
 STP_API int stp_format_double(double x, char *buf, size_t n);
 
+/* ---- names in pictures ------------------------------------------------------
+ * s (a name: any bytes, from a file, or a file name made a default name)
+ * written to f so that the SVG or Graphviz file around it stays
+ * well-formed: as XML 1.0 character data or a double-quoted attribute value
+ * (& < > " as entities, tab, line feed and return as character
+ * references), or as the inside of a DOT quoted string (" and \ after a
+ * backslash).  What neither may hold is written as text: a byte that is
+ * not UTF-8 as \xNN (as the JSON of such a name), a control character as
+ * \xNN, U+FFFE and U+FFFF as \ufffe and \uffff (in DOT with the
+ * backslash doubled, so that it is not read as an escape).  NULL: nothing. */
+STP_API void stp_write_xml_text(FILE *f, const char *s);
+STP_API void stp_write_dot_text(FILE *f, const char *s);
+
 /* ---- files written whole ---------------------------------------------------
  * A file that is written whole (an answer, a picture, a merged campaign, a
  * chain export) goes to a temporary file beside it, which replaces the old

@@ -9,13 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static void dot_escape(FILE *f, const char *s) {
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      fputc('\\', f);
-    fputc(*s, f);
-  }
-}
+/* Names of any bytes, inside a DOT quoted string (streamtp_base.h). */
+static void dot_escape(FILE *f, const char *s) { stp_write_dot_text(f, s); }
 
 /* Critical cycle of the graph (Howard), as a flag per place: for each
  * step u -> v of the cycle, the place u -> v with the fewest tokens (the
