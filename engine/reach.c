@@ -30,6 +30,7 @@
 #include "engine/reach.h"
 
 #include "base/core.h"
+#include "engine/chain_adjoint.h"
 #include "engine/densechain.h"
 #include "engine/distchain.h"
 #include "solvers/phasetype.h"
@@ -673,4 +674,138 @@ stp_status stp__reach_throughput(const stp_graph *g, uint64_t max_states, const 
   o.max_states = max_states;
   if (control) o.control = *control;
   return stp__reach_throughput_ph(g, &o, NULL, throughput, st, err);
+}
+
+/* ---- sensitivities: the gradient of the slowest components ----------------------------- */
+typedef struct comps {
+  uint32_t *cid, *local, count;
+} comps;
+
+static void comps_free(comps *cc) {
+  free(cc->cid);
+  free(cc->local);
+}
+
+static stp_status comps_of(const stp_graph *g, comps *cc, stp_error *err) {
+  memset(cc, 0, sizeof *cc);
+  stp_digraph *d;
+  STP_CHECK(stp__graph_digraph(g, false, &d, err));
+  cc->cid = stp__malloc_array(g->nt ? g->nt : 1, sizeof *cc->cid);
+  cc->local = stp__malloc_array(g->nt ? g->nt : 1, sizeof *cc->local);
+  uint32_t *seen = NULL;
+  stp_status s = cc->cid && cc->local ? stp__scc(d, cc->cid, &cc->count, err)
+                                      : stp__oom(err, "components");
+  stp__digraph_free(d);
+  if (s == STP_OK && !(seen = stp__calloc(cc->count ? cc->count : 1, sizeof *seen)))
+    s = stp__oom(err, "components");
+  for (size_t t = 0; s == STP_OK && t < g->nt; t++) cc->local[t] = seen[cc->cid[t]]++;
+  free(seen);
+  return s;
+}
+
+static stp_status comp_setup(const stp_graph *g, const comps *cc, uint32_t k,
+                             const stp_coxian *const *ph, comp *c, stp_error *err) {
+  if (!comp_build(g, cc->cid, k, cc->local, c) || !phases_of(g, ph, c) ||
+      (c->np && (!layout(c) || !firing_rules(c))))
+    return stp__oom(err, "components");
+  return STP_OK;
+}
+
+/* d log rate / d log time of component c's transitions into dlog (global
+ * numbering): its chain with one event per label, solved, and the adjoint
+ * with the completions of local transition 0 as the reward. */
+static stp_status comp_gradient(const comp *c, const stp_options *o, double *dlog,
+                                double *residual, stp_error *err) {
+  uint64_t *m0 = NULL, limit = 0, estimate = 0;
+  stp_dense_chain dc = {0};
+  stp_chain *ch = NULL;
+  double *pi = NULL, *weight = NULL, *grad = NULL, rate = 0, value = 0;
+  uint32_t *trans_of = stp__malloc_array(c->nlabels ? c->nlabels : 1, sizeof *trans_of);
+  uint8_t *counted = stp__calloc(c->nlabels ? c->nlabels : 1, 1);
+  stp_status s = trans_of && counted ? initial_marking(c, &m0, err)
+                                     : stp__oom(err, "the reachability chain");
+  if (s == STP_OK) s = state_limit(c, m0, o, &limit, &estimate, err);
+  if (s == STP_OK) {
+    for (uint32_t t = 0; t < c->nt; t++)
+      for (uint32_t at = c->ph_off[t]; at < c->ph_off[t + 1]; at++) {
+        if (c->lab_done[at] != NO_LABEL) trans_of[c->lab_done[at]] = t;
+        if (c->lab_next[at] != NO_LABEL) trans_of[c->lab_next[at]] = t;
+      }
+    for (uint32_t at = c->ph_off[0]; at < c->ph_off[1]; at++)
+      if (c->lab_done[at] != NO_LABEL) counted[c->lab_done[at]] = 1;
+    reach_ctx ctx = {c};
+    stp_dense_source src = {.words = c->words, .initial = m0, .nlabels = c->nlabels,
+                            .rate = c->lrate, .expand = successors, .ctx = &ctx,
+                            .max_states = limit, .control = &o->control,
+                            .what = "the chain of a component, for its gradient",
+                            .estimate = estimate, .max_bytes = stp_options_memory_budget(o)};
+    s = stp__dense_enumerate(&src, &dc, err);
+    if (s == STP_ELIMIT && (dc.full || dc.over_budget)) s = over_limit(c, o, &dc, err);
+  }
+  if (s == STP_OK) s = stp__dense_to_chain(&dc, counted, &ch, err);
+  stp__dense_chain_free(&dc);
+  if (s == STP_OK) {
+    stp_ctmc_info info;
+    s = stp__chain_solve(ch, o, STP_STATIONARY_AUTO, &pi, &rate, &info, err);
+  }
+  if (s == STP_OK) {
+    weight = stp__malloc_array(ch->nevents, sizeof *weight);
+    grad = stp__malloc_array(ch->nevents, sizeof *grad);
+    s = weight && grad ? STP_OK : stp__oom(err, "the gradient of a component");
+  }
+  if (s == STP_OK) {
+    for (uint32_t l = 0; l < ch->nevents; l++) weight[l] = counted[l];
+    stp_adjoint_info ai;
+    s = stp__chain_reward_gradient(ch, pi, weight, o, &value, grad, &ai, err);
+    if (s == STP_OK) *residual = fmax(*residual, ai.residual);
+  }
+  for (uint32_t l = 0; s == STP_OK && l < ch->nevents; l++) /* d log mu = -d log x */
+    dlog[c->trans[trans_of[l]]] -= grad[l] / value;
+  stp__chain_free(ch);
+  free(pi);
+  free(weight);
+  free(grad);
+  free(m0);
+  free(trans_of);
+  free(counted);
+  return s;
+}
+
+stp_status stp__reach_gradient_ph(const stp_graph *g, const stp_options *o,
+                                  const stp_coxian *const *ph, double tie_rtol,
+                                  stp_reach_gradient_fn fn, void *ctx, double *throughput,
+                                  stp_reach_stats *st, double *adjoint_residual,
+                                  stp_error *err) {
+  memset(st, 0, sizeof *st);
+  *adjoint_residual = 0;
+  comps cc;
+  stp_status s = comps_of(g, &cc, err);
+  double *rate = s == STP_OK ? stp__malloc_array(cc.count ? cc.count : 1, sizeof *rate) : NULL;
+  double *dlog = s == STP_OK ? stp__malloc_array(g->nt ? g->nt : 1, sizeof *dlog) : NULL;
+  if (s == STP_OK && (!rate || !dlog)) s = stp__oom(err, "components");
+  double slowest = INFINITY;
+  st->components = cc.count;
+  for (uint32_t k = 0; s == STP_OK && k < cc.count; k++) {
+    comp c;
+    s = comp_setup(g, &cc, k, ph, &c, err);
+    if (s == STP_OK) s = c.np == 0 ? (rate[k] = lone_rate(g, &c), STP_OK)
+                                   : comp_rate(&c, o, &rate[k], st, err);
+    if (s == STP_OK) slowest = fmin(slowest, rate[k]);
+    comp_free(&c);
+  }
+  for (uint32_t k = 0; s == STP_OK && k < cc.count; k++) {
+    if (!stp__close(rate[k], slowest, tie_rtol, 0)) continue;
+    comp c;
+    s = comp_setup(g, &cc, k, ph, &c, err);
+    for (size_t t = 0; s == STP_OK && t < g->nt; t++) dlog[t] = 0;
+    if (s == STP_OK && c.np == 0) dlog[c.trans[0]] = -1; /* a renewal process: 1 / time */
+    else if (s == STP_OK) s = comp_gradient(&c, o, dlog, adjoint_residual, err);
+    comp_free(&c);
+    if (s == STP_OK) s = fn(ctx, dlog, err);
+  }
+  if (s == STP_OK) *throughput = (g->noutputs > 1 ? (double)g->noutputs : 1.0) * slowest;
+  free(rate);
+  free(dlog);
+  comps_free(&cc);
+  return s;
 }

@@ -44,6 +44,21 @@ stp_status stp__reach_throughput_ph(const stp_graph *g, const stp_options *o,
                                     const stp_coxian *const *ph, double *throughput,
                                     stp_reach_stats *stats, stp_error *err);
 
+/* The same throughput, and for each strongly connected component at the
+ * minimum (within tie_rtol), the derivative of the log of its rate with
+ * respect to the log of every transition's mean time (dlog: g->nt
+ * entries, 0 outside the component), handed to fn: a law of mean x is x
+ * times a law of mean 1, so every phase rate of a transition scales as
+ * 1 / its time.  One adjoint solve per such component
+ * (engine/chain_adjoint.h; its worst residual in *adjoint_residual).  For
+ * the sensitivities under a law (models/pipeline/sensitivity.c). */
+typedef stp_status (*stp_reach_gradient_fn)(void *ctx, const double *dlog, stp_error *err);
+stp_status stp__reach_gradient_ph(const stp_graph *g, const stp_options *o,
+                                  const stp_coxian *const *ph, double tie_rtol,
+                                  stp_reach_gradient_fn fn, void *ctx, double *throughput,
+                                  stp_reach_stats *stats, double *adjoint_residual,
+                                  stp_error *err);
+
 /* Every time exponential; control may be NULL (never cancelled, no
  * progress, the default budget). */
 stp_status stp__reach_throughput(const stp_graph *g, uint64_t max_states, const stp_control *control,

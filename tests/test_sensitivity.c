@@ -254,3 +254,93 @@ Test(sensitivity, kinks_inside_one_graph_match_one_sided_differences) {
   check_mapping(m, STP_MODEL_OVERLAP, 0, "overlap pattern tie");
   stp_mapping_free(m);
 }
+
+/* ---- under a phase-type law -------------------------------------------------------------- */
+static double law_rate(stp_mapping *m, stp_model model, const stp_options *o, double *p,
+                       double value) {
+  double keep = *p;
+  *p = value;
+  stp_result *r;
+  stp_error err = {0};
+  cr_assert_eq(stp_evaluate(m, model, o, &r, &err), STP_OK, "%s", err.message);
+  cr_assert(r->exact_law.available, "%s", r->exact_law.reason);
+  double rho = r->exact_law.throughput;
+  stp_result_free(r);
+  *p = keep;
+  return rho;
+}
+
+static void check_law(stp_mapping *m, stp_model model, const char *spec, int k) {
+  stp_law *law;
+  stp_error err = {0};
+  cr_assert_eq(stp_law_parse(spec, NULL, &law, &err), STP_OK, "%s", err.message);
+  stp_options o;
+  stp_options_init(&o);
+  o.law = law;
+  stp_sensitivity_result *r;
+  cr_assert_eq(stp_sensitivity_compute(m, model, &o, &r, &err), STP_OK, "%s", err.message);
+  cr_assert(r->law_available, "%s", r->law_reason);
+  double times = 0, rates = 0;
+  bool smooth = true;
+  for (size_t q = 0; q < r->n; q++) {
+    const stp_sensitivity *it = &r->items[q];
+    double *p = param_ptr(m, it), v = *p, h = 1e-5;
+    double central = log(law_rate(m, model, &o, p, v * exp(h)) /
+                         law_rate(m, model, &o, p, v * exp(-h))) / (2 * h);
+    bool here = stp__close(it->law.left, it->law.right, 1e-9, 1e-12);
+    smooth = smooth && here;
+    if (here)
+      cr_assert(fabs(central - it->law.elasticity) < 1e-6,
+                "%s #%d %s %s %s: law %.12g, central difference %.12g", spec, k,
+                stp_model_name(model), stp_param_kind_name(it->kind), it->of,
+                it->law.elasticity, central);
+    bool is_time = it->kind == STP_PARAM_WORK || it->kind == STP_PARAM_OUTPUT;
+    *(is_time ? &times : &rates) += it->law.elasticity;
+  }
+  if (smooth) { /* Euler, as for exp */
+    assert_close(times, -1, 1e-9);
+    assert_close(rates, 1, 1e-9);
+  }
+  stp_sensitivity_result_free(r);
+  stp_law_free(law);
+}
+
+Test(sensitivity, finite_differences_under_phase_type_laws) {
+  static const char *laws[] = {"erlang:k=2", "hyperexp:cv=2", "erlang:k=3"};
+  trng rng = {.s = 44};
+  for (int k = 0; k < 24; k++) {
+    stp_model model = k % 2 ? STP_MODEL_STRICT : STP_MODEL_OVERLAP;
+    tgen p = {.nstages = trng_int(&rng, 1, model ? 2 : 3), .max_team = model ? 2 : 3,
+              .homogeneous_links = k % 3 == 0};
+    stp_mapping *m = tgen_mapping(&rng, &p);
+    check_law(m, model, laws[k % 3], k);
+    stp_mapping_free(m);
+  }
+}
+
+/* erlang:k=1 is the exponential law: the same chain, the same slopes. */
+Test(sensitivity, erlang_one_gives_the_exponential_slopes) {
+  trng rng = {.s = 45};
+  stp_law *law;
+  stp_error err = {0};
+  cr_assert_eq(stp_law_parse("erlang:k=1", NULL, &law, &err), STP_OK);
+  stp_options o;
+  stp_options_init(&o);
+  o.law = law;
+  for (int k = 0; k < 10; k++) {
+    stp_model model = k % 2 ? STP_MODEL_STRICT : STP_MODEL_OVERLAP;
+    tgen p = {.nstages = trng_int(&rng, 1, 3), .max_team = 3};
+    stp_mapping *m = tgen_mapping(&rng, &p);
+    stp_sensitivity_result *r;
+    cr_assert_eq(stp_sensitivity_compute(m, model, &o, &r, &err), STP_OK, "%s", err.message);
+    cr_assert(r->law_available && r->exp_available);
+    assert_close(r->law_throughput, r->exp_throughput, TOL_SOLVE);
+    for (size_t q = 0; q < r->n; q++) {
+      cr_assert(fabs(r->items[q].law.right - r->items[q].exp.right) < 1e-9);
+      cr_assert(fabs(r->items[q].law.left - r->items[q].exp.left) < 1e-9);
+    }
+    stp_sensitivity_result_free(r);
+    stp_mapping_free(m);
+  }
+  stp_law_free(law);
+}

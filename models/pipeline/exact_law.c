@@ -51,6 +51,9 @@ typedef struct law_setup {
   double one, zero;       /* its Coxian form */
 } law_setup;
 
+static const stp_law *default_law(const stp_mapping *m, const stp_options *o);
+static bool file_laws_phase_type(const stp_mapping *m);
+
 static const stp_law *column_law(const stp_mapping *m, const stp_law *dflt, size_t c) {
   const stp_law_table *t = m->laws;
   const stp_law *set = t ? (c % 2 ? t->transfer[c / 2] : t->stage[c / 2]) : NULL;
@@ -96,8 +99,8 @@ static stp_status resolve_laws(const stp_mapping *m, const stp_law *dflt, stp_la
 /* Each sender cycles over its v transitions in increasing k, each receiver
  * over its u transitions, the closing place holding one token (the
  * places of stp__pattern_graph); every transition delivers a data set. */
-static stp_status pattern_graph(const stp_component *c, const double *times, stp_graph **out,
-                                stp_error *err) {
+stp_status stp__pattern_event_graph(const stp_component *c, const double *times, stp_graph **out,
+                                    stp_error *err) {
   size_t u = c->u, v = c->v, n = u * v;
   STP_CHECK(stp_graph_new("pattern", out, err));
   stp_graph *g = *out;
@@ -176,7 +179,7 @@ static stp_status transfer_rate(const stp_mapping *m, const stp_component *c, co
   }
   /* refused before the pattern is built (u and v coprime: one component):
    * its u v transitions of P phases each, u + v tokens, the min(u, v)
-   * transitions k < min(u, v) enabled at the start (see pattern_graph) */
+   * transitions k < min(u, v) enabled at the start (see stp__pattern_event_graph) */
   uint64_t p = stp__reach_phases(ls->cox[column]), uv = (uint64_t)c->u * c->v, start = 1;
   for (size_t k = 0; k < (c->u < c->v ? c->u : c->v) && start != UINT64_MAX; k++)
     if (!stp__mul_u64(start, p, &start))
@@ -188,7 +191,7 @@ static stp_status transfer_rate(const stp_mapping *m, const stp_component *c, co
   if (s == STP_OK)
     s = stp__pattern_times(m, c, &times, err);
   if (s == STP_OK)
-    s = pattern_graph(c, times, &g, err);
+    s = stp__pattern_event_graph(c, times, &g, err);
   double rate = 0;
   if (s == STP_OK)
     s = graph_rate(g, ls, column, 0, o, &rate, acc, err);
@@ -322,7 +325,7 @@ stp_status stp__law_evaluate(const stp_mapping *m, stp_model model, const stp_co
   lr->throughput = lr->period = NAN;
   for (size_t k = 0; k < r->ncomponents; k++)
     r->components[k].law_throughput = NAN;
-  const stp_law *dflt = o->law ? o->law : m->laws ? m->laws->dflt : NULL;
+  const stp_law *dflt = default_law(m, o);
   if (!o->law && !file_laws_phase_type(m))
     return STP_OK;
   lr->asked = 1;
@@ -350,4 +353,38 @@ stp_status stp__law_evaluate(const stp_mapping *m, stp_model model, const stp_co
     return s;
   }
   return record(m, r, rho, &acc, err);
+}
+
+/* ---- the columns' laws, for the sensitivities ---------------------------------------- */
+static const stp_law *default_law(const stp_mapping *m, const stp_options *o) {
+  return o->law ? o->law : m->laws ? m->laws->dflt : NULL;
+}
+
+stp_status stp__law_columns_resolve(const stp_mapping *m, const stp_options *o,
+                                    stp_law_columns *lc, stp_error *err) {
+  memset(lc, 0, sizeof *lc);
+  if (!o->law && !file_laws_phase_type(m))
+    return STP_OK;
+  law_setup ls = {0};
+  stp_law_result lr = {0};
+  stp_status s = resolve_laws(m, default_law(m, o), &lr, &ls, err);
+  stp__law_result_clear(&lr);
+  if (s != STP_OK) {
+    free(ls.cox);
+    return s;
+  }
+  /* the exp columns point at ls's own law: repoint them at lc's */
+  lc->one = 1;
+  lc->exp_law = (stp_law){.kind = STP_LAW_EXP, .spec = "exp", .ph = {1, &lc->one, &lc->zero}};
+  for (size_t c = 0; c < ls.ncols; c++)
+    if (ls.cox[c] == &ls.exp_law.ph)
+      ls.cox[c] = &lc->exp_law.ph;
+  lc->ncols = ls.ncols;
+  lc->cox = ls.cox;
+  return STP_OK;
+}
+
+void stp__law_columns_free(stp_law_columns *lc) {
+  free(lc->cox);
+  memset(lc, 0, sizeof *lc);
 }

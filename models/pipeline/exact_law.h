@@ -5,6 +5,8 @@
 
 #include "models/pipeline/components.h"
 #include "models/pipeline/mapping.h"
+#include "solvers/phasetype.h"
+#include "streamtp_graph.h"
 
 /* r->exact_law (and each component's law_throughput) when o->law is set or
  * the file has "laws"; r's deterministic and exponential parts are filled.
@@ -12,6 +14,26 @@
  * recorded as unavailable with a reason, not as an error. */
 stp_status stp__law_evaluate(const stp_mapping *m, stp_model model, const stp_component_set *cs,
                              const stp_options *o, stp_result *r, stp_error *err);
+
+/* The Coxian form of each column's law (docs/design.md 2: column 2i the
+ * computations of stage i, 2i + 1 its transfers) as stp__law_evaluate
+ * resolves them; ncols 0 when no law is asked (neither o->law nor
+ * phase-type "laws" in the file); STP_EINVAL naming the column of a law
+ * that is not phase-type.  For the sensitivities under a law. */
+typedef struct stp_law_columns {
+  size_t ncols;
+  const stp_coxian **cox; /* ncols (freed by stp__law_columns_free) */
+  stp_law exp_law;        /* the columns without a law point here */
+  double one, zero;
+} stp_law_columns;
+stp_status stp__law_columns_resolve(const stp_mapping *m, const stp_options *o,
+                                    stp_law_columns *lc, stp_error *err);
+void stp__law_columns_free(stp_law_columns *lc);
+
+/* A transfer pattern as an event graph: transition k the pattern's k-th
+ * (time times[k], an output), the places of stp__pattern_graph. */
+stp_status stp__pattern_event_graph(const stp_component *c, const double *times, stp_graph **out,
+                                    stp_error *err);
 
 /* Frees what r->exact_law holds (not r). */
 void stp__law_result_clear(stp_law_result *lr);

@@ -10,10 +10,14 @@
  * at the minimum, from below the largest; a component that the parameter
  * does not touch counts as 0.  det: the critical graph of each tied cycle
  * ratio (solvers/mcr_critical.h); exp: one adjoint solve per tied chain
- * (engine/chain_adjoint.h). */
+ * (engine/chain_adjoint.h); under a phase-type law, the same on the chains
+ * of markings and phases (engine/reach.h, stp__reach_gradient_ph). */
 #include "base/core.h"
 #include "engine/chain_adjoint.h"
+#include "engine/graph.h"
+#include "engine/reach.h"
 #include "models/pipeline/components.h"
+#include "models/pipeline/exact_law.h"
 #include "models/pipeline/mapping.h"
 #include "models/pipeline/pattern_chain.h"
 #include "models/pipeline/strict_chain.h"
@@ -271,22 +275,25 @@ static stp_status det_overlap(const params *P, const stp_component_set *cs, cons
 }
 
 /* ---- Strict: the full event graph ------------------------------------------------------- */
+/* Transition row * (2N - 1) + col of the full event graph (stp_teg and
+ * stp_mapping_graph number them alike). */
 typedef struct teg_ctx {
-  const stp_teg *t;
+  uint32_t ncols;
 } teg_ctx;
 
 static dep teg_dep(const params *P, const void *ctx, uint32_t node) {
-  const stp_teg *t = ((const teg_ctx *)ctx)->t;
-  uint64_t row = node / t->ncols;
-  uint32_t col = node % t->ncols;
-  size_t q, p = stp__teg_processor(&t->teams, row, col, &q);
+  uint32_t ncols = ((const teg_ctx *)ctx)->ncols;
+  uint64_t row = node / ncols;
+  uint32_t col = node % ncols;
+  stp_teams teams = stp__teams_of(P->m);
+  size_t q, p = stp__teg_processor(&teams, row, col, &q);
   return col % 2 ? link_dep(P, col / 2, p, q) : comp_dep(P, p);
 }
 
 static stp_status det_strict(const params *P, const stp_options *o, slopes *acc, stp_error *err) {
   stp_teg *t;
   STP_CHECK(stp__teg_build(P->m, STP_MODEL_STRICT, o->max_transitions, &t, err));
-  teg_ctx ctx = {t};
+  teg_ctx ctx = {t->ncols};
   stp_status s = det_part(P, t->g, t->time, teg_dep, &ctx, acc, err);
   stp__teg_free(t);
   return s;
@@ -410,7 +417,7 @@ static stp_status exp_strict(const params *P, const stp_options *o, slopes *acc,
     for (uint64_t g = 0; g < G; g++)
       low = fmin(low, fire[g]);
     *rho = (double)G * low; /* R x the smallest rate of a last transition */
-    teg_ctx ctx = {t};
+    teg_ctx ctx = {t->ncols};
     for (uint64_t g = 0; s == STP_OK && g < G; g++) {
       if (!ties(fire[g], low))
         continue;
@@ -426,6 +433,98 @@ static stp_status exp_strict(const params *P, const stp_options *o, slopes *acc,
   free(pi);
   stp__chain_free(ch);
   stp__teg_free(t);
+  return s;
+}
+
+
+/* ---- under the law: the gradients of the phase-type chains ------------------------------- */
+typedef struct law_part {
+  const params *P;
+  dep_fn fn;
+  const void *ctx;
+  slopes *acc;
+  uint32_t nt;
+} law_part;
+
+static stp_status law_part_add(void *ctx, const double *dlog, stp_error *err) {
+  (void)err;
+  const law_part *lp = ctx;
+  for (uint32_t t = 0; t < lp->nt; t++) {
+    if (dlog[t] == 0)
+      continue;
+    dep d = lp->fn(lp->P, lp->ctx, t);
+    for (int k = 0; k < 2; k++)
+      part_add(lp->acc, d.idx[k], d.coef[k] * dlog[t], d.coef[k] * dlog[t]);
+  }
+  part_end(lp->acc);
+  return STP_OK;
+}
+
+/* The slowest components of g (ph[t] the law of transition t) into acc. */
+static stp_status law_graph(const params *P, const stp_graph *g, const stp_coxian *const *ph,
+                            dep_fn fn, const void *ctx, const stp_options *o, slopes *acc,
+                            exp_acc *ea, stp_error *err) {
+  law_part lp = {P, fn, ctx, acc, (uint32_t)stp_graph_transition_count(g)};
+  double rho, residual = 0;
+  stp_reach_stats st;
+  STP_CHECK(stp__reach_gradient_ph(g, o, ph, TIE_RTOL, law_part_add, &lp, &rho, &st, &residual,
+                                   err));
+  ea->states = st.states > ea->states ? st.states : ea->states;
+  ea->residual = fmax(ea->residual, residual);
+  return STP_OK;
+}
+
+static stp_status law_pattern(const params *P, const stp_component *c, const stp_law_columns *lc,
+                              const stp_options *o, slopes *acc, exp_acc *ea, stp_error *err) {
+  double *times = NULL;
+  stp_graph *g = NULL;
+  const stp_coxian **ph = stp__malloc_array(c->u * c->v, sizeof *ph);
+  stp_status s = ph ? stp__pattern_times(P->m, c, &times, err)
+                    : stp__oom(err, "computing sensitivities");
+  if (s == STP_OK)
+    s = stp__pattern_event_graph(c, times, &g, err);
+  for (size_t k = 0; s == STP_OK && k < c->u * c->v; k++)
+    ph[k] = lc->cox[2 * c->stage + 1];
+  if (s == STP_OK)
+    s = law_graph(P, g, ph, pattern_dep, c, o, acc, ea, err);
+  if (s != STP_OK)
+    stp_error_prefix(err, "transfer component %zu after stage \"%s\"", c->index,
+                     P->m->stages[c->stage].name);
+  stp_graph_free(g);
+  free(times);
+  free(ph);
+  return s;
+}
+
+static stp_status law_overlap(const params *P, const stp_component_set *cs, const stp_result *r,
+                              const stp_law_columns *lc, const stp_options *o, slopes *acc,
+                              exp_acc *ea, stp_error *err) {
+  for (size_t k = 0; k < cs->n; k++) {
+    const stp_component *c = &cs->c[k];
+    if (!ties(r->components[k].law_throughput, r->exact_law.throughput))
+      continue;
+    if (c->kind == STP_COMPONENT_COMPUTE) /* a renewal process, whatever the law */
+      compute_part(P, c, acc);
+    else
+      STP_CHECK(law_pattern(P, c, lc, o, acc, ea, err));
+  }
+  return STP_OK;
+}
+
+static stp_status law_strict(const params *P, const stp_law_columns *lc, const stp_options *o,
+                             slopes *acc, exp_acc *ea, stp_error *err) {
+  stp_graph *g;
+  STP_CHECK(stp_mapping_graph(P->m, STP_MODEL_STRICT, &g, err));
+  size_t nt = stp_graph_transition_count(g);
+  const stp_coxian **ph = stp__malloc_array(nt ? nt : 1, sizeof *ph);
+  stp_status s = ph ? STP_OK : stp__oom(err, "computing sensitivities");
+  for (size_t t = 0; s == STP_OK && t < nt; t++)
+    ph[t] = lc->cox[t % lc->ncols];
+  teg_ctx ctx = {(uint32_t)lc->ncols};
+  if (s == STP_OK)
+    s = law_graph(P, g, ph, teg_dep, &ctx, o, acc, ea, err);
+  free(ph);
+  stp_graph_free(g);
   return s;
 }
 
@@ -529,6 +628,44 @@ static stp_status exp_slopes(const params *P, stp_model model, const stp_compone
   return s;
 }
 
+/* Under the law of the evaluation (ev->exact_law): its value missing
+ * gives its reason. */
+static stp_status law_slopes(const params *P, stp_model model, const stp_component_set *cs,
+                             const stp_result *ev, const stp_options *o,
+                             stp_sensitivity_result *r, stp_error *err) {
+  const stp_law_result *lr = &ev->exact_law;
+  if (!lr->asked)
+    return STP_OK;
+  if (!lr->available) {
+    r->law_reason = stp__strdup(lr->reason ? lr->reason : "not computed");
+    return r->law_reason ? STP_OK : stp__oom(err, "recording a reason");
+  }
+  slopes acc;
+  exp_acc ea = {0};
+  stp_law_columns lc = {0};
+  stp_error local = {0};
+  stp_status s = slopes_init(&acc, P->n, err);
+  if (s == STP_OK)
+    s = stp__law_columns_resolve(P->m, o, &lc, &local);
+  if (s == STP_OK)
+    s = model == STP_MODEL_OVERLAP ? law_overlap(P, cs, ev, &lc, o, &acc, &ea, &local)
+                                   : law_strict(P, &lc, o, &acc, &ea, &local);
+  if (s == STP_ELIMIT || s == STP_EINVAL) {
+    r->law_reason = stp__strdup(local.message);
+    s = r->law_reason ? STP_OK : stp__oom(err, "recording a reason");
+  } else if (s == STP_OK) {
+    slopes_store(&acc, r->items, 2);
+    r->law_available = 1;
+    r->law_throughput = lr->throughput;
+    r->law_residual = ea.residual;
+  } else if (err) {
+    *err = local;
+  }
+  stp__law_columns_free(&lc);
+  slopes_free(&acc);
+  return s;
+}
+
 stp_status stp_sensitivity_compute(const stp_mapping *m, stp_model model, const stp_options *opts,
                                    stp_sensitivity_result **out, stp_error *err) {
   if (!out)
@@ -566,10 +703,8 @@ stp_status stp_sensitivity_compute(const stp_mapping *m, stp_model model, const 
   }
   if (s == STP_OK)
     s = exp_slopes(&P, model, &cs, ev, opts, r, err);
-  if (s == STP_OK && ev->exact_law.asked) {
-    r->law_reason = stp__strdup("sensitivities under a law other than exp are not computed");
-    s = r->law_reason ? STP_OK : stp__oom(err, "recording a reason");
-  }
+  if (s == STP_OK)
+    s = law_slopes(&P, model, &cs, ev, opts, r, err);
   stp__components_free(&cs);
   stp_result_free(ev);
   if (s != STP_OK) {
