@@ -97,6 +97,26 @@ STP_API stp_status stp_utilization_compute(const stp_mapping *m, const stp_resul
                                            stp_utilization **out, stp_error *err);
 STP_API void stp_utilization_free(stp_utilization *u);
 
+/* ---- the critical cycle ------------------------------------------------------------ */
+typedef struct stp_critical_cycle {
+  double period;         /* the deterministic period (cycle ratio / R) */
+  size_t nresources;
+  char **resources;      /* on some critical cycle, in processor order: "P1" (Strict: the
+                            processor; Overlap: its computation), "P1 in", "P1 out" */
+  size_t ntransitions;
+  char **transitions;    /* one critical cycle, in order: "row 0: P1 computes T1" */
+  uint64_t cycle_tokens; /* its tokens: the data sets it spans */
+} stp_critical_cycle;
+
+/* The resources on the critical cycles of m's full deterministic event
+ * graph (every cycle of the critical graph), and one such cycle: under
+ * Strict, what limits a mapping that has no critical resource.  STP_ELIMIT
+ * beyond opts' max_transitions or memory budget. */
+STP_API stp_status stp_critical_cycle_compute(const stp_mapping *m, stp_model model,
+                                              const stp_options *opts, stp_critical_cycle **out,
+                                              stp_error *err);
+STP_API void stp_critical_cycle_free(stp_critical_cycle *c);
+
 /* ---- latency ------------------------------------------------------------------- */
 typedef struct stp_latency_result {
   double max;          /* over the paths; NaN when !max_exact */

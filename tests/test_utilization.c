@@ -97,3 +97,63 @@ Test(utilization, latency_lists_each_path) {
   stp_latency_result_free(l);
   stp_mapping_free(m);
 }
+
+static bool listed(const stp_critical_cycle *c, const char *name) {
+  for (size_t k = 0; k < c->nresources; k++)
+    if (strcmp(c->resources[k], name) == 0)
+      return true;
+  return false;
+}
+
+/* Strict: a processor off every critical cycle is never worth speeding up
+ * or costs when slowed (speed elasticities 0; finite differences check
+ * those in test_sensitivity), and one whose slowing costs is on one.  (A
+ * processor on a cycle only through its transfers may have speed
+ * elasticity 0: the link sets those times.) */
+Test(utilization, critical_cycle_resources_are_those_whose_slowing_costs) {
+  trng rng = {.s = 53};
+  int ons = 0;
+  for (int k = 0; k < 40; k++) {
+    tgen p = {.nstages = trng_int(&rng, 1, 4), .max_team = 3};
+    stp_mapping *m = tgen_mapping(&rng, &p);
+    stp_options o;
+    stp_options_init(&o);
+    o.exp_method = STP_EXP_NONE;
+    stp_critical_cycle *c;
+    stp_sensitivity_result *s;
+    stp_result *r;
+    stp_error err = {0};
+    cr_assert_eq(stp_critical_cycle_compute(m, STP_MODEL_STRICT, &o, &c, &err), STP_OK, "%s",
+                 err.message);
+    cr_assert_eq(stp_sensitivity_compute(m, STP_MODEL_STRICT, &o, &s, &err), STP_OK, "%s",
+                 err.message);
+    cr_assert_eq(stp_evaluate(m, STP_MODEL_STRICT, &o, &r, &err), STP_OK);
+    assert_close(c->period, r->det_period, TOL_EXACT);
+    cr_assert(c->nresources > 0 && c->ntransitions > 0 && c->cycle_tokens > 0);
+    size_t on = 0;
+    for (size_t q = 0; q < s->n; q++) {
+      const stp_sensitivity *it = &s->items[q];
+      if (it->kind != STP_PARAM_SPEED || m->procs[it->index].stage == STP_NO_STAGE)
+        continue;
+      if (!listed(c, it->of))
+        cr_assert(it->det.left == 0 && it->det.right == 0, "%s off the cycle", it->of);
+      else
+        on += it->det.left > 1e-9;
+    }
+    ons += on > 0;
+    /* and under Overlap, every critical resource is on a critical cycle */
+    stp_critical_cycle *co;
+    stp_result *ro;
+    cr_assert_eq(stp_critical_cycle_compute(m, STP_MODEL_OVERLAP, &o, &co, &err), STP_OK);
+    cr_assert_eq(stp_evaluate(m, STP_MODEL_OVERLAP, &o, &ro, &err), STP_OK);
+    for (size_t q = 0; q < ro->ncritical; q++)
+      cr_assert(listed(co, ro->critical[q]), "%s", ro->critical[q]);
+    stp_result_free(ro);
+    stp_critical_cycle_free(co);
+    stp_result_free(r);
+    stp_sensitivity_result_free(s);
+    stp_critical_cycle_free(c);
+    stp_mapping_free(m);
+  }
+  cr_assert(ons > 30, "only %d mappings with a listed processor whose slowing costs", ons);
+}
