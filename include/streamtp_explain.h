@@ -138,6 +138,53 @@ STP_API stp_status stp_latency_compute(const stp_mapping *m, size_t max_listed,
                                        stp_latency_result **out, stp_error *err);
 STP_API void stp_latency_result_free(stp_latency_result *l);
 
+/* ---- what-if sweeps ------------------------------------------------------------- */
+/* One varied quantity: "KIND:NAME=FROM..TO[:N][:log]" with KIND speed,
+ * bandwidth (NAME "default" or "FROM->TO", a link with an entry of its
+ * own), work or output (NAME a stage), or "law=FAMILY:PARAM=FROM..TO[:N]"
+ * (a law parameter: erlang:k=1..8, hyperexp:cv=1..4).  N points (default
+ * 11; a law's integer parameter k: every integer from FROM to TO), evenly
+ * spaced, or geometrically with log (FROM, TO > 0). */
+typedef struct stp_vary {
+  char *spec;            /* as given */
+  char *label;           /* "speed:P1", "law:erlang:k" */
+  int is_law;
+  stp_param_kind kind;   /* when !is_law */
+  char *name;
+  char *law_family, *law_param;
+  double from, to;
+  size_t n;
+  int log;
+} stp_vary;
+
+/* EINVAL naming what is wrong in spec. */
+STP_API stp_status stp_vary_parse(const char *spec, stp_vary **out, stp_error *err);
+STP_API void stp_vary_free(stp_vary *v);
+/* The k-th value (k < v->n). */
+STP_API double stp_vary_value(const stp_vary *v, size_t k);
+
+/* One point of a sweep. */
+typedef struct stp_sweep_point {
+  size_t nvary;
+  double vary[2];        /* the values of the varied quantities */
+  stp_result *result;    /* the evaluation there (det, exp, law, bounds, components) */
+  char *critical;        /* the critical resources under det, ", " between them; NULL: none */
+  stp_sim_result *sim;   /* the simulation there, when asked; else NULL */
+} stp_sweep_point;
+
+/* Evaluates m under model with vary[j] at its value index[j] (nvary 1 or
+ * 2), with the options o (o->law: the law; a law vary sets it) and, when
+ * sim is not NULL, a simulation with those options (its law the point's
+ * when a law varies).  EINVAL when a vary names no such parameter (a
+ * processor, a stage, a link entry) or makes a value invalid. */
+STP_API stp_status stp_sweep_point_eval(const stp_mapping *m, stp_model model,
+                                        const stp_vary *const *vary, size_t nvary,
+                                        const size_t *index, const stp_options *o,
+                                        const stp_sim_options *sim, stp_sweep_point *out,
+                                        stp_error *err);
+/* Frees what the point holds (not the point). */
+STP_API void stp_sweep_point_clear(stp_sweep_point *p);
+
 #ifdef __cplusplus
 }
 #endif
