@@ -3,13 +3,16 @@
  * process, and their agreement with central differences of separate
  * evaluations (bench/README.md, "Explaining a throughput").
  *
- *   explain_bench FILE [--model M] [--runs K] [--fd N]
+ *   explain_bench FILE [--model M] [--runs K] [--fd N] [--sweep P]
  *
  * prints one JSON line: eval and sensitivity seconds (medians of K runs),
  * their ratio, the parameters, the chain states and the adjoint residual,
  * and, with --fd N, the largest difference between the exp and det
  * elasticities and central differences (log step 1e-5 for exp, one-sided
- * steps 1e-7 for det) over the N parameters of largest |elasticity|. */
+ * steps 1e-7 for det) over the N parameters of largest |elasticity|; with
+ * --sweep P, the time of a sweep of P points (stp_sweep_point_eval) of the
+ * speed of the processor of largest speed elasticity, from half to twice
+ * its value on a log scale. */
 #include "models/pipeline/mapping.h"
 #include "streamtp_explain.h"
 
@@ -78,7 +81,7 @@ static int cmp_abs_exp(const void *a, const void *b) {
 int main(int argc, char **argv) {
   const char *file = NULL;
   stp_model model = STP_MODEL_OVERLAP;
-  int runs = 3, fd = 0, model_set = 0;
+  int runs = 3, fd = 0, model_set = 0, sweep = 0;
   for (int a = 1; a < argc; a++) {
     if (!strcmp(argv[a], "--model") && a + 1 < argc) {
       stp_model_parse(argv[++a], &model);
@@ -87,6 +90,8 @@ int main(int argc, char **argv) {
       runs = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--fd") && a + 1 < argc)
       fd = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--sweep") && a + 1 < argc)
+      sweep = atoi(argv[++a]);
     else
       file = argv[a];
   }
@@ -143,6 +148,38 @@ int main(int argc, char **argv) {
     }
     printf(", \"fd_checked\": %d, \"fd_max_diff_exp\": %.3g, \"fd_max_diff_det\": %.3g", n,
            worst_exp, worst_det);
+  }
+  if (sweep > 0) {
+    size_t best = SIZE_MAX;
+    for (size_t k = 0; k < s->n; k++)
+      if (s->items[k].kind == STP_PARAM_SPEED &&
+          (best == SIZE_MAX || fabs(s->items[k].det.left) > fabs(s->items[best].det.left)))
+        best = k;
+    char spec[512];
+    snprintf(spec, sizeof spec, "speed:%s=%.17g..%.17g:%d:log", s->items[best].of,
+             s->items[best].value / 2, s->items[best].value * 2, sweep);
+    stp_vary *v;
+    if (stp_vary_parse(spec, &v, &err) != STP_OK)
+      die("vary", &err);
+    const stp_vary *vs[1] = {v};
+    size_t changes = 0;
+    char *prev = NULL;
+    double t0 = now();
+    for (size_t k = 0; k < v->n; k++) {
+      stp_sweep_point p;
+      if (stp_sweep_point_eval(m, model, vs, 1, &k, &o, NULL, &p, &err) != STP_OK)
+        die("sweep", &err);
+      if (k && (!prev != !p.critical || (prev && strcmp(prev, p.critical))))
+        changes++;
+      free(prev);
+      prev = p.critical ? strdup(p.critical) : NULL;
+      stp_sweep_point_clear(&p);
+    }
+    free(prev);
+    printf(", \"sweep\": \"%s\", \"sweep_points\": %d, \"sweep_s\": %.6g, "
+           "\"sweep_per_eval\": %.3g, \"critical_changes\": %zu",
+           spec, sweep, now() - t0, (now() - t0) / sweep / e, changes);
+    stp_vary_free(v);
   }
   printf("}\n");
   stp_sensitivity_result_free(s);
