@@ -256,6 +256,7 @@ bool cli_check_distributed(const cli_command *cmd);
                            "build, docs/cluster.md)"}
 
 extern const cli_command cli_eval_command;
+extern const cli_command cli_sweep_command;
 extern const cli_command cli_optimize_command;
 extern const cli_command cli_teg_command;
 extern const cli_command cli_batch_command;

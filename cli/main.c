@@ -11,6 +11,7 @@ static const cli_command *const commands[] = {
     &cli_batch_command,
     &cli_generate_command,
     &cli_simulate_command,
+    &cli_sweep_command,
     &cli_ctmc_command,
     &cli_graph_command,
     &cli_reduce_command,

@@ -487,4 +487,5 @@ void stp__text_eval(FILE *f, const json_t *rec, size_t index) {
   const json_t *cs = stp__jget(rec, "components");
   if (json_array_size(cs))
     component_table(f, cs, lr != NULL);
+  stp__text_explain(f, rec);
 }

@@ -120,4 +120,9 @@ void stp__text_bcast_partition(FILE *f, const json_t *rec, size_t index);
 void stp__text_reduce(FILE *f, const json_t *rec, size_t index);
 extern const char *const stp__reduce_csv[], *const stp__reduce_table[];
 
+/* The explain members of an eval record (explain.c), after its report. */
+void stp__text_explain(FILE *f, const json_t *rec);
+void stp__text_sweep(FILE *f, const json_t *rec, size_t index);
+extern const char *const stp__sweep_csv[];
+
 #endif /* STP_REPORT_RECORD_H */

@@ -193,6 +193,12 @@ CASES = {
         large=(["bcast", "--json", "--inter", "flat", "--max-states", "1e12", "--max-memory",
                 "1M", tmp("platform60.json")], 0, "memory budget"),
         many=["bcast", "--json", "--max-states", "100", tmp("platform200.json")]),  # 110 kB
+    "sweep": dict(
+        long=["sweep", "--json", "--max-states", "1e9", "--max-memory", "2100M", "--vary",
+              "speed:P0_0=1..10:1000", STRICT],
+        large=(["sweep", "--max-memory", "10M", "--vary", "speed:P0_0=1..2:2", STRICT], 2,
+               "memory budget"),
+        many=["sweep", "--json", "--vary", "law=erlang:k=1..40", path("examples", "example-a.json")]),
     "optimize": dict(
         long=["optimize", "--json", "--method", "heuristic", "--time-limit", "100", STRICT],
         large=None,  # its memory is that of one evaluation: eval's case
