@@ -95,32 +95,19 @@ static int write_plot(const char *path, const stp_sensitivity_result *s, stp_ran
   return CLI_OK;
 }
 
-/* The explain members asked for (and, under Strict without a critical
- * resource, the resources on the critical cycle). */
+/* The explain members asked for. */
 static int explain(const stp_mapping *m, stp_model model, const stp_options *o,
                    const stp_result *r, const explain_opts *x, stp_explain_members *out) {
   stp_error err = {0};
-  if (model == STP_MODEL_STRICT && r->ncritical == 0) {
-    stp_critical_cycle *c = NULL;
-    if (stp_critical_cycle_compute(m, model, o, &c, &err) != STP_OK)
-      return cli_report_error(&err);
-    out->critical_cycle = c;
-  }
   if (x->sensitivity) {
     stp_sensitivity_result *s = NULL;
     if (stp_sensitivity_compute(m, model, o, &s, &err) != STP_OK)
       return cli_report_error(&err);
-    stp_rank_by by = x->rank_given ? x->rank_by : s->exp_available ? STP_RANK_EXP : STP_RANK_DET;
-    if (by == STP_RANK_LAW && !s->law_available)
-      by = s->exp_available ? STP_RANK_EXP : STP_RANK_DET;
-    if (by == STP_RANK_EXP && !s->exp_available)
-      by = STP_RANK_DET;
-    stp_sensitivity_rank(s, by);
+    stp_sensitivity_rank(s, x->rank_given ? x->rank_by : STP_RANK_EXP);
     out->sensitivity = s;
-    out->rank_by = by;
     out->top = (size_t)x->top;
     if (x->plot) {
-      int rc = write_plot(x->plot, s, by, (size_t)x->top, m);
+      int rc = write_plot(x->plot, s, s->ranked_by, (size_t)x->top, m);
       if (rc != CLI_OK)
         return rc;
     }
@@ -303,7 +290,7 @@ const cli_command cli_eval_command = {
                "--sensitivity: exact elasticities (det from the critical cycles, both one-sided\n"
                "values where they tie; exp and the law from one adjoint solve per chain);\n"
                "--utilization: busy fractions; --latency: one data set alone, per lcm path.\n"
-               "Under Strict without a critical resource, the resources on the critical cycle.\n"
+               "Under Strict without a critical resource: the resources on the critical cycles.\n"
                "FILE '-' reads standard input.\n"
                "Exit status: 0 success, 1 internal failure (or output not written), 2 bad input\n"
                "or usage, 130 interrupted (Ctrl-C).",

@@ -129,6 +129,11 @@ typedef struct stp_result {
   stp_component_result *components;
   double seconds;          /* wall time of the evaluation */
   stp_law_result exact_law; /* under phase-type laws, when a law is given */
+  /* Strict without a critical resource: the resources on the critical
+   * cycles of the event graph (streamtp_explain.h, stp_critical_cycle_compute),
+   * what limits such a mapping; else 0 and NULL */
+  size_t ncycle_resources;
+  char **cycle_resources;
 } stp_result;
 
 /* Evaluate a mapping under model `model`: deterministic throughput, M_ct,

@@ -54,6 +54,7 @@ typedef struct stp_sensitivity_result {
   double law_throughput;
   double law_residual;
   double seconds;
+  stp_rank_by ranked_by;    /* the order of items: STP_RANK_DET until stp_sensitivity_rank */
 } stp_sensitivity_result;
 
 /* The elasticities of the throughput of m under model with respect to every
@@ -68,8 +69,8 @@ STP_API stp_status stp_sensitivity_compute(const stp_mapping *m, stp_model model
                                            const stp_options *opts,
                                            stp_sensitivity_result **out, stp_error *err);
 /* Sorts the items by decreasing elasticity under `by` (ties, and items
- * without that value, in parameter order).  by STP_RANK_EXP where exp is
- * not available ranks by det. */
+ * without that value, in parameter order); r->ranked_by says which was
+ * used: a law not computed ranks by exp, exp not computed by det. */
 STP_API void stp_sensitivity_rank(stp_sensitivity_result *r, stp_rank_by by);
 STP_API void stp_sensitivity_result_free(stp_sensitivity_result *r);
 

@@ -15,8 +15,7 @@ extern "C" {
 
 /* What to add to an eval record; NULL members are left out. */
 typedef struct stp_explain_members {
-  const stp_sensitivity_result *sensitivity; /* ranked already (stp_sensitivity_rank) */
-  stp_rank_by rank_by;                       /* as ranked, for "sensitivity_solve" */
+  const stp_sensitivity_result *sensitivity; /* in its order (stp_sensitivity_rank) */
   size_t top;                                /* the first top items (0: all) */
   const stp_utilization *utilization;
   const stp_latency_result *latency;

@@ -43,9 +43,9 @@ static const char *rank_name(stp_rank_by by) {
 }
 
 /* How the values were found: the adjoint solves, or why a value is missing. */
-static json_t *solve_json(const stp_sensitivity_result *r, stp_rank_by by) {
+static json_t *solve_json(const stp_sensitivity_result *r) {
   json_t *o = json_object();
-  stp__jset(o, "rank_by", json_string(rank_name(by)));
+  stp__jset(o, "rank_by", json_string(rank_name(r->ranked_by)));
   stp__jset(o, "parameters", stp__ju64(r->n));
   if (r->exp_available)
     stp__jset(o, "exponential",
@@ -121,7 +121,7 @@ stp_status stp_record_add_explain(stp_record *rec, const stp_explain_members *x,
     stp__jset(o, "critical_cycle", critical_cycle_json(x->critical_cycle));
   if (x->sensitivity) {
     stp__jset(o, "sensitivity", sensitivity_json(x->sensitivity, x->top));
-    stp__jset(o, "sensitivity_solve", solve_json(x->sensitivity, x->rank_by));
+    stp__jset(o, "sensitivity_solve", solve_json(x->sensitivity));
   }
   if (x->utilization)
     stp__jset(o, "utilization", utilization_json(x->utilization));

@@ -160,6 +160,9 @@ json_t *stp__result_object(const stp_mapping *m, const stp_result *r, bool compo
   stp__jset(det, "critical_resource", r->ncritical ? stp__jstr(r->critical[0]) : json_null());
   stp__jset(det, "critical_resources", stp__jstrs(r->critical, r->ncritical));
   stp__jset(det, "max_cycle_time_resource", stp__jstr(r->mct_resource));
+  if (r->ncycle_resources)
+    stp__jset(det, "critical_cycle_resources",
+              stp__jstrs(r->cycle_resources, r->ncycle_resources));
   stp__jset(o, "deterministic", det);
   json_t *ex = json_object();
   chain_value(ex, &(chain_fields){r->exp_available, r->exp_throughput, r->exp_period,
@@ -458,6 +461,13 @@ static void deterministic_text(FILE *f, const json_t *det) {
     stp__fprintf(f,
                  "  critical        none: the period exceeds every resource cycle-time by %.3g%%\n",
                  100.0 * (period / mct - 1));
+    const json_t *cyc = stp__jget(det, "critical_cycle_resources");
+    if (json_array_size(cyc)) {
+      fputs("  critical cycle  ", f);
+      for (size_t k = 0; k < json_array_size(cyc); k++)
+        fprintf(f, "%s%s", k ? ", " : "", json_string_value(json_array_get(cyc, k)));
+      fputs(" (the resources on the cycles that set the period)\n", f);
+    }
   }
 }
 

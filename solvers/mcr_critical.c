@@ -36,24 +36,28 @@ static double weight_scale(const stp_digraph *g, double lambda) {
   return s > 0 ? s : 1;
 }
 
+/* Past this many edge visits per edge the potentials are given up: the
+ * event graphs measured settle in a few passes, and a pathological graph
+ * must not turn an evaluation quadratic. */
+#define STP_CRITICAL_PASSES 256
+
 /* Longest distances under w - lambda tok from a virtual source (x = 0 at
- * every node first); false when memory is short. */
-static bool potentials(const stp_digraph *g, double lambda, double tol, double *x) {
+ * every node first); ENOMEM, or ELIMIT past STP_CRITICAL_PASSES passes. */
+static stp_status potentials(const stp_digraph *g, double lambda, double tol, double *x,
+                             stp_error *err) {
   uint32_t n = g->n, *queue = stp__malloc_array(n ? n : 1, sizeof *queue);
   unsigned char *queued = stp__calloc(n ? n : 1, 1);
   if (!queue || !queued) {
     free(queue);
     free(queued);
-    return false;
+    return stp__oom(err, "finding the critical graph");
   }
-  uint64_t head = 0, len = n, budget = (uint64_t)n * (n + 2) + g->m;
+  uint64_t head = 0, len = n, budget = STP_CRITICAL_PASSES * ((uint64_t)n + g->m);
   for (uint32_t u = 0; u < n; u++) {
     x[u] = 0;
     queue[u] = u;
     queued[u] = 1;
   }
-  /* budget: Bellman-Ford's n passes; past it only rounding keeps a cycle
-   * gaining, and the potential is as good as it gets */
   while (len > 0 && budget > 0) {
     uint32_t u = queue[head];
     head = (head + 1) % n;
@@ -74,7 +78,12 @@ static bool potentials(const stp_digraph *g, double lambda, double tol, double *
   }
   free(queue);
   free(queued);
-  return true;
+  if (len > 0)
+    return stp__fail(err, STP_ELIMIT,
+                     "the critical graph: the potentials did not settle in %d passes over %llu "
+                     "edges",
+                     STP_CRITICAL_PASSES, (unsigned long long)g->m);
+  return STP_OK;
 }
 
 /* The tight edges of x as a graph on the same nodes. */
@@ -146,12 +155,12 @@ stp_status stp__mcr_critical(const stp_digraph *g, double lambda, stp_mcr_critic
   out->lambda = lambda;
   double scale = weight_scale(g, lambda);
   double *x = stp__malloc_array(g->n ? g->n : 1, sizeof *x);
-  if (!x || !potentials(g, lambda, RELAX_RTOL * scale, x)) {
-    free(x);
+  if (!x)
     return stp__oom(err, "finding the critical graph");
-  }
   stp_digraph *t = NULL;
-  stp_status s = tight_graph(g, lambda, x, TIGHT_RTOL * scale, &t, err);
+  stp_status s = potentials(g, lambda, RELAX_RTOL * scale, x, err);
+  if (s == STP_OK)
+    s = tight_graph(g, lambda, x, TIGHT_RTOL * scale, &t, err);
   if (s == STP_OK)
     s = keep_cyclic(g, t, out, err);
   stp__digraph_free(t);

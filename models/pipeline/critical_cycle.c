@@ -6,6 +6,8 @@
  * transitions name the resources: a computation its processor, a transfer
  * its sender and receiver (Strict: both processors; Overlap: the sender's
  * out-port and the receiver's in-port). */
+#include "models/pipeline/critical_cycle.h"
+
 #include "base/core.h"
 #include "models/pipeline/teg.h"
 #include "solvers/mcr_critical.h"
@@ -115,5 +117,20 @@ stp_status stp_critical_cycle_compute(const stp_mapping *m, stp_model model,
     return s;
   }
   *out = c;
+  return STP_OK;
+}
+
+stp_status stp__critical_cycle_resources(const stp_mapping *m, stp_model model,
+                                         const stp_options *o, char ***names, size_t *n,
+                                         stp_error *err) {
+  stp_critical_cycle *c;
+  *names = NULL;
+  *n = 0;
+  STP_CHECK(stp_critical_cycle_compute(m, model, o, &c, err));
+  *names = c->resources; /* handed over */
+  *n = c->nresources;
+  c->resources = NULL;
+  c->nresources = 0;
+  stp_critical_cycle_free(c);
   return STP_OK;
 }

@@ -2,6 +2,7 @@
  * -> deterministic throughput, M_ct and critical resources -> exponential
  * throughput and bounds -> stp_result. */
 #include "base/core.h"
+#include "models/pipeline/critical_cycle.h"
 #include "models/pipeline/deterministic.h"
 #include "models/pipeline/exact_law.h"
 #include "models/pipeline/exponential.h"
@@ -30,6 +31,9 @@ void stp_result_free(stp_result *r) {
   }
   free(r->components);
   stp__law_result_clear(&r->exact_law);
+  for (size_t k = 0; k < r->ncycle_resources; k++)
+    free(r->cycle_resources[k]);
+  free(r->cycle_resources);
   free(r);
 }
 
@@ -150,6 +154,15 @@ static stp_status evaluate_det(const stp_mapping *m, stp_model model, const stp_
   }
   if (s == STP_OK && det_rho)
     s = copy_components(cs, det_rho, r->det_throughput, r, err);
+  if (s == STP_OK && model == STP_MODEL_STRICT && r->ncritical == 0) { /* what limits it, then */
+    stp_error local = {0}; /* a graph beyond the passes only goes without the names */
+    s = stp__critical_cycle_resources(m, model, o, &r->cycle_resources, &r->ncycle_resources,
+                                      &local);
+    if (s == STP_ELIMIT)
+      s = STP_OK;
+    else if (s != STP_OK && err)
+      *err = local;
+  }
   free(ct);
   free(det_rho);
   return s;

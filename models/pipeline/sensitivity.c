@@ -740,6 +740,7 @@ void stp_sensitivity_rank(stp_sensitivity_result *r, stp_rank_by by) {
     by = STP_RANK_DET;
   if (by == STP_RANK_LAW && !r->law_available)
     by = r->exp_available ? STP_RANK_EXP : STP_RANK_DET;
+  r->ranked_by = by;
   rank_key *keys = stp__malloc_array(r->n, sizeof *keys);
   stp_sensitivity *copy = stp__malloc_array(r->n, sizeof *copy);
   if (!keys || !copy) { /* leave the order as it is */
