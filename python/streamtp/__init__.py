@@ -25,9 +25,10 @@ the source tree this package sits in, then the system's search path.
 """
 from ._lib import Error, library_path, version as __version__
 from ._optimize import optimize
-from ._pipeline import batch, evaluate, generate, simulate
+from ._pipeline import batch, evaluate, generate, simulate, sweep
 
-__all__ = ["Error", "evaluate", "simulate", "batch", "generate", "optimize", "library_path", "__version__"]
+__all__ = ["Error", "evaluate", "simulate", "sweep", "batch", "generate", "optimize",
+           "library_path", "__version__"]
 
 # The generic event graph and the seed families (streamtp.graph).
 from .graph import graph  # noqa: E402

@@ -94,7 +94,8 @@ _result_json = fn("stp_result_json", _c_int, _P, _P, ctypes.POINTER(_P), PE)
 
 
 def evaluate(mapping, model=None, *, exp_method="auto", max_transitions=None, max_states=None,
-             max_memory=None, law=None, progress=None):
+             max_memory=None, law=None, progress=None, sensitivity=False, rank_by=None,
+             top=None, utilization=False, latency=False):
     """Evaluate a mapping (a dict in the mapping-file format, or a file path)
     under `model` ("overlap", "strict", or "both"; default: the mapping's
     "model").  Returns the dict `streamtp eval --json` prints (a list of two
@@ -105,11 +106,32 @@ def evaluate(mapping, model=None, *, exp_method="auto", max_transitions=None, ma
     "exact_law", as with `eval --law` (None: the mapping's "laws", if any).
     progress(info) is called now and then during long solves with a dict
     {"what", "done", "estimate", "seconds"}.  Ctrl-C stops the computation
-    (KeyboardInterrupt) within a second."""
+    (KeyboardInterrupt) within a second.  sensitivity=True adds
+    "sensitivity" (ranked by rank_by "det", "exp" (default) or "law"; top:
+    the first top) and "sensitivity_solve", utilization=True "utilization",
+    latency=True "latency", as `eval --sensitivity --utilization --latency`."""
     if model is not None and model != "both":
         choice("model", model, MODELS)
+    if sensitivity or utilization or latency or rank_by is not None or top is not None:
+        from ._explain import explain_all
+        return interruptible(explain_all, mapping, model, exp_method, max_transitions,
+                             max_states, law, sensitivity, rank_by, top, utilization, latency,
+                             max_memory=max_memory, progress=progress)
     return interruptible(_evaluate_all, mapping, model, exp_method, max_transitions, max_states,
                          law, max_memory=max_memory, progress=progress)
+
+
+def sweep(mapping, vary, model=None, *, law=None, exp_method="auto", max_transitions=None,
+          max_states=None, max_memory=None, progress=None):
+    """The records of `streamtp sweep --json`: one dict per point of the
+    range (vary: a spec "speed:P1=1..10:11:log", "law=erlang:k=1..8", or a
+    list of two, the first fastest), with "vary", the eval objects and
+    "critical"."""
+    if model is not None and model != "both":
+        choice("model", model, MODELS)
+    from ._explain import sweep_all
+    return interruptible(sweep_all, mapping, vary, model, exp_method, max_transitions,
+                         max_states, law, max_memory=max_memory, progress=progress)
 
 
 def _evaluate_all(run, mapping, model, exp_method, max_transitions, max_states, law):
