@@ -91,6 +91,11 @@ static double bandwidth_at(const stp_mapping *m, size_t at, size_t p, size_t q) 
   return m->bandwidth;
 }
 
+size_t stp__link_entry(const stp_mapping *m, size_t p, size_t q) {
+  size_t at = link_lower_bound(m, 0, m->nlinks, p, q);
+  return at < m->nlinks && m->links[at].from == p && m->links[at].to == q ? at : SIZE_MAX;
+}
+
 double stp__link_bandwidth(const stp_mapping *m, size_t p, size_t q) {
   return bandwidth_at(m, link_lower_bound(m, 0, m->nlinks, p, q), p, q);
 }

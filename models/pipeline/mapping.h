@@ -61,6 +61,9 @@ static inline size_t stp__team_member(const stp_mapping *m, size_t i, size_t k) 
   return m->team[m->team_off[i] + k];
 }
 
+/* The index of the "links" entry of p -> q (in the sorted links), SIZE_MAX
+ * when it has none (it takes the default bandwidth). */
+size_t stp__link_entry(const stp_mapping *m, size_t p, size_t q);
 /* Bandwidth of the link p -> q: its "links" entry, else the default; 0 when
  * neither exists. */
 double stp__link_bandwidth(const stp_mapping *m, size_t p, size_t q);

@@ -66,20 +66,6 @@ static params params_of(const stp_mapping *m) {
   return P;
 }
 
-/* The file's entry for p -> q (links are sorted by (from, to)), SIZE_MAX. */
-static size_t link_entry(const stp_mapping *m, size_t p, size_t q) {
-  size_t lo = 0, hi = m->nlinks;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    const stp_link *l = &m->links[mid];
-    if (l->from < p || (l->from == p && l->to < q))
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < m->nlinks && m->links[lo].from == p && m->links[lo].to == q ? lo : SIZE_MAX;
-}
-
 /* What a transition's time depends on: d log x = coef[0] d log theta[idx[0]]
  * + coef[1] d log theta[idx[1]]. */
 typedef struct dep {
@@ -92,7 +78,7 @@ static dep comp_dep(const params *P, size_t p) {
 }
 
 static dep link_dep(const params *P, size_t i, size_t p, size_t q) {
-  size_t l = link_entry(P->m, p, q);
+  size_t l = stp__link_entry(P->m, p, q);
   return (dep){{l == SIZE_MAX ? P->dflt : P->link0 + l, P->out0 + i}, {-1, 1}};
 }
 
