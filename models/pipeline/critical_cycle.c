@@ -33,7 +33,7 @@ void stp_critical_cycle_free(stp_critical_cycle *c) {
 static void mark_node(const stp_teg *t, uint32_t node, unsigned char *used) {
   uint64_t row = node / t->ncols;
   uint32_t col = node % t->ncols;
-  size_t q, p = stp__teg_processor(t->map, row, col, &q);
+  size_t q, p = stp__teg_processor(&t->teams, row, col, &q);
   bool strict = t->model == STP_MODEL_STRICT;
   if (col % 2 == 0) {
     used[3 * p] = 1;
