@@ -37,6 +37,16 @@ static const char *const sweep_formats[] = {"text", "jsonl", "csv", NULL};
 
 /* --vary may come twice, which cli_parse's one value per option cannot
  * hold: the varies are taken out of argv first. */
+/* The library names the spec "vary SPEC: ..."; here it is the option. */
+static int cli_report_vary_error(stp_error *err) {
+  size_t n = strlen(err->message);
+  if (strncmp(err->message, "vary ", 5) == 0 && n + 2 < sizeof err->message) {
+    memmove(err->message + 2, err->message, n + 1);
+    memcpy(err->message, "--", 2);
+  }
+  return cli_report_error(err);
+}
+
 static int take_varies(int argc, char **argv, char **rest, const char **vary, int *nvary) {
   int n = 0;
   *nvary = 0;
@@ -113,7 +123,7 @@ static int sweep_one(cli_out *out, const sweep_run *s, const stp_mapping *m, stp
     stp_error err = {0};
     if (stp_sweep_point_eval(m, model, (const stp_vary *const *)s->vary, (size_t)s->nvary, idx,
                              &s->o, s->simulate ? &s->sim : NULL, &p, &err) != STP_OK) {
-      status = cli_report_error(&err);
+      status = cli_report_vary_error(&err);
       break;
     }
     stp_record *rec = NULL;
@@ -142,7 +152,7 @@ static bool parse_run(const cli_command *cmd, const cli_args *a, const char **va
   }
   for (int j = 0; j < nvary; j++) {
     if (stp_vary_parse(vary[j], &s->vary[j], &err) != STP_OK) {
-      cli_usage_error(cmd, "%s", err.message);
+      cli_usage_error(cmd, "--%s", err.message); /* the library's "vary SPEC: ..." */
       return false;
     }
     s->nvary++;

@@ -577,23 +577,28 @@ stp_status stp__reach_ph_precheck(uint64_t phases, uint64_t tokens, uint64_t sta
   snprintf(count, sizeof count, least == UINT64_MAX ? "more than 2^64" : "at least %llu",
            (unsigned long long)least);
   if (least > o->max_states)
-    return stp__fail(err, STP_ELIMIT,
-                     "the phase-type chain needs %s states (%s), above the limit of %llu; raise "
-                     "--max-states", count,
+    return stp__fail_limit(err, (stp_limit){STP_LIMIT_STATES, least, o->max_states, 0},
+                     "the phase-type chain needs %s states (%s), above the limit of %llu", count,
                      least == start ? "the phases of the transitions enabled at the start"
                                     : "the phases of every transition, at most as many enabled "
                                       "at once as the component holds tokens",
                      (unsigned long long)o->max_states);
   if ((double)phases * STP_REACH_BYTES_PER_PHASE > (double)budget)
-    return stp__fail(err, STP_ELIMIT,
+    return stp__fail_limit(err,
+                     (stp_limit){STP_LIMIT_MEMORY,
+                                 stp__u64_sat((double)phases * STP_REACH_BYTES_PER_PHASE), budget,
+                                 0},
                      "the phase-type chain's tables need %.3g GiB (%llu phases of the laws of "
-                     "the transitions of a component), above the memory budget of %.3g GiB "
-                     "(--max-memory)", (double)phases * STP_REACH_BYTES_PER_PHASE / 1073741824.0,
+                     "the transitions of a component), above the memory budget of %.3g GiB",
+                     (double)phases * STP_REACH_BYTES_PER_PHASE / 1073741824.0,
                      (unsigned long long)phases, (double)budget / 1073741824.0);
   if ((double)least * (8 + STP_REACH_BYTES_PER_STATE) > (double)budget)
-    return stp__fail(err, STP_ELIMIT,
+    return stp__fail_limit(err,
+                     (stp_limit){STP_LIMIT_MEMORY,
+                                 stp__u64_sat((double)least * (8 + STP_REACH_BYTES_PER_STATE)),
+                                 budget, 0},
                      "the phase-type chain needs %s states of at least %d bytes, above the "
-                     "memory budget of %.3g GiB (--max-memory)", count,
+                     "memory budget of %.3g GiB", count,
                      8 + STP_REACH_BYTES_PER_STATE, (double)budget / 1073741824.0);
   return STP_OK;
 }

@@ -158,10 +158,10 @@ stp_status stp__component_det_throughput(const stp_mapping *m, const stp_compone
   double bytes = (double)c->u * (double)c->v * STP_PATTERN_DET_BYTES;
   uint64_t budget = stp_options_memory_budget(o);
   if (bytes > (double)budget)
-    return stp__fail(err, STP_ELIMIT,
+    return stp__fail_limit(err, (stp_limit){STP_LIMIT_MEMORY, stp__u64_sat(bytes), budget, 0},
                      "%s: the transfer pattern after stage \"%s\" (%zu x %zu transitions) needs "
                      "about %.3g GiB for its deterministic throughput, above the memory budget "
-                     "of %.3g GiB (--max-memory)", m->file, m->stages[c->stage].name, c->u, c->v,
+                     "of %.3g GiB", m->file, m->stages[c->stage].name, c->u, c->v,
                      bytes / 1073741824.0, (double)budget / 1073741824.0);
   double *times, rate = 0;
   STP_CHECK(stp__pattern_times(m, c, &times, err));

@@ -11,6 +11,7 @@
 #include "base/fileio.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,8 +153,10 @@ static stp_status write_one(run *x, uint64_t k, stp_error *err) {
     stp_atomic_file *a;
     FILE *f;
     s = stp_atomic_open(path, &a, &f, err);
-    if (s == STP_OK) {
-      fwrite(text, 1, len, f); /* a failed write is seen by the commit */
+    if (s == STP_OK && fwrite(text, 1, len, f) != len) { /* its errno is the reason */
+      s = stp__fail(err, STP_EIO, "%s: cannot write: %s", path, strerror(errno));
+      stp_atomic_abort(a);
+    } else if (s == STP_OK) {
       s = stp_atomic_commit(a, err);
     }
     x->r->written += s == STP_OK;

@@ -45,11 +45,11 @@ static bool parse_number(const char *s, size_t n, double *out) {
 static stp_status parse_range(const char *spec, const char *r, stp_vary *v, stp_error *err) {
   const char *dots = strstr(r, "..");
   if (!dots)
-    return stp__fail(err, STP_EINVAL, "--vary %s: the range must read FROM..TO[:N][:log]", spec);
+    return stp__fail(err, STP_EINVAL, "vary %s: the range must read FROM..TO[:N][:log]", spec);
   const char *to = dots + 2, *colon = strchr(to, ':');
   size_t tolen = colon ? (size_t)(colon - to) : strlen(to);
   if (!parse_number(r, (size_t)(dots - r), &v->from) || !parse_number(to, tolen, &v->to))
-    return stp__fail(err, STP_EINVAL, "--vary %s: FROM and TO must be finite numbers", spec);
+    return stp__fail(err, STP_EINVAL, "vary %s: FROM and TO must be finite numbers", spec);
   while (colon) {
     const char *opt = colon + 1;
     colon = strchr(opt, ':');
@@ -62,14 +62,14 @@ static stp_status parse_range(const char *spec, const char *r, stp_vary *v, stp_
       v->n = (size_t)n;
     } else {
       return stp__fail(err, STP_EINVAL,
-                       "--vary %s: \"%.*s\" is neither a number of points (1 to %d) nor log",
+                       "vary %s: \"%.*s\" is neither a number of points (1 to %d) nor log",
                        spec, (int)len, opt, STP_VARY_MAX_POINTS);
     }
   }
   if (v->log && !(v->from > 0 && v->to > 0))
-    return stp__fail(err, STP_EINVAL, "--vary %s: a log range needs FROM and TO > 0", spec);
+    return stp__fail(err, STP_EINVAL, "vary %s: a log range needs FROM and TO > 0", spec);
   if (v->n == 1 && v->from != v->to)
-    return stp__fail(err, STP_EINVAL, "--vary %s: one point needs FROM = TO", spec);
+    return stp__fail(err, STP_EINVAL, "vary %s: one point needs FROM = TO", spec);
   return STP_OK;
 }
 
@@ -82,7 +82,7 @@ static stp_status parse_kind(const char *spec, const char *kind, size_t len, stp
       return STP_OK;
     }
   return stp__fail(err, STP_EINVAL,
-                   "--vary %s: \"%.*s\" is not speed, bandwidth, work, output or law", spec,
+                   "vary %s: \"%.*s\" is not speed, bandwidth, work, output or law", spec,
                    (int)len, kind);
 }
 
@@ -91,18 +91,18 @@ static stp_status parse_law(const char *spec, stp_vary *v, stp_error *err) {
   const char *fam = spec + 4, *colon = strchr(fam, ':'), *eq = colon ? strchr(colon, '=') : NULL;
   if (!colon || !eq || colon == fam || eq == colon + 1)
     return stp__fail(err, STP_EINVAL,
-                     "--vary %s: a law range reads law=FAMILY:PARAM=FROM..TO (law=erlang:k=1..8)",
+                     "vary %s: a law range reads law=FAMILY:PARAM=FROM..TO (law=erlang:k=1..8)",
                      spec);
   v->is_law = 1;
   v->law_family = stp__asprintf("%.*s", (int)(colon - fam), fam);
   v->law_param = stp__asprintf("%.*s", (int)(eq - colon - 1), colon + 1);
   v->label = stp__asprintf("law:%s:%s", v->law_family, v->law_param);
   if (!v->law_family || !v->law_param || !v->label)
-    return stp__oom(err, "parsing --vary");
+    return stp__oom(err, "parsing a vary spec");
   STP_CHECK(parse_range(spec, eq + 1, v, err));
   bool integer = strcmp(v->law_param, "k") == 0;
   if (integer && (v->from != floor(v->from) || v->to != floor(v->to)))
-    return stp__fail(err, STP_EINVAL, "--vary %s: k takes integers", spec);
+    return stp__fail(err, STP_EINVAL, "vary %s: k takes integers", spec);
   if (integer && v->n == 0 && fabs(v->to - v->from) < STP_VARY_MAX_POINTS)
     v->n = (size_t)fabs(v->to - v->from) + 1;
   return STP_OK;
@@ -117,7 +117,7 @@ stp_status stp_vary_parse(const char *spec, stp_vary **out, stp_error *err) {
   stp_vary *v = calloc(1, sizeof *v);
   if (!v || !(v->spec = stp__strdup(spec))) {
     stp_vary_free(v);
-    return stp__oom(err, "parsing --vary");
+    return stp__oom(err, "parsing a vary spec");
   }
   stp_status s;
   if (strncmp(spec, "law=", 4) == 0) {
@@ -126,17 +126,17 @@ stp_status stp_vary_parse(const char *spec, stp_vary **out, stp_error *err) {
     const char *colon = strchr(spec, ':'), *eq = strrchr(spec, '=');
     if (!colon || !eq || eq < colon || eq == colon + 1)
       s = stp__fail(err, STP_EINVAL,
-                    "--vary %s: expected KIND:NAME=FROM..TO[:N][:log] (speed:P1=1..10)", spec);
+                    "vary %s: expected KIND:NAME=FROM..TO[:N][:log] (speed:P1=1..10)", spec);
     else
       s = parse_kind(spec, spec, (size_t)(colon - spec), v, err);
     if (s == STP_OK) {
       v->name = stp__asprintf("%.*s", (int)(eq - colon - 1), colon + 1);
       v->label = stp__asprintf("%.*s", (int)(eq - spec), spec);
       s = v->name && v->label ? parse_range(spec, eq + 1, v, err)
-                              : stp__oom(err, "parsing --vary");
+                              : stp__oom(err, "parsing a vary spec");
     }
     if (s == STP_OK && !(v->from > 0 && v->to > 0))
-      s = stp__fail(err, STP_EINVAL, "--vary %s: a %s must stay > 0", spec,
+      s = stp__fail(err, STP_EINVAL, "vary %s: a %s must stay > 0", spec,
                     stp_param_kind_name(v->kind));
   }
   if (s == STP_OK && v->n == 0)
@@ -210,17 +210,17 @@ static stp_status param_of(const stp_vary *v, view *w, double **out, stp_error *
   switch (v->kind) {
   case STP_PARAM_SPEED:
     if ((i = proc_named(m, v->name)) == SIZE_MAX)
-      return stp__fail(err, STP_EINVAL, "--vary %s: %s has no processor \"%s\"", v->spec, file,
+      return stp__fail(err, STP_EINVAL, "vary %s: %s has no processor \"%s\"", v->spec, file,
                        v->name);
     *out = &w->procs[i].speed;
     return STP_OK;
   case STP_PARAM_WORK:
   case STP_PARAM_OUTPUT:
     if ((i = stage_named(m, v->name)) == SIZE_MAX)
-      return stp__fail(err, STP_EINVAL, "--vary %s: %s has no stage \"%s\"", v->spec, file,
+      return stp__fail(err, STP_EINVAL, "vary %s: %s has no stage \"%s\"", v->spec, file,
                        v->name);
     if (v->kind == STP_PARAM_OUTPUT && i + 1 == m->nstages)
-      return stp__fail(err, STP_EINVAL, "--vary %s: the output of the last stage is not sent",
+      return stp__fail(err, STP_EINVAL, "vary %s: the output of the last stage is not sent",
                        v->spec);
     *out = v->kind == STP_PARAM_WORK ? &w->stages[i].work : &w->stages[i].output;
     return STP_OK;
@@ -229,7 +229,7 @@ static stp_status param_of(const stp_vary *v, view *w, double **out, stp_error *
   }
   if (strcmp(v->name, "default") == 0) {
     if (!(m->bandwidth > 0))
-      return stp__fail(err, STP_EINVAL, "--vary %s: %s has no default bandwidth", v->spec, file);
+      return stp__fail(err, STP_EINVAL, "vary %s: %s has no default bandwidth", v->spec, file);
     *out = &m->bandwidth;
     return STP_OK;
   }
@@ -243,7 +243,7 @@ static stp_status param_of(const stp_vary *v, view *w, double **out, stp_error *
     }
   }
   return stp__fail(err, STP_EINVAL,
-                   "--vary %s: %s has no link entry \"%s\" (FROM->TO of its \"links\"; links "
+                   "vary %s: %s has no link entry \"%s\" (FROM->TO of its \"links\"; links "
                    "without an entry take bandwidth:default)",
                    v->spec, file, v->name);
 }
@@ -281,7 +281,7 @@ static stp_status set_values(const stp_vary *const *vary, size_t nvary, const si
   for (size_t j = 0; j < nvary; j++) {
     const stp_vary *v = vary[j];
     if (index[j] >= v->n)
-      return stp__fail(err, STP_EINVAL, "--vary %s: point %zu of %zu", v->spec, index[j], v->n);
+      return stp__fail(err, STP_EINVAL, "vary %s: point %zu of %zu", v->spec, index[j], v->n);
     double x = stp_vary_value(v, index[j]);
     out->vary[j] = x;
     if (v->is_law) {
