@@ -3,7 +3,8 @@
  * the NUL byte check every text reader makes before parsing (Jansson
  * stops at a NUL without saying where, a CSV reader would misread it); and
  * the writer of files written whole (stp_atomic_*: a temporary beside the
- * file, renamed over it once complete). */
+ * file, renamed over it once complete); and a file's path as seen from
+ * another directory (an answer written elsewhere names the same samples). */
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700 /* realpath */
 #endif
@@ -341,4 +342,50 @@ stp_status stp_make_dirs(const char *dir, stp_error *err) {
     s = ensure_dir(p, err);
   free(p);
   return s;
+}
+
+/* ---- a path seen from another directory ------------------------------------------ */
+/* The relative path from the absolute directory dir to the absolute path
+ * target (both as realpath gives them: no "." or ".." components, no
+ * trailing '/'): "../" for each of dir's components past the prefix they
+ * share, then the rest of target. */
+static char *relative_to(const char *target, const char *dir) {
+  size_t t = 0, d = 0; /* ends of the shared prefix, each at a '/' or the end */
+  for (size_t i = 1;; i++) {
+    bool tend = target[i] == '/' || !target[i], dend = dir[i] == '/' || !dir[i];
+    if (tend && dend)
+      t = d = i;
+    if (target[i] != dir[i] || !target[i])
+      break;
+  }
+  size_t ups = 0; /* dir's components past d ("/" has none) */
+  for (size_t i = d; dir[i] && dir[1]; i++)
+    ups += dir[i] == '/';
+  const char *rest = target[t] == '/' ? target + t + 1 : target + t;
+  char *out = malloc(3 * ups + strlen(rest) + 2);
+  if (!out)
+    return NULL;
+  char *p = out;
+  for (size_t k = 0; k < ups; k++, p += 3)
+    memcpy(p, "../", 3);
+  strcpy(p, rest);
+  if (!out[0])
+    strcpy(out, ".");
+  else if (p > out && !rest[0])
+    p[-1] = '\0'; /* "../../" -> "../.." */
+  return out;
+}
+
+char *stp__path_from(const char *file, const char *from_dir, const char *to_dir) {
+  if (file[0] == '/')
+    return stp__strdup(file);
+  char *full = from_dir && from_dir[0] ? stp__asprintf("%s/%s", from_dir, file) : stp__strdup(file);
+  if (!full)
+    return NULL;
+  char *target = realpath(full, NULL), *dir = realpath(to_dir && to_dir[0] ? to_dir : ".", NULL);
+  char *out = target && dir ? relative_to(target, dir) : stp__strdup(target ? target : full);
+  free(full);
+  free(target);
+  free(dir);
+  return out;
 }

@@ -21,4 +21,11 @@ stp_status stp__read_file(const char *path, size_t max_bytes, char **text, size_
 stp_status stp__reject_nul(const char *text, size_t len, const char *label, const char *kind,
                            stp_error *err);
 
+/* The path of file (relative to from_dir, or absolute) as seen from to_dir:
+ * relative when both resolve (realpath) to absolute paths, "../" for each
+ * component of to_dir past their common prefix; else the absolute path, or
+ * file itself when it is absolute.  NULL dirs mean the current directory.
+ * A new string (free it), NULL on out of memory. */
+char *stp__path_from(const char *file, const char *from_dir, const char *to_dir);
+
 #endif /* STP_FILEIO_H */

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "streamtp_generate.h"
+#include "streamtp_law.h"
 #include "streamtp_optimize.h"
 
 #include <errno.h>
@@ -88,7 +89,7 @@ static bool parse_options(const cli_command *cmd, const cli_args *a, run *r) {
   if ((s = cli_get(cmd, a, "fix")) && !parse_fix(r, s))
     return false;
   if ((s = cli_get(cmd, a, "time-limit")) &&
-      !cli_parse_double(cmd, "time-limit", s, 0, 1e9, &r->o.time_limit))
+      !cli_parse_double(cmd, "time-limit", s, 1e-3, 1e9, &r->o.time_limit))
     return false;
   if ((s = cli_get(cmd, a, "max-evaluations")) &&
       !cli_parse_u64(cmd, "max-evaluations", s, 1, UINT64_MAX, &r->o.max_evaluations))
@@ -99,6 +100,10 @@ static bool parse_options(const cli_command *cmd, const cli_args *a, run *r) {
   cli_run_limits.seed = r->o.seed;
   r->json = cli_flag(cmd, a, "json");
   r->out = cli_get(cmd, a, "output");
+  if (r->out && strcmp(r->out, "-") == 0) {
+    cli_usage_error(cmd, "-o -: standard output holds the report; give -o a file name");
+    return false;
+  }
   return true;
 }
 
@@ -117,45 +122,90 @@ static int print_answer(const stp_optimize_result *res, int fmt) {
   return rc ? CLI_OK : CLI_FAILURE; /* cli_finish says why */
 }
 
+/* -o's "laws": the problem's own, each file they name rewritten relative to
+ * the answer's directory (stp_law_spec_rebase), so that `eval` of the
+ * answer reads the same samples from wherever it is. */
+static bool rebase_law(json_t *v, const char *from, const char *to, stp_error *err) {
+  char *spec = NULL;
+  if (!json_is_string(v))
+    return true; /* the problem's reader refused anything else already */
+  if (stp_law_spec_rebase(json_string_value(v), from, to, &spec, err) != STP_OK)
+    return false;
+  json_string_set(v, spec);
+  free(spec);
+  return true;
+}
+
+static bool rebase_laws(json_t *laws, const char *from, const char *to, stp_error *err) {
+  bool ok = rebase_law(json_object_get(laws, "default"), from, to, err);
+  const char *key;
+  json_t *v;
+  for (int k = 0; ok && k < 2; k++)
+    json_object_foreach(json_object_get(laws, k ? "transfers" : "stages"), key, v)
+      ok = ok && rebase_law(v, from, to, err);
+  return ok;
+}
+
+/* The directory of a path ("." for a bare name), in buf. */
+static const char *dir_of(const char *path, char *buf, size_t n) {
+  const char *slash = strrchr(path, '/');
+  if (!slash)
+    return ".";
+  snprintf(buf, n, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+  return buf;
+}
+
+/* The text of "laws" to write with the answer, NULL when the problem has none. */
+static char *answer_laws(const char *input, const char *in_path, const char *out_path,
+                         stp_error *err) {
+  json_t *root = json_loads(input, 0, NULL), *laws = root ? json_object_get(root, "laws") : NULL;
+  char from[4096], to[4096];
+  const char *from_dir = strcmp(in_path, "-") ? dir_of(in_path, from, sizeof from) : NULL;
+  char *text = NULL;
+  if (laws && rebase_laws(laws, from_dir, dir_of(out_path, to, sizeof to), err))
+    text = json_dumps(laws, JSON_PRESERVE_ORDER | JSON_COMPACT);
+  json_decref(root);
+  return text;
+}
+
 /* -o: the answer as a mapping file (every stage, processor and link of
  * the problem, the shortest digits that read back to the same numbers,
- * "model" the one optimised), with the problem's "laws" kept. */
-static int write_answer(const char *path, const stp_optimize_result *res, const char *input) {
-  char *text = NULL;
+ * "model" the one optimised), with the problem's "laws", to f, the
+ * temporary of the file written whole (stp_atomic_open before the search,
+ * so that a path that cannot be written is said before any time is spent,
+ * and the answer is on disk before the report is printed). */
+static stp_status write_answer(stp_atomic_file *a, FILE *f, const stp_optimize_result *res,
+                               const char *input, const char *in_path, const char *out_path,
+                               stp_error *err) {
+  char *text = NULL, *laws = NULL;
   size_t len = 0;
-  stp_error err = {0};
-  if (stp_mapping_to_json(res->mapping, &text, &len, &err) != STP_OK)
-    return cli_report_error(&err);
-  json_t *root = json_loads(input, 0, NULL), *laws = root ? json_object_get(root, "laws") : NULL;
-  char *extra = laws ? json_dumps(laws, JSON_PRESERVE_ORDER | JSON_COMPACT) : NULL;
-  json_decref(root);
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    cli_error("%s: cannot create: %s", path, strerror(errno));
+  *err = (stp_error){0}; /* answer_laws says OK and NULL when there are none */
+  if (stp_mapping_to_json(res->mapping, &text, &len, err) != STP_OK ||
+      (!(laws = answer_laws(input, in_path, out_path, err)) && err->status != STP_OK)) {
+    stp_atomic_abort(a);
     free(text);
-    free(extra);
-    return CLI_USAGE;
+    return err->status;
   }
   /* the writer's text ends with the mapping and "}\n": "laws" goes before */
-  if (extra && len >= 2 && strcmp(text + len - 2, "}\n") == 0) {
+  if (laws && len >= 2 && strcmp(text + len - 2, "}\n") == 0) {
     len -= 2;
     while (len && text[len - 1] == '\n')
       len--;
     fwrite(text, 1, len, f);
-    fprintf(f, ",\n  \"laws\": %s\n}\n", extra);
+    fprintf(f, ",\n  \"laws\": %s\n}\n", laws);
   } else {
     fwrite(text, 1, len, f);
   }
-  bool bad = ferror(f) != 0;
-  if (fclose(f) != 0 || bad) {
-    cli_error("%s: cannot write: %s", path, strerror(errno));
-    free(text);
-    free(extra);
-    return CLI_FAILURE;
-  }
+  int e = ferror(f) ? errno : 0; /* the reason, which the commit can no longer see */
   free(text);
-  free(extra);
-  return CLI_OK;
+  free(laws);
+  if (e) {
+    stp_atomic_abort(a);
+    *err = (stp_error){.status = STP_EIO};
+    snprintf(err->message, sizeof err->message, "%s: cannot write: %s", out_path, strerror(e));
+    return STP_EIO;
+  }
+  return stp_atomic_commit(a, err);
 }
 
 /* ---- the command -------------------------------------------------------------------------- */
@@ -236,12 +286,18 @@ static int optimize_one(run *r, const char *path) {
   r->o.model = r->models == CLI_MODEL_FILE     ? stp_problem_model(p)
                : r->models == CLI_MODEL_STRICT ? STP_MODEL_STRICT
                                                : STP_MODEL_OVERLAP;
-  if (stp_optimize(p, &r->o, &res, &err) != STP_OK) {
+  stp_atomic_file *a = NULL;
+  FILE *f = NULL;
+  if (r->out && stp_atomic_open(r->out, &a, &f, &err) != STP_OK) {
+    rc = failed(r, label, stp_model_name(r->o.model), &err);
+  } else if (stp_optimize(p, &r->o, &res, &err) != STP_OK) {
+    stp_atomic_abort(a);
     rc = failed(r, label, stp_model_name(r->o.model), &err);
   } else {
-    rc = print_answer(res, r->json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT);
-    if (rc == CLI_OK && r->out)
-      rc = write_answer(r->out, res, text);
+    /* a write that fails once open (a full disk) is exit 1, as eval -o's */
+    rc = a && write_answer(a, f, res, text, path, r->out, &err) != STP_OK
+             ? (failed(r, label, stp_model_name(r->o.model), &err), CLI_FAILURE)
+             : print_answer(res, r->json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT);
     if (rc == CLI_OK && res->interrupted) {
       cli_progress_off();
       fputs("streamtp: interrupted: the best mapping found so far is above\n", stderr);

@@ -24,6 +24,13 @@ typedef struct stp_law stp_law;
 STP_API stp_status stp_law_parse(const char *spec, const char *base_dir, stp_law **out, stp_error *err);
 STP_API const char *stp_law_spec(const stp_law *law);
 STP_API void stp_law_free(stp_law *law);
+/* The spec as a file in to_dir must write it: the FILE of empirical:FILE
+ * and ph:fit=FILE, relative to from_dir, rewritten relative to to_dir (or
+ * absolute when the two share nothing), so that both name the same
+ * samples; an absolute FILE and the other specs are copied as they are.
+ * NULL dirs are the current directory.  *out is released with free(). */
+STP_API stp_status stp_law_spec_rebase(const char *spec, const char *from_dir,
+                                       const char *to_dir, char **out, stp_error *err);
 
 /* Phase-type laws (exp, erlang, hyperexp, coxian, ph), whose exact values
  * come from Markov chains (docs/design.md, "Phase-type laws"): the number

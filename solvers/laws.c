@@ -743,4 +743,26 @@ stp_status stp_law_parse(const char *spec, const char *base_dir, stp_law **out, 
 
 void stp_law_free(stp_law *law) { stp__law_free(law); }
 
+/* Where a spec names a file: after "empirical:" or "ph:fit=", to the end. */
+static size_t file_offset(const char *spec) {
+  static const char *const heads[] = {"empirical:", "ph:fit="};
+  for (size_t i = 0; i < sizeof heads / sizeof *heads; i++)
+    if (strncmp(spec, heads[i], strlen(heads[i])) == 0)
+      return strlen(heads[i]);
+  return 0;
+}
+
+stp_status stp_law_spec_rebase(const char *spec, const char *from_dir, const char *to_dir,
+                               char **out, stp_error *err) {
+  if (!spec || !out)
+    return stp__fail(err, STP_EINVAL, "stp_law_spec_rebase: spec or out is NULL");
+  size_t at = file_offset(spec);
+  char *path = at && spec[at] ? stp__path_from(spec + at, from_dir, to_dir) : NULL;
+  *out = !at || !spec[at] ? stp__strdup(spec)
+         : path          ? stp__asprintf("%.*s%s", (int)at, spec, path)
+                         : NULL;
+  free(path);
+  return *out ? STP_OK : stp__oom(err, "rewriting the path of a law");
+}
+
 const char *stp_law_spec(const stp_law *law) { return law ? law->spec : NULL; }

@@ -4,8 +4,12 @@
  * rename, an abort or a writer killed by SIGKILL in the middle all leave
  * the old file byte for byte, and no temporary behind except the one a
  * killed writer could not remove.  Permission bits, symbolic links,
- * devices, FIFOs (with Ctrl-C while waiting for a reader) and refusals. */
+ * devices, FIFOs (with Ctrl-C while waiting for a reader) and refusals.
+ * And a path rewritten to be read from another directory (optimize -o). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "base/core.h"
+#include "base/fileio.h"
+#include "streamtp_law.h"
 #include "support/testutil.h"
 
 #include <dirent.h>
@@ -316,4 +320,66 @@ Test(fileio, a_signal_ends_the_wait_for_a_fifo_reader) {
   cr_assert(strstr(err.message, "answer.json: interrupted while opening"), "%s", err.message);
   cr_assert_null(a);
   clean();
+}
+
+/* ---- stp__path_from and stp_law_spec_rebase (optimize -o's "laws") -------------- */
+/* Every case by hand: the path from to_dir that names the same file as
+ * from_dir/file, checked also by opening it from to_dir. */
+Test(fileio, a_path_is_rewritten_relative_to_another_directory) {
+  make_dir();
+  char sub[160], deep[200], other[160], file[260], got_dir[200];
+  snprintf(sub, sizeof sub, "%s/p", dir);
+  snprintf(deep, sizeof deep, "%s/p/data", dir);
+  snprintf(other, sizeof other, "%s/out/x", dir);
+  cr_assert_eq(mkdir(sub, 0700), 0);
+  cr_assert_eq(mkdir(deep, 0700), 0);
+  snprintf(got_dir, sizeof got_dir, "%s/out", dir);
+  cr_assert_eq(mkdir(got_dir, 0700), 0);
+  cr_assert_eq(mkdir(other, 0700), 0);
+  snprintf(file, sizeof file, "%s/t.txt", deep);
+  put(file, "1\n");
+  const struct {
+    const char *file, *from, *to, *want;
+  } c[] = {
+      {"data/t.txt", sub, other, "../../p/data/t.txt"},
+      {"./data/../data/t.txt", sub, sub, "data/t.txt"},
+      {"t.txt", deep, dir, "p/data/t.txt"},
+      {"data/t.txt", sub, deep, "t.txt"},
+      {"data/t.txt", sub, "/", NULL}, /* the absolute path less its '/' */
+  };
+  for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
+    char *p = stp__path_from(c[k].file, c[k].from, c[k].to);
+    cr_assert_not_null(p);
+    char *real = realpath(file, NULL);
+    if (c[k].want)
+      cr_expect_str_eq(p, c[k].want, "case %zu", k);
+    else
+      cr_expect_str_eq(p, real + 1, "case %zu", k);
+    free(real);
+    free(p);
+  }
+  char *abs = stp__path_from("/etc/hostname", sub, other);
+  cr_expect_str_eq(abs, "/etc/hostname");
+  free(abs);
+}
+
+Test(fileio, law_specs_naming_a_file_are_rebased_and_the_others_copied) {
+  make_dir();
+  char sub[160], out[160], file[260];
+  snprintf(sub, sizeof sub, "%s/p", dir);
+  snprintf(out, sizeof out, "%s/o", dir);
+  cr_assert_eq(mkdir(sub, 0700), 0);
+  cr_assert_eq(mkdir(out, 0700), 0);
+  snprintf(file, sizeof file, "%s/s.txt", sub);
+  put(file, "1\n2\n");
+  const char *in[] = {"ph:fit=s.txt", "empirical:s.txt", "erlang:k=2", "exp", "empirical:/etc/x"};
+  const char *want[] = {"ph:fit=../p/s.txt", "empirical:../p/s.txt", "erlang:k=2", "exp",
+                        "empirical:/etc/x"};
+  for (size_t k = 0; k < sizeof in / sizeof *in; k++) {
+    char *spec = NULL;
+    stp_error err = {0};
+    cr_assert_eq(stp_law_spec_rebase(in[k], sub, out, &spec, &err), STP_OK, "%s", err.message);
+    cr_expect_str_eq(spec, want[k]);
+    free(spec);
+  }
 }

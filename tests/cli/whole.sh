@@ -98,5 +98,54 @@ check "ctmc --format prism: the four files replaced" \
 "$bin" ctmc chain/map-00001.json --component 3 --format mtx -o q.mtx > /dev/null
 check "ctmc -o FILE: written" grep -q '^%%MatrixMarket' q.mtx
 
+# optimize -o: written whole, before the report (so that `| head` cannot
+# lose it), and refused before the search when it cannot be written.
+printf 'the old answer\n' > ans.json
+"$bin" generate --stages 6 --processors 40 --count 1 -o big > /dev/null
+limited optimize big/map-00001.json --time-limit 0.5 -o ans.json > opt.out 2> opt.err
+rc=$?
+check "optimize -o FILE whose write fails: exit 1, the reason, the old FILE, no report, no temporary" \
+  bash -c "[ $rc = 1 ] && grep -q 'File too large' opt.err && [ \"\$(cat ans.json)\" = 'the old answer' ] && [ ! -s opt.out ] && ! ls -A | grep -q stp-"
+"$bin" optimize "$ex" --time-limit 0.5 --json -o /dev/full > full.out 2> full.err
+rc=$?
+check "optimize -o /dev/full: exit 1, a record of the failure, not of an answer" \
+  bash -c "[ $rc = 1 ] && grep -q '\"status\":\"EIO\"' full.out && grep -q 'No space left on device' full.err && ! grep -q '\"status\":\"OK\"' full.out"
+for o in . - missing/ans.json; do
+  "$bin" optimize "$ex" --time-limit 30 -o "$o" > refused.out 2> refused.err
+  rc=$?
+  check "optimize -o '$o': refused at once (exit 2), no report" \
+    bash -c "[ $rc = 2 ] && [ ! -s refused.out ]"
+done
+"$bin" optimize "$ex" --time-limit 0.5 -o ans.json | head -c 1 > /dev/null
+check "optimize -o FILE | head: the answer written" grep -q '"mapping"' ans.json
+# -o into another directory: the files named in "laws" rewritten relative to
+# it, so that eval of the answer there gives the value of the answer's
+# mapping in the problem's own directory.
+mkdir -p prob/data answers
+awk 'BEGIN { for (i = 1; i <= 50; i++) print 0.5 + (i % 7) / 7 }' > prob/data/t.txt
+python3 - "$ex" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); del d["mapping"]
+d["laws"] = {"default": "ph:fit=data/t.txt", "stages": {"T2": "ph:fit=./data/t.txt"}}
+json.dump(d, open("prob/p.json", "w"))
+PY
+"$bin" optimize prob/p.json --time-limit 0.5 -o answers/a.json > /dev/null
+python3 - <<'PY'
+import json
+d = json.load(open("prob/p.json")); d["mapping"] = json.load(open("answers/a.json"))["mapping"]
+json.dump(d, open("prob/same.json", "w"))
+PY
+(cd answers && "$bin" eval a.json --json > ../from-answers.json)
+(cd prob && "$bin" eval same.json --json > ../from-prob.json)
+check "optimize -o DIR/FILE: the laws' files rewritten from DIR, eval there gives the same exact_law" \
+  python3 - <<'PY'
+import json, sys
+a, p = (json.load(open(f)) for f in ("from-answers.json", "from-prob.json"))
+laws = json.load(open("answers/a.json"))["laws"]
+ok = (laws == {"default": "ph:fit=../prob/data/t.txt", "stages": {"T2": "ph:fit=../prob/data/t.txt"}}
+      and a["exact_law"]["throughput"] == p["exact_law"]["throughput"] > 0)
+sys.exit(0 if ok else 1)
+PY
+
 [ $fail -eq 0 ] && echo "all checks of files written whole passed" || echo "some checks FAILED"
 exit $fail
