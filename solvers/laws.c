@@ -56,7 +56,8 @@ static const law_desc laws[] = {
      "beta:a=2,b=5", NULL},
     {"erlang", STP_LAW_ERLANG, 1, {{"k", 1, 1e6, false, true}}, "erlang:k=3", NULL},
     {"hyperexp", STP_LAW_HYPEREXP, 1, {{"cv", 1, 100, true, false}}, "hyperexp:cv=2",
-     "a hyperexponential law has cv > 1; use exp for cv = 1 and gamma for cv < 1"},
+     "a hyperexponential law has cv > 1; use exp for cv = 1, and for cv < 1 erlang:k=K "
+     "(cv = 1/sqrt(K), exact in eval) or gamma:cv=X (simulated)"},
     {"empirical", STP_LAW_EMPIRICAL, 0, {{0}}, "empirical:times.txt", NULL},
     {"coxian", STP_LAW_PH, 0, {{0}}, "coxian:rate=3/1,next=0.4", NULL},
     {"ph", STP_LAW_PH, 0, {{0}}, "ph:fit=times.txt", NULL},
@@ -150,9 +151,9 @@ static stp_status check_range(const law_desc *d, const law_param *p, const char 
   bool low = p->lo_open ? v <= p->lo : v < p->lo;
   if (!low && v <= p->hi)
     return STP_OK;
-  return stp__fail(err, STP_EINVAL, "law \"%s\": %s must be in %c%g, %g], got %g%s%s", spec,
+  return stp__fail(err, STP_EINVAL, "law \"%s\": %s must be in %c%g, %g], got %g%s%s%s", spec,
                    p->name, p->lo_open ? '(' : '[', p->lo, p->hi, v, d->hint ? " (" : "",
-                   d->hint ? d->hint : "");
+                   d->hint ? d->hint : "", d->hint ? ")" : "");
 }
 
 static size_t param_index(const law_desc *d, const char *key, size_t len) {

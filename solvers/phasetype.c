@@ -537,15 +537,18 @@ stp_status stp__ph_fit(const double *x, size_t n, stp_coxian *out, stp_law_fit *
   }
   if (s != STP_OK) {
     free(y);
+    char alt[48] = ""; /* gamma:cv=0 is no law: a constant sample is det alone */
+    if (cv2 > 0)
+      snprintf(alt, sizeof alt, " or gamma:cv=%.3g", sqrt(cv2));
     return stp__fail(err, STP_EINVAL, "the samples have cv^2 = %.4g and m1 m3 / m2^2 = %.6g: "
                      "no mixture of two Erlang laws of order <= %d has their three moments "
-                     "(%s; use %s or gamma:cv=%.3g)", cv2, ratio, STP_PH_FIT_MAX_ORDER,
+                     "(%s; use %s%s)", cv2, ratio, STP_PH_FIT_MAX_ORDER,
                      cv2 * STP_PH_FIT_MAX_ORDER <= 1
                          ? "they are almost constant"
                          : "their third moment is too small for their spread: they are close "
                            "to two values, one of them near 0",
                      cv2 * STP_PH_FIT_MAX_ORDER <= 1 ? "det" : "empirical:FILE to simulate them",
-                     sqrt(cv2 > 0 ? cv2 : 0));
+                     alt);
   }
   info->order = k;
   info->p = px;

@@ -95,7 +95,8 @@ Test(laws, errors_name_the_law_and_parameter) {
       {"erlang:k=0", "k must be in [1, 1e+06], got 0"},
       {"erlang:k=-3", "\"-3\" is not a non-negative integer"},
       {"hyperexp:cv=1", "cv must be in (1, 100], got 1 (a hyperexponential law has cv > 1"},
-      {"hyperexp:cv=0.5", "use exp for cv = 1 and gamma for cv < 1"},
+      {"hyperexp:cv=0.5", "use exp for cv = 1, and for cv < 1 erlang:k=K (cv = 1/sqrt(K), "
+                          "exact in eval) or gamma:cv=X (simulated))"}, /* the ( closed */
       {"empirical", "law \"empirical\": missing file name"},
       {"empirical:", "missing file name"},
       {"empirical:/nonexistent/samples.txt",
