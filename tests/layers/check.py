@@ -8,6 +8,9 @@ Fails (exit 1, one line per breach) when
     its own;
   - a public header includes a private one, or one of a higher floor;
   - a header of the library has no source file of its own name;
+  - a string literal below the report floor names a command-line option
+    ("raise --max-states"): the library's messages say which limit
+    (stp_limit), the command line says which option raises it;
   - given the shared library: it exports a name that is not stp_, or an
     internal stp__ name.
 Usage: check.py SOURCE_DIR [libstreamtp.so]
@@ -84,6 +87,22 @@ def check_header_names(root, path, breaches):
             breaches.append(f"{path}: no source file {os.path.basename(path)[:-2]}.c beside it")
 
 
+STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+FLAG = re.compile(r'(?<![\w-])--[a-z][a-z0-9-]+')
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
+
+
+def check_flags(root, path, breaches):
+    """Messages of the floors below report/ name no option of the CLI."""
+    if floor_of(path) is None or floor_of(path) >= FLOORS["report"] or path.startswith("include/"):
+        return
+    text = COMMENT.sub(" ", open(os.path.join(root, path), encoding="utf-8").read())
+    for lit in STRING.findall(text):
+        m = FLAG.search(lit)
+        if m:
+            breaches.append(f"{path}: a message names the option {m.group(0)}: {lit[:60]}")
+
+
 def check_exports(lib, breaches):
     out = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True,
                          check=True).stdout
@@ -104,6 +123,7 @@ SELF_TEST = {
     "engine/g.h": '#include "base/a.h"\n',
     "engine/g.c": '#include "engine/g.h"\n#include "streamtp.h"\n',
     "engine/lonely.h": "",
+    "solvers/s.c": '/* "--ok in a comment" */ const char *m = "raise --max-states";\n',
     "models/one/m.h": "",
     "models/one/m.c": '#include "models/two/n.h"\n',
     "models/two/n.h": "",
@@ -116,6 +136,7 @@ SELF_TEST_EXPECT = [
     'base/a.c (floor 0) includes "engine/g.h" (floor 2)',
     'engine/g.c (floor 2) includes "streamtp.h" (floor 3)',
     "engine/lonely.h: no source file lonely.c beside it",
+    'solvers/s.c: a message names the option --max-states: "raise --max-states"',
     'models/one/m.c: the one domain includes "models/two/n.h" of the two domain',
     'cli/main.c: the command line includes the private header "engine/g.h"',
     'include/streamtp.h: a public header includes the private "base/a.h"',
@@ -133,6 +154,7 @@ def self_test():
         for path in sources(root):
             check_includes(root, path, breaches)
             check_header_names(root, path, breaches)
+            check_flags(root, path, breaches)
     if sorted(breaches) != sorted(SELF_TEST_EXPECT):
         print("self-test: expected", *SELF_TEST_EXPECT, "got", *breaches, sep="\n  ")
         return 1
@@ -148,6 +170,7 @@ def main():
     for path in sources(root):
         check_includes(root, path, breaches)
         check_header_names(root, path, breaches)
+        check_flags(root, path, breaches)
     if len(sys.argv) > 2:
         check_exports(sys.argv[2], breaches)
     for b in breaches:
