@@ -4,6 +4,7 @@
 #include "report/record.h"
 
 #include "base/numfmt.h"
+#include "models/pipeline/mapping.h"
 #include "streamtp_optimize.h"
 
 #include <math.h>
@@ -19,6 +20,23 @@ static json_t *teams_json(const stp_mapping *m) {
     json_array_append_new(a, t);
   }
   return a;
+}
+
+/* {"usable", "pairs"}: the ordered pairs of distinct processors that a
+ * link with a bandwidth (its own, or the default) joins, out of all of
+ * them.  Fewer usable pairs exclude the mappings that would use the
+ * others, and a proof of optimality covers only what remains. */
+static json_t *links_json(const stp_mapping *m) {
+  uint64_t pairs = (uint64_t)m->nprocs * (m->nprocs ? m->nprocs - 1 : 0);
+  uint64_t own = 0, forbidden = 0; /* links of their own: with a bandwidth, and without */
+  for (size_t k = 0; k < m->nlinks; k++)
+    if (m->links[k].from != m->links[k].to)
+      *(m->links[k].bandwidth > 0 ? &own : &forbidden) += 1;
+  uint64_t usable = m->bandwidth > 0 ? pairs - forbidden : own;
+  json_t *o = json_object();
+  stp__jset(o, "usable", stp__ju64(usable));
+  stp__jset(o, "pairs", stp__ju64(pairs));
+  return o;
 }
 
 stp_status stp_optimize_result_json(const stp_optimize_result *res, stp_record **out,
@@ -48,6 +66,7 @@ stp_status stp_optimize_result_json(const stp_optimize_result *res, stp_record *
     stp__jset(o, "interrupted", json_boolean(res->interrupted));
     stp__jset(o, "timed_out", json_boolean(res->timed_out));
     stp__jset(o, "note", stp__jstr(res->note));
+    stp__jset(o, "links", links_json(res->mapping));
     const char *tail[] = {"replication", "paths", "deterministic", "exponential", "bounds",
                           "components", NULL};
     for (const char **k = tail; *k; k++)
@@ -123,6 +142,14 @@ void stp__text_optimize(FILE *f, const json_t *rec, size_t index) {
             (unsigned long long)stp__jgetu(rec, "skipped"));
   if (stp__jgets(rec, "note"))
     fprintf(f, "  note            %s\n", stp__jgets(rec, "note"));
+  const json_t *links = stp__jget(rec, "links");
+  uint64_t usable = stp__jgetu(links, "usable"), pairs = stp__jgetu(links, "pairs");
+  if (usable < pairs)
+    fprintf(f, "  links           %llu of %llu processor pairs have a link: %s\n",
+            (unsigned long long)usable, (unsigned long long)pairs,
+            json_is_true(stp__jget(rec, "optimal"))
+                ? "proved optimal among the mappings that use only those"
+                : "the mappings that use another are excluded");
   fputc('\n', f);
   stp__text_eval(f, rec, 0);
 }

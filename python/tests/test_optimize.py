@@ -88,3 +88,23 @@ def test_optimize_constraints_and_errors():
     with pytest.raises(streamtp.Error) as e:
         streamtp.optimize(EXAMPLE_A, objective="fast")
     assert "objective: 'fast' is not one of det, exp" in str(e.value)
+
+
+@pytest.mark.parametrize("seed,all_links", [(2, False), (5, False), (7, True)])
+def test_optimize_counts_the_usable_processor_pairs(tmp_path, seed, all_links):
+    """"links": the ordered pairs of distinct processors with a bandwidth
+    (their own link's, else the file's default), counted here from the file."""
+    args = ["generate", "--stages", "3", "--processors", "9", "--seed", str(seed),
+            "-o", str(tmp_path)] + (["--all-links"] if all_links else [])
+    cli(*args)
+    path = str(tmp_path / "map-00001.json")
+    d = json.load(open(path))
+    names = [p["name"] for p in d["processors"]]
+    own = {(l["from"], l["to"]): l["bandwidth"] for l in d.get("links", [])}
+    default = d.get("bandwidth", 0)
+    usable = sum(1 for p in names for q in names if p != q and own.get((p, q), default) > 0)
+    r = streamtp.optimize(path, time_limit=1)
+    assert r["links"] == {"usable": usable, "pairs": len(names) * (len(names) - 1)}
+    text = cli("optimize", path, "--time-limit", "1")
+    line = f"  links           {usable} of {len(names) * (len(names) - 1)} processor pairs"
+    assert (line in text) == (usable < len(names) * (len(names) - 1))
