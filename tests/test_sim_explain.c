@@ -178,10 +178,16 @@ Test(sim_explain, latency_of_a_dm1_tandem) {
   stp_mapping_free(m);
 }
 
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
 /* A source ten times slower than the throughput under det: every data set
  * is alone in the pipeline, its latency that of its path; the paths come
  * in turn, so the mean over the data sets is the mean over the paths and
- * the 0.99 quantile the largest (a sixth of the data sets take it). */
+ * the 0.9 and 0.99 quantiles the largest (a sixth of the data sets take
+ * it), the median the third path in order. */
 Test(sim_explain, det_latency_without_contention_is_evals) {
   stp_mapping *m = example_a();
   for (int model = 0; model < 2; model++) {
@@ -196,6 +202,13 @@ Test(sim_explain, det_latency_without_contention_is_evals) {
     assert_close(d->mean, ev->mean, TOL_EXACT);
     assert_close(r->sim_latency.mean, ev->mean, TOL_SOLVE);
     assert_close(r->sim_latency.q99, ev->max, TOL_SOLVE);
+    assert_close(r->sim_latency.q90, ev->max, TOL_SOLVE); /* 0.9 > 5/6 */
+    /* the median: the third of the six path latencies in order */
+    cr_assert_eq(ev->nlisted, 6u);
+    double sorted[6];
+    memcpy(sorted, ev->path, sizeof sorted);
+    qsort(sorted, 6, sizeof *sorted, cmp_double);
+    assert_close(r->sim_latency.q50, sorted[2], TOL_SOLVE);
     assert_close(r->sim_latency.ci_high, r->sim_latency.ci_low, TOL_SOLVE);
     stp_latency_result_free(ev);
     stp_sim_result_free(r);
