@@ -470,9 +470,10 @@ static void slide(stp_mp_run *r) {
  * The rows go in runs up to the end of the window, so the row loop does not
  * test for a slide. */
 static inline __attribute__((always_inline)) void play(stp_mp_run *r, size_t n, const size_t D,
-                                                       const bool overflow) {
+                                                       const bool overflow, double *span) {
   const stp_mp_graph *g = r->g;
   const size_t nt = g->n, ld = g->block, stride = g->stride, wpos = g->pos[g->watch];
+  const size_t pf = span ? g->pos[r->obs->first] : 0, pl = span ? g->pos[r->obs->last] : 0;
   const uint8_t *chain = g->chain;
   const stp_mp_input *in0 = g->in, *over = g->over;
   const size_t *over_off = g->over_off;
@@ -498,6 +499,8 @@ static inline __attribute__((always_inline)) void play(stp_mp_run *r, size_t n, 
         x = (chain[i] == MP_CHAIN_ONLY ? x : chain[i] ? max2(x, m) : m) + *tp;
         row[i] = x;
       }
+      if (span)
+        span[j] = row[pl] - (row[pf] - r->xi[pf * ld + j]);
       done = max2(done, row[wpos]);
     }
   }
@@ -555,9 +558,21 @@ static inline __attribute__((always_inline)) void play_small(stp_mp_run *r, size
   r->done = done;
 }
 
+/* Observed rows: play's operations with the degree read at run time (the
+ * dates of play_small and play are the same), and the spans written. */
+static void play_observed(stp_mp_run *r, size_t n) {
+  bool over = r->g->over_off[r->g->n] > 0;
+  play(r, n, r->g->degree, over, r->obs->span);
+  r->obs->span += n;
+}
+
 static void play_rows(stp_mp_run *r, size_t n) {
   const stp_mp_graph *g = r->g;
   bool over = g->over_off[g->n] > 0;
+  if (r->obs && r->obs->span) {
+    play_observed(r, n);
+    return;
+  }
   if (!over && g->n <= MP_SMALL_MAX)
     switch (g->n * (MP_DEGREE_MAX + 1) + g->degree) {
 #define MP_SMALL(NT)                                                                            \
@@ -573,16 +588,31 @@ static void play_rows(stp_mp_run *r, size_t n) {
     default: break;
     }
   switch (g->degree + (over ? MP_DEGREE_MAX + 1 : 0)) {
-  case 0: play(r, n, 0, false); break;
-  case 1: play(r, n, 1, false); break;
-  case 2: play(r, n, 2, false); break;
-  case 3: play(r, n, 3, false); break;
-  case 4: play(r, n, 4, false); break;
-  case 5: play(r, n, 0, true); break;
-  case 6: play(r, n, 1, true); break;
-  case 7: play(r, n, 2, true); break;
-  case 8: play(r, n, 3, true); break;
-  default: play(r, n, 4, true); break;
+  case 0: play(r, n, 0, false, NULL); break;
+  case 1: play(r, n, 1, false, NULL); break;
+  case 2: play(r, n, 2, false, NULL); break;
+  case 3: play(r, n, 3, false, NULL); break;
+  case 4: play(r, n, 4, false, NULL); break;
+  case 5: play(r, n, 0, true, NULL); break;
+  case 6: play(r, n, 1, true, NULL); break;
+  case 7: play(r, n, 2, true, NULL); break;
+  case 8: play(r, n, 3, true, NULL); break;
+  default: play(r, n, 4, true, NULL); break;
+  }
+}
+
+/* The firing times of the next n rows, summed by mean entry (the k-th
+ * firing of t uses mean k mod period[t]). */
+static void add_busy(stp_mp_run *r, size_t n) {
+  const stp_mp_graph *g = r->g;
+  for (size_t t = 0; t < g->n; t++) {
+    const double *x = r->xi + g->pos[t] * g->block;
+    double *b = r->obs->busy + g->mean_off[t];
+    size_t p = g->period[t], c = (size_t)(r->k % p);
+    for (size_t j = 0; j < n; j++) {
+      b[c] += x[j];
+      c = c + 1 == p ? 0 : c + 1;
+    }
   }
 }
 
@@ -605,6 +635,8 @@ stp_status stp__mp_run_advance(stp_mp_run *r, uint64_t n, const stp_cancel *canc
       return stp__fail(err, STP_EINTERRUPTED, "simulation interrupted");
     size_t nb = n < block ? (size_t)n : block;
     fill_block(r, nb);
+    if (r->obs && r->obs->busy)
+      add_busy(r, nb);
     play_rows(r, nb);
     n -= nb;
   }

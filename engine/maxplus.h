@@ -105,6 +105,20 @@ stp_status stp__mp_add_place(stp_mp_graph *g, size_t from, size_t to, uint64_t t
 stp_status stp__mp_graph_compile(stp_mp_graph *g, uint64_t rows_max, size_t watch,
                                  stp_error *err);
 
+/* What a run records besides the completions, for the pipeline's
+ * utilization and latency: busy[mean_off[t] + (k mod period[t])] += the
+ * firing time of the k-th firing of t (the sums per resource member), and
+ * span[j] = x_last(k) - (x_first(k) - firing time of first at row k) for
+ * the j-th row played while observed (the time from the start of first to
+ * the end of last; span then moves past the rows written).  busy holds
+ * g->mean_off[g->n] sums; either may be NULL.  The dates are those of an unobserved run: the same draws and the
+ * same operations in the same order. */
+typedef struct stp_mp_observer {
+  double *busy;
+  double *span;
+  size_t first, last;
+} stp_mp_observer;
+
 /* One run: its generator, history and firing times. */
 typedef struct stp_mp_run {
   const stp_mp_graph *g;    /* borrowed */
@@ -119,6 +133,7 @@ typedef struct stp_mp_run {
   double *draws;            /* block: round draws */
   uint64_t *rpos;           /* by transition: position in the current round */
   double *rsize;            /* by transition: factor of the current round */
+  stp_mp_observer *obs;     /* borrowed; NULL: nothing recorded (the default) */
 } stp_mp_run;
 
 /* A run at the start, drawing from stream `stream` of `seed` (base/rng.h). */

@@ -13,6 +13,13 @@ uint64_t stp__mc_rows_per_run(const stp_mc_groups *p) {
 
 stp_status stp__mc_run_groups(const stp_mp_graph *g, const stp_mc_groups *p,
                               const stp_control *control, double *elapsed, stp_error *err) {
+  return stp__mc_run_groups_observed(g, p, control, elapsed, NULL, NULL, NULL, err);
+}
+
+stp_status stp__mc_run_groups_observed(const stp_mp_graph *g, const stp_mc_groups *p,
+                                       const stp_control *control, double *elapsed,
+                                       stp_mp_observer *obs, stp_mc_group_done group_done,
+                                       void *ctx, stp_error *err) {
   stp_mp_run r;
   STP_CHECK(stp__mp_run_init(&r, g, p->seed, 0, err));
   stp_status st = STP_OK;
@@ -24,10 +31,14 @@ stp_status stp__mc_run_groups(const stp_mp_graph *g, const stp_mc_groups *p,
     bool fresh = p->replicated || k == 0;
     if (fresh && k > 0)
       stp__mp_run_reset(&r, p->seed, k);
+    r.obs = NULL; /* the warm-up is not observed */
     if (fresh)
       st = stp__mp_run_advance(&r, p->warmup, cancel, &ignored, err);
+    r.obs = obs;
     if (st == STP_OK)
       st = stp__mp_run_advance(&r, p->per_group, cancel, &elapsed[k], err);
+    if (st == STP_OK && group_done)
+      group_done(ctx, k, elapsed[k]);
   }
   stp__mp_run_clear(&r);
   return st;

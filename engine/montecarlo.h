@@ -33,6 +33,15 @@ uint64_t stp__mc_rows_per_run(const stp_mc_groups *p);
 stp_status stp__mc_run_groups(const stp_mp_graph *g, const stp_mc_groups *p,
                               const stp_control *control, double *elapsed, stp_error *err);
 
+/* stp__mc_run_groups observing the measured rows (not the warm-up) with
+ * obs (maxplus.h), and calling group_done(ctx, g, elapsed[g]) after each
+ * group g: where the caller reads and resets what obs gathered. */
+typedef void (*stp_mc_group_done)(void *ctx, uint32_t group, double elapsed);
+stp_status stp__mc_run_groups_observed(const stp_mp_graph *g, const stp_mc_groups *p,
+                                       const stp_control *control, double *elapsed,
+                                       stp_mp_observer *obs, stp_mc_group_done group_done,
+                                       void *ctx, stp_error *err);
+
 double stp__mc_mean(const double *x, size_t n);
 /* Sample standard deviation (n - 1 in the denominator), n >= 2; 0 when n = 1. */
 double stp__mc_stddev(const double *x, size_t n);

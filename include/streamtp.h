@@ -215,10 +215,30 @@ typedef struct stp_sim_options {
   int bounds;                  /* 1: exact bounds from stp_evaluate (with `eval`) */
   stp_options eval;            /* the bounds' limits (eval.control stops them) */
   stp_control control;         /* cancel and progress of the runs */
+  int utilization;             /* 1: the busy fraction of every resource (result's utilization) */
+  int latency;                 /* 1: the steady-state latency under a throttled source */
+  double source_rate;          /* latency: data sets released per time unit, below the
+                                  throughput; 0: 0.95 x the simulated throughput */
 } stp_sim_options;
 
 #define STP_SIM_AUTO UINT64_MAX
 STP_API void stp_sim_options_init(stp_sim_options *o); /* 1e6 data sets, 20 batches, seed 1 */
+
+/* The steady-state latency of a data set (the start of its first
+ * computation to the end of its last) when the source releases one data
+ * set every 1 / rate time units (a deterministic source), measured over
+ * the same data sets and groups as the throughput. */
+typedef struct stp_sim_latency {
+  double rate;              /* data sets released per time unit */
+  int rate_given;           /* 1: stp_sim_options.source_rate; 0: 0.95 x the throughput */
+  double mean, ci_low, ci_high; /* 95% interval of the mean (Student over the groups) */
+  double q50, q90, q99;     /* quantiles of the data sets' latencies */
+  double throughput;        /* of the throttled run: the rate, to sampling error */
+  uint64_t datasets;        /* latencies measured */
+} stp_sim_latency;
+
+struct stp_utilization;    /* streamtp_explain.h */
+struct stp_latency_result; /* streamtp_explain.h */
 
 typedef struct stp_sim_result {
   stp_model model;
@@ -252,6 +272,14 @@ typedef struct stp_sim_result {
    * exact_law), to compare with the interval; NaN when not computed. */
   double law_exact;
   uint64_t law_states;     /* its largest chain */
+  /* opts->utilization: eval's items (stp_utilization_compute, from the
+   * bounds above) with the simulated busy fractions (sim, sim_low,
+   * sim_high); else NULL. */
+  struct stp_utilization *utilization;
+  /* opts->latency: the deterministic latency (stp_latency_compute) and the
+   * simulated one (sim_latency); else NULL. */
+  struct stp_latency_result *latency;
+  stp_sim_latency sim_latency;
 } stp_sim_result;
 
 /* Simulate the event graph of m under `model` with random firing times and
@@ -260,7 +288,13 @@ typedef struct stp_sim_result {
  * datasets x (2N - 1).  Same seed, same result.  opts may be NULL.
  * Errors: EINVAL (fewer than 2 groups, fewer data sets than groups),
  * ELIMIT (more than 2^24 link times between two teams, 2^64 firings),
- * EINTERRUPTED, ENOMEM.  Missing bounds are not errors (bounds_reason). */
+ * EINTERRUPTED, ENOMEM.  Missing bounds are not errors (bounds_reason).
+ * opts->utilization observes the same run (the throughput does not
+ * change); opts->latency adds a second run with the source throttled,
+ * EINVAL when the rate is not below the simulated throughput (a saturated
+ * source lets data sets pile up: the latency grows without bound), ELIMIT
+ * beyond 2^27 data sets (a latency is kept per data set for the
+ * quantiles). */
 STP_API stp_status stp_simulate(const stp_mapping *m, stp_model model, const stp_sim_options *opts,
                         stp_sim_result **out, stp_error *err);
 STP_API void stp_sim_result_free(stp_sim_result *r);

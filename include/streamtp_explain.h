@@ -84,6 +84,7 @@ typedef struct stp_utilization_item {
   double busy;       /* mean busy time per data set */
   double det, exp, law; /* throughput x busy; NaN where that throughput is missing */
   int saturated;     /* det is 1 to rounding */
+  double sim, sim_low, sim_high; /* simulated (stp_simulate): mean, 95% interval; else NaN */
 } stp_utilization_item;
 
 typedef struct stp_utilization {

@@ -61,7 +61,13 @@ static json_t *solve_json(const stp_sensitivity_result *r) {
   return o;
 }
 
-static json_t *utilization_json(const stp_utilization *u) {
+/* {"mean", "ci95": [lo, hi]} */
+static json_t *mean_ci_json(double mean, double lo, double hi) {
+  return json_pack("{s:o,s:[o,o]}", "mean", stp__jnum(mean), "ci95", stp__jnum(lo),
+                   stp__jnum(hi));
+}
+
+json_t *stp__utilization_json(const stp_utilization *u) {
   json_t *a = json_array();
   for (size_t k = 0; a && k < u->n; k++) {
     const stp_utilization_item *it = &u->items[k];
@@ -73,13 +79,27 @@ static json_t *utilization_json(const stp_utilization *u) {
       stp__jset(o, "exponential", stp__jnum(it->exp));
     if (isfinite(it->law))
       stp__jset(o, "law", stp__jnum(it->law));
+    if (isfinite(it->sim))
+      stp__jset(o, "simulation", mean_ci_json(it->sim, it->sim_low, it->sim_high));
     stp__jset(o, "saturated", json_boolean(it->saturated));
     json_array_append_new(a, o);
   }
   return a;
 }
 
-static json_t *latency_json(const stp_latency_result *l) {
+static json_t *sim_latency_json(const stp_sim_latency *l) {
+  json_t *o = mean_ci_json(l->mean, l->ci_low, l->ci_high);
+  stp__jset(o, "quantiles", json_pack("{s:o,s:o,s:o}", "0.5", stp__jnum(l->q50), "0.9",
+                                      stp__jnum(l->q90), "0.99", stp__jnum(l->q99)));
+  stp__jset(o, "source", json_string("throttled"));
+  stp__jset(o, "rate", stp__jnum(l->rate));
+  stp__jset(o, "rate_from", json_string(l->rate_given ? "given" : "0.95 x simulated throughput"));
+  stp__jset(o, "throughput", stp__jnum(l->throughput));
+  stp__jset(o, "datasets", stp__ju64(l->datasets));
+  return o;
+}
+
+json_t *stp__latency_json(const stp_latency_result *l, const stp_sim_latency *sim) {
   json_t *d = json_object();
   stp__jset(d, "max", stp__jnum(l->max));
   stp__jset(d, "mean", stp__jnum(l->mean));
@@ -93,7 +113,10 @@ static json_t *latency_json(const stp_latency_result *l) {
     json_array_append_new(paths, json_pack("{s:o,s:o}", "path", stp__ju64(j), "latency",
                                            stp__jnum(l->path[j])));
   stp__jset(d, "paths", paths);
-  return json_pack("{s:o}", "deterministic", d);
+  json_t *o = json_pack("{s:o}", "deterministic", d);
+  if (o && sim)
+    stp__jset(o, "simulation", sim_latency_json(sim));
+  return o;
 }
 
 static json_t *critical_cycle_json(const stp_critical_cycle *c) {
@@ -124,9 +147,9 @@ stp_status stp_record_add_explain(stp_record *rec, const stp_explain_members *x,
     stp__jset(o, "sensitivity_solve", solve_json(x->sensitivity));
   }
   if (x->utilization)
-    stp__jset(o, "utilization", utilization_json(x->utilization));
+    stp__jset(o, "utilization", stp__utilization_json(x->utilization));
   if (x->latency)
-    stp__jset(o, "latency", latency_json(x->latency));
+    stp__jset(o, "latency", stp__latency_json(x->latency, NULL));
   if (!tail)
     return stp__oom(err, "a record");
   json_object_update(o, tail);
@@ -187,9 +210,18 @@ static void sensitivity_text(FILE *f, const json_t *rec) {
     fprintf(f, "    law not computed: %s\n", stp__jgets(solve, "law_reason"));
 }
 
-static void utilization_text(FILE *f, const json_t *a) {
+/* The simulated busy fraction "0.8123 [0.8101, 0.8145]", when there is one. */
+static void sim_cell(FILE *f, const json_t *sim) {
+  const json_t *ci = stp__jget(sim, "ci95");
+  stp__fprintf(f, "  %9.4f [%.4f, %.4f]", stp__jgetd(sim, "mean"),
+               json_number_value(json_array_get(ci, 0)), json_number_value(json_array_get(ci, 1)));
+}
+
+void stp__utilization_text(FILE *f, const json_t *a) {
+  bool simulated = stp__jget(json_array_get(a, 0), "simulation") != NULL;
   fputs("  utilization     busy fraction in the long run\n", f);
-  fprintf(f, "    %-14s %9s %9s %9s\n", "resource", "det", "exp", "law");
+  fprintf(f, "    %-14s %9s %9s %9s", "resource", "det", "exp", "law");
+  fputs(simulated ? "  simulation (95% CI)\n" : "\n", f);
   for (size_t k = 0; k < json_array_size(a); k++) {
     const json_t *it = json_array_get(a, k);
     fprintf(f, "    %-14s", stp__jgets(it, "resource"));
@@ -201,11 +233,27 @@ static void utilization_text(FILE *f, const json_t *a) {
       else
         fprintf(f, " %9s", "-");
     }
+    if (stp__jget(it, "simulation"))
+      sim_cell(f, stp__jget(it, "simulation"));
     fputs(json_is_true(stp__jget(it, "saturated")) ? "  saturated\n" : "\n", f);
   }
 }
 
-static void latency_text(FILE *f, const json_t *l) {
+static void sim_latency_text(FILE *f, const json_t *s) {
+  const json_t *ci = stp__jget(s, "ci95"), *q = stp__jget(s, "quantiles");
+  stp__fprintf(f, "  latency (sim)   mean %.8g, 95%% CI [%.8g, %.8g]; quantiles 0.5 %.8g, "
+                  "0.9 %.8g, 0.99 %.8g\n",
+               stp__jgetd(s, "mean"), json_number_value(json_array_get(ci, 0)),
+               json_number_value(json_array_get(ci, 1)), json_number_value(json_object_get(q, "0.5")),
+               json_number_value(json_object_get(q, "0.9")),
+               json_number_value(json_object_get(q, "0.99")));
+  stp__fprintf(f, "                  source throttled to %.8g data sets per time unit (%s), "
+                  "%llu data sets\n",
+               stp__jgetd(s, "rate"), stp__jgets(s, "rate_from"),
+               (unsigned long long)stp__jgetu(s, "datasets"));
+}
+
+void stp__latency_text(FILE *f, const json_t *l) {
   const json_t *d = stp__jget(l, "deterministic");
   if (json_is_true(stp__jget(d, "exact")))
     stp__fprintf(f, "  latency         max %.8g", stp__jgetd(d, "max"));
@@ -216,6 +264,8 @@ static void latency_text(FILE *f, const json_t *l) {
   if (stp__jget(d, "max_path"))
     fprintf(f, " (path %llu)", (unsigned long long)stp__jgetu(d, "max_path"));
   stp__fprintf(f, ", mean %.8g over the paths, one data set alone\n", stp__jgetd(d, "mean"));
+  if (stp__jget(l, "simulation"))
+    sim_latency_text(f, stp__jget(l, "simulation"));
 }
 
 static void critical_cycle_text(FILE *f, const json_t *c) {
@@ -235,9 +285,9 @@ void stp__text_explain(FILE *f, const json_t *rec) {
   if (stp__jget(rec, "sensitivity"))
     sensitivity_text(f, rec);
   if (stp__jget(rec, "utilization"))
-    utilization_text(f, stp__jget(rec, "utilization"));
+    stp__utilization_text(f, stp__jget(rec, "utilization"));
   if (stp__jget(rec, "latency"))
-    latency_text(f, stp__jget(rec, "latency"));
+    stp__latency_text(f, stp__jget(rec, "latency"));
 }
 
 /* ---- a point of a sweep ------------------------------------------------------------------ */

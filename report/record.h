@@ -4,6 +4,7 @@
 #ifndef STP_REPORT_RECORD_H
 #define STP_REPORT_RECORD_H
 
+#include "streamtp_explain.h"
 #include "streamtp_graph.h"
 #include "streamtp_report.h"
 #include "report/json.h"
@@ -122,6 +123,13 @@ extern const char *const stp__reduce_csv[], *const stp__reduce_table[];
 
 /* The explain members of an eval record (explain.c), after its report. */
 void stp__text_explain(FILE *f, const json_t *rec);
+/* "utilization" (the items' "simulation" when simulated) and "latency"
+ * ("simulation" when sim is not NULL) of eval and simulate records. */
+json_t *stp__utilization_json(const stp_utilization *u);
+json_t *stp__latency_json(const stp_latency_result *l, const stp_sim_latency *sim);
+/* Their text, in eval's and simulate's reports. */
+void stp__utilization_text(FILE *f, const json_t *utilization);
+void stp__latency_text(FILE *f, const json_t *latency);
 void stp__text_sweep(FILE *f, const json_t *rec, size_t index);
 extern const char *const stp__sweep_csv[];
 

@@ -66,6 +66,10 @@ stp_status stp_sim_result_json(const stp_mapping *m, const stp_sim_result *r, st
   stp__jset(o, "bounds", bounds_json(r));
   if (isfinite(r->law_exact))
     stp__jset(o, "exact_law", exact_json(r));
+  if (r->utilization)
+    stp__jset(o, "utilization", stp__utilization_json(r->utilization));
+  if (r->latency)
+    stp__jset(o, "latency", stp__latency_json(r->latency, &r->sim_latency));
   stp__jset(o, "seconds", stp__jnum(r->seconds));
   stp__jset(o, "cpu_seconds", stp__jnum(r->cpu_seconds));
   stp__jset(o, "bounds_seconds", stp__jnum(r->bounds_seconds));
@@ -158,4 +162,8 @@ void stp__text_simulate(FILE *f, const json_t *rec, size_t index) {
   stp__fprintf(f, "  time           %.3f s (%.1f million firings/s), bounds %.3f s\n", seconds,
                seconds > 0 ? 1e-6 * (double)firings / seconds : 0.0,
                stp__jgetd(rec, "bounds_seconds"));
+  if (stp__jget(rec, "utilization"))
+    stp__utilization_text(f, stp__jget(rec, "utilization"));
+  if (stp__jget(rec, "latency"))
+    stp__latency_text(f, stp__jget(rec, "latency"));
 }

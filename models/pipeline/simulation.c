@@ -20,7 +20,9 @@
 #include "engine/maxplus.h"
 #include "engine/montecarlo.h"
 #include "models/pipeline/mapping.h"
+#include "models/pipeline/simulation.h"
 #include "solvers/laws.h"
+#include "streamtp_explain.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,6 +52,8 @@ void stp_sim_result_free(stp_sim_result *r) {
     free(r->column_law[c]);
   free(r->column_law);
   free(r->bounds_reason);
+  stp_utilization_free(r->utilization);
+  stp_latency_result_free(r->latency);
   free(r);
 }
 
@@ -120,21 +124,11 @@ static stp_status column_places(const stp_mapping *m, stp_model model, stp_mp_gr
 }
 
 /* ---- the setup shared by every run -------------------------------------------------- */
-typedef struct sim_setup {
-  stp_mp_graph graph;
-  size_t ncols;
-  const stp_law **law;     /* per column: its law (associated: of the task size) */
-  const stp_law *dflt;     /* the law of the columns the file does not set */
-  bool associated;
-  const stp_law *resource; /* associated case: resource factor law (NULL: det) */
-  stp_law *exp_law;        /* owned default when neither options nor file give one */
-} sim_setup;
-
-static void setup_clear(sim_setup *s) {
+void stp__sim_setup_clear(stp_sim_setup *s) {
   stp__mp_graph_clear(&s->graph);
   free(s->law);
   stp__law_free(s->exp_law);
-  *s = (sim_setup){0};
+  *s = (stp_sim_setup){0};
 }
 
 static const stp_law *column_law(const stp_mapping *m, const stp_law *dflt, size_t c) {
@@ -144,7 +138,7 @@ static const stp_law *column_law(const stp_mapping *m, const stp_law *dflt, size
 }
 
 /* The default law: the options', else the file's "default", else exp. */
-static stp_status default_law(const stp_mapping *m, const stp_sim_options *o, sim_setup *s,
+static stp_status default_law(const stp_mapping *m, const stp_sim_options *o, stp_sim_setup *s,
                               const stp_law **out, stp_error *err) {
   *out = o->law ? o->law : m->laws ? m->laws->dflt : NULL;
   if (*out)
@@ -158,7 +152,7 @@ static stp_status default_law(const stp_mapping *m, const stp_sim_options *o, si
  * Associated case: the resource factor per firing (det by default) times
  * the task-size factor shared by a round of R_i data sets (computation) or
  * lcm(R_i, R_(i+1)) (transfer, one data set per link). */
-static void column_samplers(const stp_mapping *m, sim_setup *s) {
+static void column_samplers(const stp_mapping *m, stp_sim_setup *s) {
   for (size_t c = 0; c < s->ncols; c++) {
     size_t i = c / 2;
     stp_mp_sampler sp = {.law = s->law[c]};
@@ -172,17 +166,30 @@ static void column_samplers(const stp_mapping *m, sim_setup *s) {
   }
 }
 
-static stp_status setup_init(const stp_mapping *m, stp_model model, const stp_sim_options *o,
-                             uint64_t rows_max, sim_setup *s, stp_error *err) {
-  *s = (sim_setup){.ncols = 2 * m->nstages - 1, .associated = o->associated != 0,
-                   .resource = o->resource_law};
+/* The throttled source: one more transition after the columns, firing
+ * every `interval` (its own previous firing, one token) and releasing the
+ * data set to the first column (no token). */
+static stp_status source_transition(stp_sim_setup *s, double interval, stp_error *err) {
+  size_t src = s->ncols;
+  STP_CHECK(stp__mp_set_means(&s->graph, src, &interval, 1, err));
+  STP_CHECK(stp__mp_add_place(&s->graph, src, src, 1, err));
+  return stp__mp_add_place(&s->graph, src, 0, 0, err);
+}
+
+stp_status stp__sim_setup_init(const stp_mapping *m, stp_model model, const stp_sim_options *o,
+                               uint64_t rows_max, double source_interval, stp_sim_setup *s,
+                               stp_error *err) {
+  *s = (stp_sim_setup){.ncols = 2 * m->nstages - 1, .associated = o->associated != 0,
+                       .resource = o->resource_law};
   stp_status st = check_tables(m, err);
   if (st == STP_OK)
-    st = stp__mp_graph_init(&s->graph, s->ncols, err);
+    st = stp__mp_graph_init(&s->graph, s->ncols + (source_interval > 0), err);
   for (size_t c = 0; c < s->ncols && st == STP_OK; c++)
     st = column_means(m, c, &s->graph, err);
   if (st == STP_OK)
     st = column_places(m, model, &s->graph, err);
+  if (st == STP_OK && source_interval > 0)
+    st = source_transition(s, source_interval, err);
   if (st == STP_OK) /* the in-order completions are those of the last column */
     st = stp__mp_graph_compile(&s->graph, rows_max, s->ncols - 1, err);
   if (st == STP_OK)
@@ -190,7 +197,7 @@ static stp_status setup_init(const stp_mapping *m, stp_model model, const stp_si
   if (st == STP_OK && !(s->law = stp__calloc(s->ncols, sizeof *s->law)))
     st = stp__oom(err, "resolving laws");
   if (st != STP_OK) {
-    setup_clear(s);
+    stp__sim_setup_clear(s);
     return st;
   }
   for (size_t c = 0; c < s->ncols; c++)
@@ -200,13 +207,8 @@ static stp_status setup_init(const stp_mapping *m, stp_model model, const stp_si
 }
 
 /* ---- groups: batches of one run, or replications ------------------------------------ */
-typedef struct sim_counts {
-  stp_mc_groups mc;
-  uint64_t simulated, firings;
-} sim_counts;
-
-static stp_status counts_init(const stp_mapping *m, const stp_sim_options *o, size_t ncols,
-                              sim_counts *c, stp_error *err) {
+stp_status stp__sim_counts_init(const stp_mapping *m, const stp_sim_options *o, size_t ncols,
+                              stp_sim_counts *c, stp_error *err) {
   stp_mc_groups *g = &c->mc;
   g->replicated = o->replications >= 2;
   g->groups = g->replicated ? o->replications : o->batches;
@@ -227,9 +229,14 @@ static stp_status counts_init(const stp_mapping *m, const stp_sim_options *o, si
   return STP_OK;
 }
 
+double stp__sim_halfwidth(const double *x, size_t k, double *mean) {
+  *mean = stp__mc_mean(x, k);
+  return stp__t_quantile(0.975, (double)(k - 1)) * stp__mc_stddev(x, k) / sqrt((double)k);
+}
+
 /* Throughput = data sets / total time = 1 / mean group period; the 95%
  * interval is Student's on the group periods, mapped through 1/x. */
-static stp_status group_statistics(const stp_mapping *m, const sim_counts *c, double *elapsed,
+static stp_status group_statistics(const stp_mapping *m, const stp_sim_counts *c, double *elapsed,
                                    stp_sim_result *r, stp_error *err) {
   size_t k = c->mc.groups;
   double per = (double)c->mc.per_group;
@@ -240,8 +247,7 @@ static stp_status group_statistics(const stp_mapping *m, const sim_counts *c, do
                        (unsigned long long)c->mc.per_group, elapsed[g]);
   for (size_t g = 0; g < k; g++)
     elapsed[g] /= per; /* periods */
-  double p = stp__mc_mean(elapsed, k);
-  double h = stp__t_quantile(0.975, (double)(k - 1)) * stp__mc_stddev(elapsed, k) / sqrt((double)k);
+  double p, h = stp__sim_halfwidth(elapsed, k, &p);
   r->period = p;
   r->throughput = 1 / p;
   r->ci_low = 1 / (p + h);
@@ -313,7 +319,7 @@ static void place(stp_sim_result *r) {
                     : NAN;
 }
 
-static int laws_nbue(const sim_setup *s) {
+static int laws_nbue(const stp_sim_setup *s) {
   int nbue = 1;
   for (size_t c = 0; c < s->ncols; c++) {
     int v = stp__law_nbue(s->law[c]);
@@ -324,8 +330,8 @@ static int laws_nbue(const sim_setup *s) {
   return nbue;
 }
 
-static stp_status describe(stp_model model, const stp_sim_options *o, const sim_setup *s,
-                           const sim_counts *c, stp_sim_result *r, stp_error *err) {
+static stp_status describe(stp_model model, const stp_sim_options *o, const stp_sim_setup *s,
+                           const stp_sim_counts *c, stp_sim_result *r, stp_error *err) {
   *r = (stp_sim_result){.model = model, .groups = c->mc.groups,
                         .replicated = c->mc.replicated,
                         .datasets = c->mc.per_group * c->mc.groups, .warmup = c->mc.warmup,
@@ -359,28 +365,35 @@ stp_status stp_simulate(const stp_mapping *m, stp_model model, const stp_sim_opt
     stp_sim_options_init(&defaults);
     opts = &defaults;
   }
-  sim_counts c;
-  sim_setup s;
-  STP_CHECK(counts_init(m, opts, 2 * m->nstages - 1, &c, err));
-  STP_CHECK(setup_init(m, model, opts, stp__mc_rows_per_run(&c.mc), &s, err));
+  stp_sim_counts c;
+  stp_sim_setup s;
+  STP_CHECK(stp__sim_counts_init(m, opts, 2 * m->nstages - 1, &c, err));
+  STP_CHECK(stp__sim_setup_init(m, model, opts, stp__mc_rows_per_run(&c.mc), 0, &s, err));
   stp_sim_result *r = calloc(1, sizeof *r);
   double *elapsed = stp__calloc(c.mc.groups, sizeof *elapsed);
   stp_status st = r && elapsed ? describe(model, opts, &s, &c, r, err)
                                : stp__oom(err, "simulating");
   if (st == STP_OK)
     st = sim_bounds(m, model, opts, r, err);
-  double t0 = stp__now(), c0 = cpu_now();
-  if (st == STP_OK)
+  double t0 = stp__now(), c0 = cpu_now(), *frac = NULL;
+  if (st == STP_OK && opts->utilization)
+    st = stp__sim_run_utilization(m, model, &s, &c, &opts->control, r, elapsed, &frac, err);
+  else if (st == STP_OK)
     st = stp__mc_run_groups(&s.graph, &c.mc, &opts->control, elapsed, err);
   if (st == STP_OK) {
     r->seconds = stp__now() - t0;
     r->cpu_seconds = cpu_now() - c0;
     st = group_statistics(m, &c, elapsed, r, err);
   }
+  if (st == STP_OK && frac)
+    stp__sim_utilization_stats(r, frac, c.mc.groups);
   if (st == STP_OK)
     place(r);
+  if (st == STP_OK && opts->latency)
+    st = stp__sim_latency(m, model, opts, &c, r, err);
+  free(frac);
   free(elapsed);
-  setup_clear(&s);
+  stp__sim_setup_clear(&s);
   if (st != STP_OK) {
     stp_sim_result_free(r);
     return st;
@@ -407,8 +420,8 @@ stp_status stp_simulate_intervals(const stp_mapping *m, stp_model model,
   uint64_t warmup = opts->warmup != STP_SIM_AUTO ? opts->warmup : n / 10, rows;
   if (!stp__add_u64(warmup, n, &rows))
     return stp__fail(err, STP_ELIMIT, "%s: too many data sets", m->file);
-  sim_setup s;
-  STP_CHECK(setup_init(m, model, opts, rows, &s, err));
+  stp_sim_setup s;
+  STP_CHECK(stp__sim_setup_init(m, model, opts, rows, 0, &s, err));
   stp_mp_run r = {0};
   double ignored;
   stp_status st = stp__mp_run_init(&r, &s.graph, opts->seed, 0, err);
@@ -417,6 +430,6 @@ stp_status stp_simulate_intervals(const stp_mapping *m, stp_model model,
   for (uint64_t k = 0; k < n && st == STP_OK; k++)
     st = stp__mp_run_advance(&r, 1, k % 4096 ? NULL : &opts->control.cancel, &out[k], err);
   stp__mp_run_clear(&r);
-  setup_clear(&s);
+  stp__sim_setup_clear(&s);
   return st;
 }

@@ -36,7 +36,8 @@ static stp_status add_item(const stp_mapping *m, const stp_result *r, size_t p, 
   *it = (stp_utilization_item){.processor = p, .port = port, .busy = busy,
                                .det = r->det_throughput * busy,
                                .exp = r->exp_available ? r->exp_throughput * busy : NAN,
-                               .law = law * busy};
+                               .law = law * busy, .sim = NAN, .sim_low = NAN,
+                               .sim_high = NAN};
   it->saturated = stp__close(it->det, 1, SATURATED_RTOL, 0) || it->det > 1;
   it->resource = stp__asprintf("%s%s", m->procs[p].name, port_suffix(port));
   if (!it->resource)

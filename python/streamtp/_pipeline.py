@@ -8,7 +8,7 @@ import os
 from . import _located
 from ._lib import (PE, _Control, _Error, _Options, _P, _c_int, _c_size, _c_str, _c_u32, _c_u64,
                    Error, Law, check_layout, choice, fail, fn, integer, interruptible, limits_of,
-                   number, options, path, record, status_name, text)
+                   number, options, path, record, status_name, text, time_value)
 
 # ---- mappings ----------------------------------------------------------------------
 _load_string = fn("stp_mapping_load_string", _c_int, _c_str, _c_size, _c_str,
@@ -159,7 +159,8 @@ class _SimOptions(ctypes.Structure):
     _fields_ = [("law", _P), ("resource_law", _P), ("associated", _c_int),
                 ("datasets", _c_u64), ("warmup", _c_u64), ("batches", _c_u32),
                 ("replications", _c_u32), ("seed", _c_u64), ("bounds", _c_int),
-                ("eval", _Options), ("control", _Control)]
+                ("eval", _Options), ("control", _Control), ("utilization", _c_int),
+                ("latency", _c_int), ("source_rate", ctypes.c_double)]
 
 
 check_layout("stp_sim_options", _SimOptions)
@@ -176,7 +177,7 @@ _MAX_GROUPS = 1000000    # --batches and --replications
 def simulate(mapping, model=None, *, law=None, datasets=1000000, seed=1, warmup=None,
              batches=20, replications=None, associated=False, resource_law=None, bounds=True,
              exp_method="auto", max_transitions=None, max_states=None, max_memory=None,
-             progress=None):
+             progress=None, utilization=False, latency=False, source_rate=None):
     """Monte Carlo simulation of a mapping (dict or path) with random times:
     the dict `streamtp simulate --json` prints.  law: the default law spec
     (None: the mapping's "laws" default, else exp); warmup None: a tenth of
@@ -184,7 +185,13 @@ def simulate(mapping, model=None, *, law=None, datasets=1000000, seed=1, warmup=
     means; bounds: also compute the exact bounds of `eval`; "version" and
     "limits" (with the seed) end the dict, as on the command's line.
     progress(info): as for evaluate.  Ctrl-C stops the runs
-    (KeyboardInterrupt) within a second."""
+    (KeyboardInterrupt) within a second.  utilization=True adds
+    "utilization" (each resource's busy fraction, exact and simulated with
+    its 95% interval), latency=True "latency" (alone in the pipeline, and
+    simulated with the source releasing source_rate data sets per time
+    unit, default 0.95 x the simulated throughput; a rate at or above the
+    throughput raises EINVAL), as `simulate --utilization --latency
+    --source-rate R`."""
     o = _SimOptions()
     _sim_options_init(ctypes.byref(o))
     o.datasets = integer("datasets", datasets, 2, _MAX_DATASETS)
@@ -196,6 +203,11 @@ def simulate(mapping, model=None, *, law=None, datasets=1000000, seed=1, warmup=
     if resource_law is not None and not associated:
         raise Error("EINVAL", "resource_law needs associated=True")
     o.associated, o.bounds = int(bool(associated)), int(bool(bounds))
+    o.utilization, o.latency = int(bool(utilization)), int(bool(latency))
+    if source_rate is not None:
+        if not latency:
+            raise Error("EINVAL", "source_rate needs latency=True")
+        o.source_rate = time_value("source_rate", source_rate, allow_zero=False)
     if model is not None:
         choice("model", model, MODELS)
     return interruptible(_simulate_one, mapping, model, o, law, resource_law, exp_method,

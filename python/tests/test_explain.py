@@ -71,3 +71,40 @@ def test_sweep_errors():
         streamtp.sweep(example("example-a.json"), "speed:P9=1..2")
     with pytest.raises(streamtp.Error, match="FROM..TO"):
         streamtp.sweep(example("example-a.json"), "speed:P1=1-2")
+
+
+def without_sim_times(rec):
+    rec = json.loads(json.dumps(rec))
+    for k in ("seconds", "cpu_seconds", "bounds_seconds", "firings_per_second",
+              "firings_per_cpu_second"):
+        rec.pop(k, None)
+    return rec
+
+
+@pytest.mark.parametrize("model", ["overlap", "strict"])
+def test_simulate_explain_is_simulate_json(model):
+    want = cli_json("simulate", example("example-a.json"), "--model", model, "--datasets",
+                    "20000", "--seed", "3", "--utilization", "--latency")[0]
+    got = streamtp.simulate(example("example-a.json"), model, datasets=20000, seed=3,
+                            utilization=True, latency=True)
+    assert list(got) == list(want)
+    assert without_sim_times(got) == without_sim_times(want)
+    sim = got["latency"]["simulation"]
+    assert sim["source"] == "throttled" and sim["rate_from"] == "0.95 x simulated throughput"
+    assert sim["rate"] == pytest.approx(0.95 * got["simulation"]["throughput"], rel=1e-12)
+    for item in got["utilization"]:
+        lo, hi = item["simulation"]["ci95"]
+        assert lo <= item["simulation"]["mean"] <= hi
+
+
+def test_simulate_source_rate():
+    got = streamtp.simulate(example("example-a.json"), law="det", datasets=1200, latency=True,
+                            source_rate=0.0005)
+    sim = got["latency"]["simulation"]
+    assert sim["rate"] == 0.0005 and sim["rate_from"] == "given"
+    assert sim["mean"] == pytest.approx(got["latency"]["deterministic"]["mean"], rel=1e-9)
+    with pytest.raises(streamtp.Error, match="grows without bound"):
+        streamtp.simulate(example("example-a.json"), datasets=20000, latency=True,
+                          source_rate=0.01)
+    with pytest.raises(streamtp.Error, match="needs latency"):
+        streamtp.simulate(example("example-a.json"), source_rate=0.001)

@@ -14,6 +14,8 @@ CALLS = [
     ("evaluate hom", lambda: streamtp.evaluate(EX + "homogeneous-2x3.json", "strict")),
     ("evaluate big", lambda: streamtp.evaluate(EX + "big-teams.json")),
     ("simulate", lambda: streamtp.simulate(EX + "example-a.json", datasets=20000, seed=3)),
+    ("simulate explain", lambda: streamtp.simulate(EX + "example-a.json", "strict", datasets=20000,
+                                                   seed=3, utilization=True, latency=True)),
     ("simulate law", lambda: streamtp.simulate(EX + "example-a.json", "strict",
                                                law="erlang:k=2", datasets=20000, seed=3)),
     ("optimize exact", lambda: streamtp.optimize(EX + "example-a.json", method="exact")),
