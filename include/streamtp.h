@@ -93,6 +93,7 @@ typedef struct stp_law_result {
   double residual;        /* largest scaled residual of the solves */
   const char *solver;     /* stationary solver of the largest chain, or NULL */
   size_t sweeps;          /* its sweeps (0: direct solver or no chain) */
+  const char *solver_reason; /* why that solver (static string), NULL when no choice was made */
   char *reason;           /* why the value is missing, else NULL */
   stp_limit limit;        /* the limit it is beyond, if that is why (streamtp_base.h) */
   int fitted;             /* 1: the default law is a fit (ph:fit=FILE), of quality fit */
@@ -120,6 +121,7 @@ typedef struct stp_result {
   double exp_residual;     /* largest scaled residual of the solves */
   const char *exp_solver;  /* stationary solver of the largest chain (static string), or NULL */
   size_t exp_sweeps;       /* its sweeps, Gauss-Seidel and BiCGSTAB (0: direct solver or no chain) */
+  const char *exp_solver_reason; /* why that solver (static), NULL when no choice was made */
   char *exp_reason;        /* why exp is unavailable, else NULL */
   stp_limit exp_limit;     /* the limit it is beyond, if that is why (streamtp_base.h) */
   /* N.B.U.E. bounds [lower, upper] (lower = exponential, upper = deterministic) */
