@@ -93,11 +93,12 @@ typedef struct stp_law_result {
   double residual;        /* largest scaled residual of the solves */
   const char *solver;     /* stationary solver of the largest chain, or NULL */
   size_t sweeps;          /* its sweeps (0: direct solver or no chain) */
-  const char *solver_reason; /* why that solver (static string), NULL when no choice was made */
   char *reason;           /* why the value is missing, else NULL */
   stp_limit limit;        /* the limit it is beyond, if that is why (streamtp_base.h) */
   int fitted;             /* 1: the default law is a fit (ph:fit=FILE), of quality fit */
   stp_law_fit fit;
+  const char *solver_reason; /* why `solver` ran (static string), NULL when no choice was
+                                made (a chain with levels): docs/format.md, solver_reason */
 } stp_law_result;
 
 typedef struct stp_result {
@@ -121,7 +122,6 @@ typedef struct stp_result {
   double exp_residual;     /* largest scaled residual of the solves */
   const char *exp_solver;  /* stationary solver of the largest chain (static string), or NULL */
   size_t exp_sweeps;       /* its sweeps, Gauss-Seidel and BiCGSTAB (0: direct solver or no chain) */
-  const char *exp_solver_reason; /* why that solver (static), NULL when no choice was made */
   char *exp_reason;        /* why exp is unavailable, else NULL */
   stp_limit exp_limit;     /* the limit it is beyond, if that is why (streamtp_base.h) */
   /* N.B.U.E. bounds [lower, upper] (lower = exponential, upper = deterministic) */
@@ -136,6 +136,8 @@ typedef struct stp_result {
    * what limits such a mapping; else 0 and NULL */
   size_t ncycle_resources;
   char **cycle_resources;
+  const char *exp_solver_reason; /* why exp_solver ran (static string), NULL when no choice
+                                    was made (a chain with levels): docs/format.md */
 } stp_result;
 
 /* Evaluate a mapping under model `model`: deterministic throughput, M_ct,

@@ -352,10 +352,11 @@ static stp_status bicgstab(gs_work *w, const stp_csr *moves, const stp_stationar
 /* ---- the choice between the factorisation and the sweeps (AUTO) ------------------- */
 
 /* The costs are counted in moves visited by a sweep; an LU flop (UMFPACK's
- * dense frontal kernels) costs about 1/STP_CHOICE_FLOPS_PER_MOVE of one
- * (bench/solver-choice measures both on this kind of chain).  A sweep of a
- * chain without levels visits each move twice: the sweep, then the
- * residual that judges it. */
+ * dense frontal kernels) is weighted 1/STP_CHOICE_FLOPS_PER_MOVE of one, a
+ * rough weight against the scattered reads of a sweep (the cases of
+ * bench/solver-choice are 600 times apart, far from depending on it).  A
+ * sweep of a chain without levels visits each move twice: the sweep, then
+ * the residual that judges it. */
 #define STP_CHOICE_FLOPS_PER_MOVE 4.0
 
 /* The sweeps that stand in for a factorisation (exact to rounding) aim at
@@ -383,11 +384,10 @@ static double sweeps_to_go(const gs_run *r, double mid_est, size_t mid_it,
 }
 
 /* The factorisation, from its analysis (the iterative work is freed first:
- * the factors need the room). */
+ * the factors need the room); the sweeps made before stay counted. */
 static stp_status factorise(gs_work *w, stp_umfpack_lu *lu, const stp_csr *moves, double *pi,
                             stp_stationary_info *info, stp_error *err) {
   gs_work_free(w);
-  info->iterations = 0;
   STP_CHECK(stp__umfpack_solve(lu, pi, err));
   return stp__generator_residual(moves, pi, &info->residual, err);
 }
@@ -458,8 +458,8 @@ static stp_status trial_then_cheaper(gs_work *w, stp_umfpack_lu *lu, const stp_c
  * cheaper one goes on. */
 static stp_status choose_by_cost(gs_work *w, const stp_csr *moves, const stp_stationary_options *ao,
                                  double *pi, stp_stationary_info *info, stp_error *err) {
-  /* the sweeps stand in for a factorisation, exact to rounding: they go
-   * STP_CHOICE_DEEPER times further (tolerance only decides below) */
+  /* o: the sweeps' options, aiming STP_CHOICE_DEEPER below the caller's
+   * tolerance (ao) */
   stp_stationary_options deeper = *ao, *o = &deeper;
   deeper.tolerance *= STP_CHOICE_DEEPER;
   stp_umfpack_lu *lu;
@@ -472,6 +472,8 @@ static stp_status choose_by_cost(gs_work *w, const stp_csr *moves, const stp_sta
   stp_status s;
   if (o->max_factor_bytes > 0 && est.bytes > o->max_factor_bytes) {
     info->reason = STP_REASON_FACTORS_OVER_BUDGET;
+    stp__umfpack_free(lu); /* the room is the sweeps' */
+    lu = NULL;
     s = sweeps_alone(w, moves, o, ao->tolerance, pi, info, err);
   } else if (direct <= STP_CHOICE_TRIAL * sweep) {
     info->reason = STP_REASON_FACTORS_CHEAP;

@@ -121,7 +121,7 @@ Test(stationary_choice, a_nearly_decomposable_chain_ends_factorised) {
   cr_assert_str_eq(info.reason, STP_REASON_SWEEPS_CHEAPER, "%s", info.reason);
   cr_assert_str_eq(info.solver, "umfpack (gauss-seidel stalled)", "%g flops, %g sweeps of %g "
                    "moves predicted", info.factor_flops, info.predicted_sweeps, info.sweep_moves);
-  cr_assert_eq(info.iterations, 0);
+  cr_assert_gt(info.iterations, 50); /* the sweeps made before, counted */
   /* the chain's condition, about 1/cross = 1e7, bounds any solver's accuracy */
   assert_distribution(chosen, w, n, 1e-8);
   /* forced the other way: Gauss-Seidel alone stalls; given many sweeps
