@@ -76,6 +76,7 @@ stp_status stp__chain_solve(const stp_chain *c, const stp_options *o, stp_statio
   so.method = method;
   so.tolerance = o->solver_tolerance;
   so.cancel = o->control.cancel;
+  so.max_factor_bytes = (double)stp_options_memory_budget(o); /* 0: none */
   stp_stationary_info si;
   STP_CHECK(stp__stationary_solve(c->moves, &so, pi, &si, err));
   stp_status s = data_set_rate(c, *pi, rate, err);
@@ -88,6 +89,7 @@ stp_status stp__chain_solve(const stp_chain *c, const stp_options *o, stp_statio
                           .nonzeros = generator_nonzeros(c->moves),
                           .residual = si.residual,
                           .solver = si.solver,
+                          .solver_reason = si.reason,
                           .iterations = si.iterations,
                           .period = si.period,
                           .seconds_build = c->seconds_build,

@@ -20,6 +20,7 @@ typedef struct stp_ctmc_info {
                              distributed route fills it; 0 elsewhere) */
   double residual;        /* ||pi Q|| / (||Q|| ||pi||) */
   const char *solver;     /* static string naming the stationary solver */
+  const char *solver_reason; /* why it was chosen (static, solvers/stationary.h), or NULL */
   size_t iterations;      /* iterative solvers; 0 for direct */
   uint32_t period;        /* levels of the chain (solvers/stationary.h) */
   double seconds_build;

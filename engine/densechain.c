@@ -231,6 +231,7 @@ stp_status stp__store_events_rate(const stp_movestore *ms, const stp_dense_event
                           .nonzeros = off_diagonal(ms),
                           .residual = si.residual,
                           .solver = si.solver,
+                          .solver_reason = si.reason,
                           .iterations = si.iterations,
                           .period = si.period,
                           .seconds_build = seconds_build,

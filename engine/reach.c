@@ -507,6 +507,7 @@ static void note_info(stp_reach_stats *st, const stp_ctmc_info *info) {
   if (info->states >= st->states) {
     st->states = info->states;
     st->solver = info->solver;
+    st->solver_reason = info->solver_reason;
     st->sweeps = info->iterations;
   }
   if (info->residual > st->residual) st->residual = info->residual;

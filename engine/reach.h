@@ -16,6 +16,7 @@ typedef struct stp_reach_stats {
   uint32_t components; /* strongly connected components */
   double residual;     /* worst scaled residual of the stationary solves */
   const char *solver;  /* stationary solver of the largest chain */
+  const char *solver_reason; /* why it was chosen (static), or NULL */
   size_t sweeps;       /* its sweeps (0: direct solver) */
 } stp_reach_stats;
 

@@ -97,6 +97,8 @@ typedef struct stp_law_result {
   stp_limit limit;        /* the limit it is beyond, if that is why (streamtp_base.h) */
   int fitted;             /* 1: the default law is a fit (ph:fit=FILE), of quality fit */
   stp_law_fit fit;
+  const char *solver_reason; /* why `solver` ran (static string), NULL when no choice was
+                                made (a chain with levels): docs/format.md, solver_reason */
 } stp_law_result;
 
 typedef struct stp_result {
@@ -134,6 +136,8 @@ typedef struct stp_result {
    * what limits such a mapping; else 0 and NULL */
   size_t ncycle_resources;
   char **cycle_resources;
+  const char *exp_solver_reason; /* why exp_solver ran (static string), NULL when no choice
+                                    was made (a chain with levels): docs/format.md */
 } stp_result;
 
 /* Evaluate a mapping under model `model`: deterministic throughput, M_ct,

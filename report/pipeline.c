@@ -104,6 +104,7 @@ typedef struct chain_fields {
   const char *solver;
   size_t sweeps;
   const char *reason;
+  const char *solver_reason;
 } chain_fields;
 
 static void chain_value(json_t *o, const chain_fields *f) {
@@ -119,6 +120,8 @@ static void chain_value(json_t *o, const chain_fields *f) {
   if (f->solver) {
     stp__jset(o, "solver", json_string(f->solver));
     stp__jset(o, "sweeps", stp__ju64(f->sweeps));
+    if (f->solver_reason)
+      stp__jset(o, "solver_reason", json_string(f->solver_reason));
   }
 }
 
@@ -137,7 +140,8 @@ static json_t *law_json(const stp_mapping *m, const stp_result *r) {
   json_t *o = json_object();
   stp__jset(o, "law", stp__jstr(lr->law));
   chain_value(o, &(chain_fields){lr->available, lr->throughput, lr->period, lr->method,
-                                 lr->states, lr->residual, lr->solver, lr->sweeps, lr->reason});
+                                 lr->states, lr->residual, lr->solver, lr->sweeps, lr->reason,
+                                 lr->solver_reason});
   if (lr->available) /* the N.B.U.E. bounds hold for N.B.U.E. laws only */
     stp__jset(o, "position", json_string(stp_interval_position(
                                  lr->throughput, lr->throughput,
@@ -167,7 +171,7 @@ json_t *stp__result_object(const stp_mapping *m, const stp_result *r, bool compo
   json_t *ex = json_object();
   chain_value(ex, &(chain_fields){r->exp_available, r->exp_throughput, r->exp_period,
                                   r->exp_method, r->exp_states, r->exp_residual, r->exp_solver,
-                                  r->exp_sweeps, r->exp_reason});
+                                  r->exp_sweeps, r->exp_reason, r->exp_solver_reason});
   stp__jset(o, "exponential", ex);
   stp__jset(o, "bounds", json_pack("{s:o,s:o}", "lower",
                                    stp__jnum(r->exp_available ? r->lower : NAN), "upper",
@@ -414,6 +418,8 @@ static void law_text(FILE *f, const json_t *lr) {
       fprintf(f, ", %llu sweep%s", (unsigned long long)stp__jgetu(lr, "sweeps"),
               stp__jgetu(lr, "sweeps") == 1 ? "" : "s");
     fputs(")\n", f);
+    if (stp__jgets(lr, "solver_reason"))
+      fprintf(f, "                  solver choice: %s\n", stp__jgets(lr, "solver_reason"));
   }
   if (where && (strcmp(where, "below") == 0 || strcmp(where, "above") == 0))
     fprintf(f, "                  %s the N.B.U.E. bounds: these laws are not N.B.U.E. (the "
@@ -482,9 +488,13 @@ void stp__text_eval(FILE *f, const json_t *rec, size_t index) {
     fputs("  exponential     ", f);
     chain_text(f, ex);
     fputs(")\n", f);
-    if (stp__jgets(ex, "solver"))
-      fprintf(f, "  solver          %s, %llu sweep%s\n", stp__jgets(ex, "solver"),
+    if (stp__jgets(ex, "solver")) {
+      fprintf(f, "  solver          %s, %llu sweep%s", stp__jgets(ex, "solver"),
               (unsigned long long)stp__jgetu(ex, "sweeps"), stp__jgetu(ex, "sweeps") == 1 ? "" : "s");
+      if (stp__jgets(ex, "solver_reason"))
+        fprintf(f, " (solver choice: %s)", stp__jgets(ex, "solver_reason"));
+      fputc('\n', f);
+    }
   } else {
     fprintf(f, "  exponential     not computed: %s\n", stp__jgets(ex, "reason"));
   }

@@ -227,29 +227,62 @@ static stp_status gs_estimate(const gs_work *w, const stp_csr *moves, double *pi
   return stp__generator_residual(moves, pi, est, err);
 }
 
-static stp_status gauss_seidel(gs_work *w, const stp_csr *moves, const stp_stationary_options *o,
-                               double *pi, stp_stationary_info *info, stp_error *err) {
-  int64_t n = moves->nrows;
+/* A Gauss-Seidel run that can pause after a number of sweeps and go on
+ * (the trial of the solver choice): the iterate is w->x, `est` the
+ * estimate of the iterate after `it` sweeps when `fresh`. */
+typedef struct gs_run {
+  stp_gs_progress prog;
+  size_t it;
+  double est;
+  bool fresh;   /* est belongs to the current iterate */
+  bool stopped; /* the stopping rule (stp__gs_done, stp__gs_slow) said stop */
+} gs_run;
+
+static void gs_start(gs_work *w, gs_run *r) {
+  int64_t n = w->start[w->period];
   for (int64_t q = 0; q < n; q++)
     w->x[q] = 1.0 / (double)n;
-  stp_gs_progress prog;
-  stp__gs_progress_init(&prog);
-  size_t it = 0;
-  double est;
-  stp_status s;
-  while ((s = gs_estimate(w, moves, pi, it, &est, err)) == STP_OK &&
-         !stp__gs_done(&prog, est, it, o) && !stp__gs_slow(&prog, est, it, o)) {
+  *r = (gs_run){.it = 0};
+  stp__gs_progress_init(&r->prog);
+}
+
+/* Sweep until the stopping rule says stop or `cap` sweeps are made in all;
+ * pi (state order) then holds the iterate. */
+static stp_status gs_continue(gs_work *w, const stp_csr *moves, const stp_stationary_options *o,
+                              gs_run *r, size_t cap, double *pi, stp_error *err) {
+  stp_status s = STP_OK;
+  while (!r->stopped) {
+    if (!r->fresh) {
+      if ((s = gs_estimate(w, moves, pi, r->it, &r->est, err)) != STP_OK)
+        break;
+      r->fresh = true;
+      if (stp__gs_done(&r->prog, r->est, r->it, o) || stp__gs_slow(&r->prog, r->est, r->it, o)) {
+        r->stopped = true;
+        break;
+      }
+    }
+    if (r->it >= cap)
+      break;
     if (stp__cancelled(&o->cancel)) {
-      s = stp__fail(err, STP_EINTERRUPTED, "interrupted after %zu Gauss-Seidel sweeps", it);
+      s = stp__fail(err, STP_EINTERRUPTED, "interrupted after %zu Gauss-Seidel sweeps", r->it);
       break;
     }
     if ((s = gs_sweep(w, err)) != STP_OK)
       break;
-    it++;
+    r->it++;
+    r->fresh = false;
   }
-  for (int64_t q = 0; q < n; q++)
+  for (int64_t q = 0; q < moves->nrows; q++)
     pi[w->order[q]] = w->x[q];
-  info->iterations = it;
+  return s;
+}
+
+static stp_status gauss_seidel(gs_work *w, const stp_csr *moves, const stp_stationary_options *o,
+                               double *pi, stp_stationary_info *info, stp_error *err) {
+  gs_run r;
+  gs_start(w, &r);
+  stp_status s = gs_continue(w, moves, o, &r, SIZE_MAX, pi, err);
+  info->iterations = r.it;
   return s;
 }
 
@@ -316,6 +349,143 @@ static stp_status bicgstab(gs_work *w, const stp_csr *moves, const stp_stationar
   return STP_OK;
 }
 
+/* ---- the choice between the factorisation and the sweeps (AUTO) ------------------- */
+
+/* The costs are counted in moves visited by a sweep; an LU flop (UMFPACK's
+ * dense frontal kernels) is weighted 1/STP_CHOICE_FLOPS_PER_MOVE of one, a
+ * rough weight against the scattered reads of a sweep (the cases of
+ * bench/solver-choice are 600 times apart, far from depending on it).  A
+ * sweep of a chain without levels visits each move twice: the sweep, then
+ * the residual that judges it. */
+#define STP_CHOICE_FLOPS_PER_MOVE 4.0
+
+/* The sweeps that stand in for a factorisation (exact to rounding) aim at
+ * a residual this much smaller than the other sweeps: the values then
+ * agree with the factorisation's to 1e-12 (bench/solver-choice). */
+#define STP_CHOICE_DEEPER 1e-3
+
+static double sweep_cost(const gs_work *w) {
+  double visits = (double)w->in->p[w->in->nrows] + (double)w->in->nrows;
+  return w->period > 1 ? visits : 2 * visits;
+}
+
+/* Sweeps still needed from the trial's estimates: the rate of decrease over
+ * the second half of the trial, extrapolated to the target of
+ * stp__gs_done (INFINITY where the estimate did not decrease). */
+static double sweeps_to_go(const gs_run *r, double mid_est, size_t mid_it,
+                           const stp_stationary_options *o) {
+  double target = o->tolerance * STP_GS_TARGET;
+  if (r->est <= target)
+    return 0;
+  if (!(r->est < mid_est) || r->it <= mid_it)
+    return INFINITY;
+  double per_sweep = log(r->est / mid_est) / (double)(r->it - mid_it);
+  return ceil(log(target / r->est) / per_sweep);
+}
+
+/* The factorisation, from its analysis (the iterative work is freed first:
+ * the factors need the room); the sweeps made before stay counted. */
+static stp_status factorise(gs_work *w, stp_umfpack_lu *lu, const stp_csr *moves, double *pi,
+                            stp_stationary_info *info, stp_error *err) {
+  gs_work_free(w);
+  STP_CHECK(stp__umfpack_solve(lu, pi, err));
+  return stp__generator_residual(moves, pi, &info->residual, err);
+}
+
+/* Gauss-Seidel, given the choice: on to its end from the trial, then the
+ * factorisation where it stalled above o->tolerance (the deeper one: on a
+ * nearly decomposable chain a residual of 1e-10 may leave the masses of
+ * the blocks wrong in the fifth digit, which the factorisation would not). */
+static stp_status sweep_on(gs_work *w, gs_run *r, stp_umfpack_lu *lu, const stp_csr *moves,
+                           const stp_stationary_options *o, double *pi,
+                           stp_stationary_info *info, stp_error *err) {
+  info->solver = "gauss-seidel (level order)";
+  STP_CHECK(gs_continue(w, moves, o, r, o->max_sweeps, pi, err));
+  info->iterations = r->it;
+  STP_CHECK(stp__generator_residual(moves, pi, &info->residual, err));
+  if (info->residual <= o->tolerance)
+    return STP_OK;
+  info->solver = "umfpack (gauss-seidel stalled)";
+  return factorise(w, lu, moves, pi, info, err);
+}
+
+/* Gauss-Seidel where the factors may not be made, BiCGSTAB on its sweeps
+ * where it stalls above `accept` (as on a chain too large to factorise). */
+static stp_status sweeps_alone(gs_work *w, const stp_csr *moves, const stp_stationary_options *o,
+                               double accept, double *pi, stp_stationary_info *info,
+                               stp_error *err) {
+  info->solver = "gauss-seidel (level order)";
+  STP_CHECK(gauss_seidel(w, moves, o, pi, info, err));
+  STP_CHECK(stp__generator_residual(moves, pi, &info->residual, err));
+  if (info->residual <= accept)
+    return STP_OK;
+  info->solver = "bicgstab on level-order sweeps (gauss-seidel stalled)";
+  STP_CHECK(bicgstab(w, moves, o, pi, info, err));
+  return stp__generator_residual(moves, pi, &info->residual, err);
+}
+
+/* The trial sweeps, the estimate of the sweeps still to go from their
+ * rate of decrease, then the cheaper route (direct: the factorisation's
+ * cost, in moves visited). */
+static stp_status trial_then_cheaper(gs_work *w, stp_umfpack_lu *lu, const stp_csr *moves,
+                                     const stp_stationary_options *o, double direct, double *pi,
+                                     stp_stationary_info *info, stp_error *err) {
+  gs_run r;
+  gs_start(w, &r);
+  STP_CHECK(gs_continue(w, moves, o, &r, STP_CHOICE_TRIAL / 2, pi, err));
+  double mid_est = r.est;
+  size_t mid_it = r.it;
+  if (!r.stopped)
+    STP_CHECK(gs_continue(w, moves, o, &r, STP_CHOICE_TRIAL, pi, err));
+  info->predicted_sweeps =
+      (double)r.it + (r.stopped ? 0 : sweeps_to_go(&r, mid_est, mid_it, o));
+  if (r.stopped)
+    info->reason = STP_REASON_TRIAL_CONVERGED;
+  else if ((info->predicted_sweeps - (double)r.it) * info->sweep_moves < direct)
+    info->reason = STP_REASON_SWEEPS_CHEAPER;
+  else {
+    info->reason = STP_REASON_FACTORS_CHEAPER;
+    info->solver = "umfpack";
+    return factorise(w, lu, moves, pi, info, err);
+  }
+  return sweep_on(w, &r, lu, moves, o, pi, info, err);
+}
+
+/* AUTO on a chain without levels small enough to factorise: UMFPACK's
+ * symbolic analysis estimates the factorisation's flops; where they cost
+ * more than STP_CHOICE_TRIAL sweeps, the sweeps run that many and their
+ * rate of decrease, extrapolated, estimates the iterative solve; the
+ * cheaper one goes on. */
+static stp_status choose_by_cost(gs_work *w, const stp_csr *moves, const stp_stationary_options *ao,
+                                 double *pi, stp_stationary_info *info, stp_error *err) {
+  /* o: the sweeps' options, aiming STP_CHOICE_DEEPER below the caller's
+   * tolerance (ao) */
+  stp_stationary_options deeper = *ao, *o = &deeper;
+  deeper.tolerance *= STP_CHOICE_DEEPER;
+  stp_umfpack_lu *lu;
+  stp_umfpack_estimate est;
+  STP_CHECK(stp__umfpack_analyse(moves, &lu, &est, err));
+  double sweep = sweep_cost(w), direct = est.flops / STP_CHOICE_FLOPS_PER_MOVE + est.entries;
+  info->factor_flops = est.flops;
+  info->factor_bytes = est.bytes;
+  info->sweep_moves = sweep;
+  stp_status s;
+  if (o->max_factor_bytes > 0 && est.bytes > o->max_factor_bytes) {
+    info->reason = STP_REASON_FACTORS_OVER_BUDGET;
+    stp__umfpack_free(lu); /* the room is the sweeps' */
+    lu = NULL;
+    s = sweeps_alone(w, moves, o, ao->tolerance, pi, info, err);
+  } else if (direct <= STP_CHOICE_TRIAL * sweep) {
+    info->reason = STP_REASON_FACTORS_CHEAP;
+    info->solver = "umfpack";
+    s = factorise(w, lu, moves, pi, info, err);
+  } else {
+    s = trial_then_cheaper(w, lu, moves, o, direct, pi, info, err);
+  }
+  stp__umfpack_free(lu);
+  return s;
+}
+
 /* ---- driver ----------------------------------------------------------------------- */
 
 static stp_status check_rates(const stp_csr *moves, stp_error *err) {
@@ -329,32 +499,35 @@ static stp_status check_rates(const stp_csr *moves, stp_error *err) {
   return STP_OK;
 }
 
-/* Which solver AUTO starts with: the iterative one whenever the chain has
- * levels (it is faster at every size measured), else UMFPACK while small. */
-static bool start_direct(const stp_csr *moves, uint32_t period, const stp_stationary_options *o) {
-  if (o->method != STP_STATIONARY_AUTO)
-    return o->method == STP_STATIONARY_DIRECT;
-  return period == 1 && moves->nrows <= o->direct_max_states;
-}
-
-/* Run the chosen solver; where Gauss-Seidel stalls above the tolerance,
- * AUTO falls back to UMFPACK on a chain small enough to factorise, to
- * BiCGSTAB on a larger one. */
+/* Run the chosen solver.  AUTO: the iterative one whenever the chain has
+ * levels (it is faster at every size measured); without levels, the
+ * cheaper by choose_by_cost up to direct_max_states, Gauss-Seidel above.
+ * Where Gauss-Seidel stalls above the tolerance, AUTO falls back to
+ * UMFPACK on a chain small enough to factorise, to BiCGSTAB on a larger
+ * one. */
 static stp_status run_solver(gs_work *w, const stp_csr *moves, const stp_stationary_options *o,
                              double *pi, stp_stationary_info *info, stp_error *err) {
-  if (!start_direct(moves, w->period, o)) {
+  bool small = moves->nrows <= o->direct_max_states;
+  if (o->method == STP_STATIONARY_AUTO && w->period == 1 && small)
+    return choose_by_cost(w, moves, o, pi, info, err);
+  if (o->method != STP_STATIONARY_DIRECT) {
+    if (o->method != STP_STATIONARY_AUTO)
+      info->reason = STP_REASON_ASKED;
+    else if (w->period == 1)
+      info->reason = STP_REASON_TOO_LARGE;
     info->solver = "gauss-seidel (level order)";
     STP_CHECK(gauss_seidel(w, moves, o, pi, info, err));
     STP_CHECK(stp__generator_residual(moves, pi, &info->residual, err));
     if (info->residual <= o->tolerance || o->method != STP_STATIONARY_AUTO)
       return STP_OK;
-    if (moves->nrows > o->direct_max_states) {
+    if (!small) {
       info->solver = "bicgstab on level-order sweeps (gauss-seidel stalled)";
       STP_CHECK(bicgstab(w, moves, o, pi, info, err));
       return stp__generator_residual(moves, pi, &info->residual, err);
     }
     info->solver = "umfpack (gauss-seidel stalled)";
   } else {
+    info->reason = STP_REASON_ASKED;
     info->solver = "umfpack";
   }
   gs_work_free(w); /* the factors need the room */

@@ -11,9 +11,14 @@
  * sweeps reach a residual of 1e-13 on every pattern and Strict chain
  * measured (bench/ctmc).  The direct one is UMFPACK
  * (64-bit); on these chains its LU factors fill in badly (a 45,045-state
- * pattern: 16 s and 1 GB, against 0.01 s iteratively), so AUTO uses it only
- * for small chains without levels, and as the fallback when Gauss-Seidel
- * stalls on a chain small enough to factorise.  On a larger chain where
+ * pattern: 16 s and 1 GB, against 0.01 s iteratively), so AUTO never uses
+ * it on a chain with levels but as the fallback when Gauss-Seidel stalls on
+ * a chain small enough to factorise.  On a chain without levels of at most
+ * direct_max_states states, AUTO chooses by cost: UMFPACK's symbolic
+ * analysis estimates the factorisation, a trial of STP_CHOICE_TRIAL sweeps
+ * the iterative solve (its rate of decrease, extrapolated), and the cheaper
+ * goes on (a 19,580-state hyperexponential Strict chain: 7-14 s and 334 MB
+ * factorised; bench/solver-choice).  On a larger chain where
  * Gauss-Seidel stalls (one that mixes slowly), BiCGSTAB accelerates the same
  * sweeps (stationary_krylov.h).  Every solve is judged by its
  * scaled residual and fails loudly above the tolerance; reducible chains are
@@ -37,6 +42,7 @@ typedef struct stp_stationary_options {
   stp_stationary_method method;
   double tolerance;          /* accepted scaled residual */
   int64_t direct_max_states; /* AUTO never factorises larger chains */
+  double max_factor_bytes;   /* AUTO never factorises where UMFPACK estimates more (0: no limit) */
   size_t max_sweeps;         /* the iterative solver gives up after this many */
   stp_cancel cancel;         /* checked once per sweep */
 } stp_stationary_options;
@@ -46,8 +52,25 @@ typedef struct stp_stationary_options {
 #define STP_STATIONARY_DIRECT_MAX INT64_C(20000)
 void stp__stationary_options_init(stp_stationary_options *o);
 
+/* Why the solver was chosen (stp_stationary_info.reason, static strings;
+ * docs/format.md lists them as the member solver_reason). */
+#define STP_REASON_ASKED "asked for"
+#define STP_REASON_TOO_LARGE "no levels, too large to factorise"
+#define STP_REASON_FACTORS_CHEAP "the factorisation costs less than the trial sweeps"
+#define STP_REASON_TRIAL_CONVERGED "the sweeps converged within the trial"
+#define STP_REASON_SWEEPS_CHEAPER "the sweeps are estimated cheaper than the factorisation"
+#define STP_REASON_FACTORS_CHEAPER "the factorisation is estimated cheaper than the sweeps"
+#define STP_REASON_FACTORS_OVER_BUDGET "the factors would exceed the memory budget"
+
+/* The sweeps the choice tries before extrapolating. */
+#define STP_CHOICE_TRIAL 10
+
 typedef struct stp_stationary_info {
   const char *solver;  /* "umfpack", "gauss-seidel (level order)", ... */
+  const char *reason;  /* why (STP_REASON_*), NULL on a chain with levels under AUTO */
+  double factor_flops, factor_bytes; /* UMFPACK's estimates where the choice asked (else 0) */
+  double sweep_moves;      /* the cost of one sweep in moves visited, idem */
+  double predicted_sweeps; /* the trial's estimate of the sweeps in all (0: no trial) */
   double residual;     /* scaled residual of the returned pi */
   size_t iterations;   /* sweeps, Gauss-Seidel's and BiCGSTAB's (0: direct) */
   uint32_t period;     /* levels of the chain (1: none) */

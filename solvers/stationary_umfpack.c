@@ -127,67 +127,117 @@ static stp_status umfpack_failure(SuiteSparse_long st, const char *step, stp_err
   return stp__fail(err, STP_ENUMERIC, "UMFPACK %s failed with status %ld", step, (long)st);
 }
 
-/* Factorise A (compressed columns) and solve A x = b. */
-static stp_status factor_solve(int64_t m, const int64_t *ap, const int64_t *ai, const double *ax,
-                               const double *b, double *x, stp_error *err) {
-  double control[UMFPACK_CONTROL], info[UMFPACK_INFO];
-  api.defaults(control);
-  void *symbolic = NULL, *numeric = NULL;
-  SuiteSparse_long st = api.symbolic(m, m, ap, ai, ax, &symbolic, control, info);
-  stp_status s = st == UMFPACK_OK ? STP_OK : umfpack_failure(st, "symbolic analysis", err);
+/* The reduced system, compressed, its right-hand side and its symbolic
+ * analysis: what the estimate reads and the factorisation starts from. */
+struct stp_umfpack_lu {
+  int64_t n, m;     /* states; m = n - 1 unknowns */
+  int64_t *ap, *ai; /* A by compressed columns */
+  double *ax, *b;
+  void *symbolic;
+};
+
+void stp__umfpack_free(stp_umfpack_lu *lu) {
+  if (!lu)
+    return;
+  if (lu->symbolic)
+    api.free_symbolic(&lu->symbolic);
+  free(lu->ap);
+  free(lu->ai);
+  free(lu->ax);
+  free(lu->b);
+  free(lu);
+}
+
+/* A by compressed columns from the moves (UMFPACK compresses the triplets). */
+static stp_status compress(const stp_csr *moves, stp_umfpack_lu *lu, stp_error *err) {
+  stp_triplet t = {0};
+  stp_status s = assemble(moves, &t, lu->b, err);
   if (s == STP_OK) {
-    st = api.numeric(ap, ai, ax, symbolic, &numeric, control, info);
-    if (st != UMFPACK_OK)
-      s = umfpack_failure(st, "factorisation", err);
+    lu->ap = stp__malloc_array((size_t)lu->m + 1, sizeof *lu->ap);
+    lu->ai = stp__malloc_array((size_t)t.nnz, sizeof *lu->ai);
+    lu->ax = stp__malloc_array((size_t)t.nnz, sizeof *lu->ax);
+    if (!lu->ap || !lu->ai || !lu->ax)
+      s = stp__oom(err, "assembling the generator");
   }
   if (s == STP_OK) {
-    st = api.solve(UMFPACK_A, ap, ai, ax, x, b, numeric, control, info);
+    SuiteSparse_long st =
+        api.triplet_to_col(lu->m, lu->m, t.nnz, t.i, t.j, t.x, lu->ap, lu->ai, lu->ax, NULL);
+    s = st == UMFPACK_OK ? STP_OK : umfpack_failure(st, "triplet compression", err);
+  }
+  stp__triplet_free(&t);
+  return s;
+}
+
+stp_status stp__umfpack_analyse(const stp_csr *moves, stp_umfpack_lu **out,
+                                stp_umfpack_estimate *est, stp_error *err) {
+  *out = NULL;
+  *est = (stp_umfpack_estimate){0, 0, 0};
+  STP_CHECK(umfpack_loaded(err));
+  stp_umfpack_lu *lu = stp__calloc(1, sizeof *lu);
+  if (!lu)
+    return stp__oom(err, "assembling the generator");
+  lu->n = moves->nrows;
+  lu->m = lu->n - 1;
+  stp_status s = STP_OK;
+  if (lu->m > 0) {
+    lu->b = stp__calloc((size_t)lu->m, sizeof *lu->b);
+    s = lu->b ? compress(moves, lu, err) : stp__oom(err, "assembling the generator");
+  }
+  if (s == STP_OK && lu->m > 0) {
+    double control[UMFPACK_CONTROL], info[UMFPACK_INFO];
+    api.defaults(control);
+    SuiteSparse_long st =
+        api.symbolic(lu->m, lu->m, lu->ap, lu->ai, lu->ax, &lu->symbolic, control, info);
+    s = st == UMFPACK_OK ? STP_OK : umfpack_failure(st, "symbolic analysis", err);
+    if (s == STP_OK)
+      *est = (stp_umfpack_estimate){
+          .flops = info[UMFPACK_FLOPS_ESTIMATE],
+          .bytes = info[UMFPACK_PEAK_MEMORY_ESTIMATE] * info[UMFPACK_SIZE_OF_UNIT],
+          .entries = info[UMFPACK_LNZ_ESTIMATE] + info[UMFPACK_UNZ_ESTIMATE]};
+  }
+  if (s != STP_OK) {
+    stp__umfpack_free(lu);
+    return s;
+  }
+  *out = lu;
+  return STP_OK;
+}
+
+/* Factorise A from its analysis and solve A x = b. */
+static stp_status factor_solve(stp_umfpack_lu *lu, double *x, stp_error *err) {
+  double control[UMFPACK_CONTROL], info[UMFPACK_INFO];
+  api.defaults(control);
+  void *numeric = NULL;
+  SuiteSparse_long st = api.numeric(lu->ap, lu->ai, lu->ax, lu->symbolic, &numeric, control, info);
+  stp_status s = st == UMFPACK_OK ? STP_OK : umfpack_failure(st, "factorisation", err);
+  if (s == STP_OK) {
+    st = api.solve(UMFPACK_A, lu->ap, lu->ai, lu->ax, x, lu->b, numeric, control, info);
     if (st != UMFPACK_OK)
       s = umfpack_failure(st, "solve", err);
   }
-  api.free_symbolic(&symbolic);
   api.free_numeric(&numeric);
   return s;
 }
 
-stp_status stp__stationary_umfpack(const stp_csr *moves, double *pi, stp_error *err) {
-  STP_CHECK(umfpack_loaded(err));
-  int64_t n = moves->nrows;
+stp_status stp__umfpack_solve(stp_umfpack_lu *lu, double *pi, stp_error *err) {
   pi[0] = 1;
-  if (n == 1)
-    return STP_OK;
-  int64_t m = n - 1;
-  stp_triplet t = {0};
-  double *b = stp__calloc((size_t)m, sizeof *b);
-  int64_t *ap = NULL, *ai = NULL;
-  double *ax = NULL;
-  stp_status s = b ? assemble(moves, &t, b, err) : stp__oom(err, "assembling the generator");
-  if (s == STP_OK) {
-    ap = stp__malloc_array((size_t)m + 1, sizeof *ap);
-    ai = stp__malloc_array((size_t)t.nnz, sizeof *ai);
-    ax = stp__malloc_array((size_t)t.nnz, sizeof *ax);
-    if (!ap || !ai || !ax)
-      s = stp__oom(err, "assembling the generator");
-  }
-  if (s == STP_OK) {
-    SuiteSparse_long st = api.triplet_to_col(m, m, t.nnz, t.i, t.j, t.x, ap, ai, ax, NULL);
-    s = st == UMFPACK_OK ? STP_OK : umfpack_failure(st, "triplet compression", err);
-  }
-  stp__triplet_free(&t); /* before the factors: they are the big allocation */
-  if (s == STP_OK)
-    s = factor_solve(m, ap, ai, ax, b, pi + 1, err);
-  if (s == STP_OK) {
-    double sum = 0;
-    for (int64_t k = 0; k < n; k++)
-      sum += pi[k];
-    if (!(sum > 0) || !isfinite(sum))
-      s = stp__fail(err, STP_ENUMERIC, "the direct solve returned a vector of sum %g", sum);
-    for (int64_t k = 0; s == STP_OK && k < n; k++)
-      pi[k] /= sum;
-  }
-  free(b);
-  free(ap);
-  free(ai);
-  free(ax);
+  if (lu->m > 0)
+    STP_CHECK(factor_solve(lu, pi + 1, err));
+  double sum = 0;
+  for (int64_t k = 0; k < lu->n; k++)
+    sum += pi[k];
+  if (!(sum > 0) || !isfinite(sum))
+    return stp__fail(err, STP_ENUMERIC, "the direct solve returned a vector of sum %g", sum);
+  for (int64_t k = 0; k < lu->n; k++)
+    pi[k] /= sum;
+  return STP_OK;
+}
+
+stp_status stp__stationary_umfpack(const stp_csr *moves, double *pi, stp_error *err) {
+  stp_umfpack_lu *lu;
+  stp_umfpack_estimate est;
+  STP_CHECK(stp__umfpack_analyse(moves, &lu, &est, err));
+  stp_status s = stp__umfpack_solve(lu, pi, err);
+  stp__umfpack_free(lu);
   return s;
 }

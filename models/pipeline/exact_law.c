@@ -133,16 +133,17 @@ typedef struct law_acc {
   bool used_closed, used_ctmc;
   uint64_t states;
   double residual;
-  const char *solver;
+  const char *solver, *solver_reason;
   size_t sweeps;
 } law_acc;
 
-static void note_chain(law_acc *acc, uint64_t states, const char *solver, size_t sweeps,
-                       double residual) {
+static void note_chain(law_acc *acc, uint64_t states, const char *solver, const char *reason,
+                       size_t sweeps, double residual) {
   acc->used_ctmc = true;
   if (states > acc->states || !acc->solver) {
     acc->states = states;
     acc->solver = solver;
+    acc->solver_reason = reason;
     acc->sweeps = sweeps;
   }
   if (residual > acc->residual)
@@ -162,7 +163,7 @@ static stp_status graph_rate(const stp_graph *g, const law_setup *ls, size_t col
   stp_reach_stats st = {0};
   stp_status s = stp__reach_throughput_ph(g, o, ph, rate, &st, err);
   if (s == STP_OK)
-    note_chain(acc, st.states, st.solver, st.sweeps, st.residual);
+    note_chain(acc, st.states, st.solver, st.solver_reason, st.sweeps, st.residual);
   free(ph);
   return s;
 }
@@ -173,7 +174,7 @@ static stp_status transfer_rate(const stp_mapping *m, const stp_component *c, co
   size_t column = 2 * c->stage + 1;
   if (is_exponential(ls->cox[column]) && isfinite(cr->exp_throughput)) {
     *rho = cr->exp_throughput; /* the same chain, already solved */
-    (strcmp(cr->exp_method, "ctmc") == 0 ? note_chain(acc, cr->states, NULL, 0, cr->residual)
+    (strcmp(cr->exp_method, "ctmc") == 0 ? note_chain(acc, cr->states, NULL, NULL, 0, cr->residual)
                                          : (void)(acc->used_closed = true));
     return STP_OK;
   }
@@ -230,7 +231,8 @@ static stp_status strict_law(const stp_mapping *m, const law_setup *ls, const st
                              const stp_result *r, law_acc *acc, double *rho, stp_error *err) {
   if (ls->all_exp && r->exp_available) {
     *rho = r->exp_throughput;
-    note_chain(acc, r->exp_states, r->exp_solver, r->exp_sweeps, r->exp_residual);
+    note_chain(acc, r->exp_states, r->exp_solver, r->exp_solver_reason, r->exp_sweeps,
+               r->exp_residual);
     return STP_OK;
   }
   STP_CHECK(stp__teg_check_size(m, STP_MODEL_STRICT, o->max_transitions, err));
@@ -279,6 +281,7 @@ static stp_status record(const stp_mapping *m, stp_result *r, double rho, const 
   lr->states = acc->states;
   lr->residual = acc->residual;
   lr->solver = acc->solver;
+  lr->solver_reason = acc->solver_reason;
   lr->sweeps = acc->sweeps;
   lr->method = stp__strdup(method_name(acc));
   return lr->method ? STP_OK : stp__oom(err, "recording the method");

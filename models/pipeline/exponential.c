@@ -34,6 +34,7 @@ typedef struct exp_acc {
   uint64_t states;
   double residual;
   const char *solver; /* of the largest chain */
+  const char *solver_reason;
   size_t sweeps;
 } exp_acc;
 
@@ -42,6 +43,7 @@ static void note_ctmc(exp_acc *acc, const stp_ctmc_info *info) {
   if (info->states > acc->states || !acc->solver) {
     acc->states = info->states;
     acc->solver = info->solver;
+    acc->solver_reason = info->solver_reason;
     acc->sweeps = info->iterations;
   }
   if (info->residual > acc->residual)
@@ -171,6 +173,7 @@ stp_status stp__exp_evaluate(const stp_mapping *m, stp_model model, const stp_co
   r->exp_states = acc.states;
   r->exp_residual = acc.residual;
   r->exp_solver = acc.solver;
+  r->exp_solver_reason = acc.solver_reason;
   r->exp_sweeps = acc.sweeps;
   r->lower = r->exp_throughput;
   r->exp_method = stp__strdup(method_name(&acc));
