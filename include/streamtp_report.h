@@ -117,6 +117,14 @@ struct stp_optimize_result;
 STP_API stp_status stp_optimize_result_json(const struct stp_optimize_result *res,
                                             stp_record **out, stp_error *err);
 
+/* ---- the event graph of a mapping ------------------------------------------------------
+ * The size of a mapping's full timed event graph (streamtp teg --json,
+ * kind "teg"): file, name, model, replication, paths, rows, columns,
+ * transitions, places, tokens, seconds (those of t, from
+ * stp_mapping_teg_summary). */
+STP_API stp_status stp_teg_json(const stp_mapping *m, const stp_teg_summary *t,
+                                stp_record **out, stp_error *err);
+
 /* ---- reduce -------------------------------------------------------------------------
  * The k-th n of a run of reduction trees (streamtp reduce --json): n, d, c,
  * tree, algorithm, K, children and transfer_starts (unless left out),

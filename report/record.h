@@ -118,6 +118,7 @@ extern const char *const stp__bcast_csv[], *const stp__bcast_table[];
 void stp__text_bcast_model(FILE *f, const json_t *rec, size_t index);
 void stp__text_bcast_partition(FILE *f, const json_t *rec, size_t index);
 void stp__text_reduce(FILE *f, const json_t *rec, size_t index);
+void stp__text_teg(FILE *f, const json_t *rec, size_t index);
 extern const char *const stp__reduce_csv[], *const stp__reduce_table[];
 
 /* The explain members of an eval record (explain.c), after its report. */

@@ -1,7 +1,7 @@
 """_command.py: every streamtp command from Python, through the command itself.
 
-evaluate, simulate, optimize, graph, reduce, redistribute and bcast call
-libstreamtp directly; the other commands (teg, ctmc) and
+evaluate, simulate, optimize, graph, teg, reduce, redistribute and bcast
+call libstreamtp directly; the other commands (ctmc) and
 any option the bindings do not have are reached here by running the
 `streamtp` executable that belongs to the loaded library, with the command's
 JSON output read back: the same records, keys and numbers as on the command
@@ -9,7 +9,7 @@ line (docs/format.md), and its error as a streamtp.Error.
 
     streamtp.command("redistribute", P=15, Q=6, r=2, s=3, strategy="all", format="csv",
                      json_lines=False)
-    streamtp.teg("examples/example-a.json", model="strict")
+    streamtp.ctmc("examples/example-a.json", component=4)
 
 Keyword options become --name value (underscores as dashes); True is a flag,
 False and None leave the option out; a list or tuple gives the option once
@@ -82,11 +82,6 @@ def command(name, *args, json_lines=True, **options):
     if wants_json:
         return [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
     return p.stdout
-
-
-def teg(mapping, **options):
-    """`streamtp teg MAPPING --json`: the full event graph's size and values."""
-    return command("teg", mapping, **options)
 
 
 def ctmc(mapping, **options):

@@ -1,0 +1,97 @@
+"""Tests of the commands that look inside a mapping or a graph, from Python
+(streamtp.teg): each result must be the record the command prints with
+--json for the same input, key for key, in the same order, with the same
+JSON types and values, "version" and "limits" included (a wall time is
+free), on every bundled example; a dict is accepted where a path is; the
+library's statuses come through (ELIMIT with its limit); and no streamtp
+executable is needed.  Run by ctest (python) like test_streamtp.py."""
+import glob
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, HERE)
+import streamtp  # noqa: E402
+from test_seeds import cli, cli_json, same  # noqa: E402
+
+EXAMPLE_A = "examples/example-a.json"
+MAPPINGS = sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "examples",
+                                                                             "*.json")))
+
+
+@pytest.fixture(autouse=True)
+def at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+# ---- teg ------------------------------------------------------------------------------
+@pytest.mark.parametrize("path", MAPPINGS)
+@pytest.mark.parametrize("model", [None, "overlap", "strict"])
+def test_teg_is_the_commands_json(path, model):
+    args = ["--model", model] if model else []
+    out = cli("teg", path, *args)
+    if out.returncode != 0:  # too large a graph: the same refusal
+        with pytest.raises(streamtp.Error) as e:
+            streamtp.teg(path, model)
+        assert e.value.status == "ELIMIT" and str(e.value) in out.stderr
+        return
+    (want,) = cli_json("teg", path, *args)
+    same(streamtp.teg(path, model), want)
+
+
+def test_teg_sizes_are_the_closed_form():
+    # Example A: teams 1,2,3,1, so R = lcm = 6 paths and 2N - 1 = 7 columns;
+    # Strict: one token on each of the 7 processors' cycles
+    r = streamtp.teg(EXAMPLE_A, "strict")
+    assert (r["paths"], r["rows"], r["columns"], r["transitions"]) == (6, 6, 7, 42)
+    assert r["tokens"] == 1 + 2 + 3 + 1
+    assert r["model"] == "strict" and r["version"] == streamtp.__version__
+    assert r["limits"]["max_transitions"] == 20000000
+
+
+def test_teg_takes_a_dict():
+    with open(EXAMPLE_A) as f:
+        d = json.load(f)
+    got, want = streamtp.teg(d), streamtp.teg(EXAMPLE_A)
+    assert got["file"] == "<mapping>"
+    del got["file"], got["seconds"], want["file"], want["seconds"]
+    assert got == want
+
+
+def test_teg_limits_are_the_librarys():
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.teg(EXAMPLE_A, max_transitions=41)
+    assert e.value.status == "ELIMIT"
+    assert e.value.limit == {"kind": "transitions", "needed": 42, "allowed": 41, "estimate": 42}
+    assert "--" not in str(e.value)  # the library names no command-line flag
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.teg(EXAMPLE_A, max_transitions=0)
+    assert e.value.status == "EINVAL"
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.teg(EXAMPLE_A, model="both")
+    assert e.value.status == "EINVAL"
+    r = streamtp.teg(EXAMPLE_A, max_transitions=42, max_memory=1 << 30)
+    assert r["limits"]["max_transitions"] == 42 and r["limits"]["max_memory"] == 1 << 30
+    assert r == {**r, **cli_json("teg", EXAMPLE_A, "--max-transitions", 42, "--max-memory",
+                                 "1G")[0], "seconds": r["seconds"]}
+
+
+# ---- no executable ------------------------------------------------------------------------
+def test_no_executable_needed(tmp_path):
+    script = ("import shutil, streamtp\n"
+              "assert shutil.which('streamtp') is None\n"
+              "print(streamtp.teg('examples/example-a.json')['transitions'])\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("STREAMTP", "STREAMTP_COMMAND")}
+    env["PATH"] = str(tmp_path)  # an empty directory: no streamtp, no other program
+    env["PYTHONPATH"] = os.path.join(ROOT, "python")
+    env.setdefault("STREAMTP_LIBRARY", os.path.join(ROOT, "build", "libstreamtp.so.0"))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["42"]
