@@ -20,6 +20,7 @@
 
 #include "streamtp.h"
 #include "streamtp_batch.h"
+#include "streamtp_graph.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -124,6 +125,24 @@ STP_API stp_status stp_optimize_result_json(const struct stp_optimize_result *re
  * stp_mapping_teg_summary). */
 STP_API stp_status stp_teg_json(const stp_mapping *m, const stp_teg_summary *t,
                                 stp_record **out, stp_error *err);
+
+/* ---- graph ----------------------------------------------------------------------------
+ * The analysis of a graph file (streamtp graph --json, kind "graph"): file,
+ * name, transitions, mode, deterministic, exponential, exact_law (when
+ * asked), bounds, simulation (sim and sr given), seconds, status, error;
+ * law: the law asked (NULL: exp), which names exact_law and the
+ * simulation; its own "limits": max_states and max_memory (of opt), seed
+ * (a simulation).  The text report also shows the places and tokens of g. */
+STP_API stp_status stp_graph_result_json(const char *file, const stp_graph *g,
+                                         const stp_graph_options *opt, const stp_graph_result *r,
+                                         const stp_law *law, const stp_graph_sim_options *sim,
+                                         const stp_graph_sim_result *sr, double seconds,
+                                         stp_record **out, stp_error *err);
+/* The record of a graph file that failed (kind "graph"): file, name (of g,
+ * when it could be read; NULL otherwise: null), status, error. */
+STP_API stp_status stp_graph_error_json(const char *file, const stp_graph *g,
+                                        const stp_error *failure, stp_record **out,
+                                        stp_error *err);
 
 /* ---- reduce -------------------------------------------------------------------------
  * The k-th n of a run of reduction trees (streamtp reduce --json): n, d, c,

@@ -30,6 +30,7 @@ static const stp__record_kind kinds[] = {
      .table = stp__reduce_table},
     {.name = "sweep", .text = stp__text_sweep, .csv = stp__sweep_csv, .table = stp__sweep_csv},
     {.name = "teg", .text = stp__text_teg},
+    {.name = "graph", .text = stp__text_graph},
 };
 
 const stp__record_kind *stp__kind_find(const char *name) {

@@ -1,5 +1,5 @@
 """Tests of the commands that look inside a mapping or a graph, from Python
-(streamtp.teg): each result must be the record the command prints with
+(streamtp.teg; streamtp.graph in test_graph.py): each result must be the record the command prints with
 --json for the same input, key for key, in the same order, with the same
 JSON types and values, "version" and "limits" included (a wall time is
 free), on every bundled example; a dict is accepted where a path is; the
@@ -86,7 +86,8 @@ def test_teg_limits_are_the_librarys():
 def test_no_executable_needed(tmp_path):
     script = ("import shutil, streamtp\n"
               "assert shutil.which('streamtp') is None\n"
-              "print(streamtp.teg('examples/example-a.json')['transitions'])\n")
+              "print(streamtp.teg('examples/example-a.json')['transitions'])\n"
+              "print(streamtp.graph('examples/graphs/buffer.json', simulate=5)['transitions'])\n")
     env = {k: v for k, v in os.environ.items() if k not in ("STREAMTP", "STREAMTP_COMMAND")}
     env["PATH"] = str(tmp_path)  # an empty directory: no streamtp, no other program
     env["PYTHONPATH"] = os.path.join(ROOT, "python")
@@ -94,4 +95,4 @@ def test_no_executable_needed(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          env=env, cwd=ROOT)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["42"]
+    assert out.stdout.split() == ["42", "2"]
