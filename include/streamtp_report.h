@@ -20,6 +20,7 @@
 
 #include "streamtp.h"
 #include "streamtp_batch.h"
+#include "streamtp_chain.h"
 #include "streamtp_graph.h"
 
 #ifdef __cplusplus
@@ -125,6 +126,25 @@ STP_API stp_status stp_optimize_result_json(const struct stp_optimize_result *re
  * stp_mapping_teg_summary). */
 STP_API stp_status stp_teg_json(const stp_mapping *m, const stp_teg_summary *t,
                                 stp_record **out, stp_error *err);
+
+/* One Markov chain of a mapping (streamtp ctmc --json, kind "ctmc"): file,
+ * name, model, component (null under Strict; else also stage, g, u, v),
+ * states, moves, seconds_build, and when solved (sol not NULL) levels,
+ * solver, sweeps, residual, seconds_solve, rate, throughput, period; then
+ * seconds, and iterations (the old name of sweeps) when solved.  c and
+ * about: as stp_mapping_chain made them; the text report begins with the
+ * chain's description. */
+STP_API stp_status stp_chain_json(const stp_mapping *m, const stp_chain *c,
+                                  const stp_chain_about *about, const stp_chain_solution *sol,
+                                  stp_record **out, stp_error *err);
+/* The same of a chain solved across MPI ranks
+ * (stp_mapping_chain_solve_distributed: its counts, about and solution;
+ * "levels" null); description: the text report's first line. */
+STP_API stp_status stp_chain_distributed_json(const stp_mapping *m, const char *description,
+                                              int64_t states, int64_t moves,
+                                              double seconds_build, const stp_chain_about *about,
+                                              const stp_chain_solution *sol, stp_record **out,
+                                              stp_error *err);
 
 /* ---- graph ----------------------------------------------------------------------------
  * The analysis of a graph file (streamtp graph --json, kind "graph"): file,

@@ -31,6 +31,7 @@ static const stp__record_kind kinds[] = {
     {.name = "sweep", .text = stp__text_sweep, .csv = stp__sweep_csv, .table = stp__sweep_csv},
     {.name = "teg", .text = stp__text_teg},
     {.name = "graph", .text = stp__text_graph},
+    {.name = "ctmc", .text = stp__text_ctmc},
 };
 
 const stp__record_kind *stp__kind_find(const char *name) {

@@ -25,15 +25,6 @@ def test_every_command_is_reachable():
         assert callable(getattr(streamtp, name)) and name in streamtp.__all__
 
 
-def test_ctmc_component_is_evaluate_component():
-    # the 2x3 transfer T2 -> T3 limits Example A; its chain has 12 states
-    ev = streamtp.evaluate(EXAMPLE_A)
-    (r,) = streamtp.ctmc(EXAMPLE_A, component=4)
-    assert r["states"] == 12
-    assert math.isclose(r["throughput"], ev["exponential"]["throughput"],
-                        rel_tol=1e-9)
-
-
 def test_generate_and_batch_agree_with_evaluate(tmp_path):
     got = streamtp.generate(str(tmp_path / "g"), stages=3, processors=6, count=3, seed=3)
     files = got["files"]
