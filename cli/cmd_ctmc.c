@@ -3,13 +3,13 @@
  * the whole chain under Strict), solved and summarised, and optionally
  * written for other tools: PRISM's explicit files and Storm's DRN (the
  * model checkers), the generator in MatrixMarket (scipy.io.mmread) and a
- * CSV of the states (--format with -o, or the older --mtx and --states). */
+ * CSV of the states (--format with -o, or the older --mtx and --states).
+ * The summary is the library's record (stp_chain_json). */
 #include "cli/cli.h"
-#include "cli/report.h"
+#include "cli/output.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,75 +184,20 @@ static stp_status write_file(const char *path, const stp_chain *c, out_format fo
   return s;
 }
 
-/* What the summary says of a chain: built here, or across MPI ranks. */
-typedef struct chain_shape {
-  const char *description;
-  int64_t states, moves;
-  double seconds_build;
-  bool distributed; /* no levels known */
-} chain_shape;
-
-static chain_shape shape_of(const stp_chain *c) {
-  return (chain_shape){.description = stp_chain_description(c), .states = stp_chain_states(c),
-                       .moves = stp_chain_moves(c), .seconds_build = stp_chain_build_seconds(c)};
-}
-
-static void print_text(const chain_shape *c, const stp_chain_about *about,
-                       const stp_chain_solution *sol, bool solved) {
-  printf("%s\n", c->description);
-  printf("  states          %lld\n  moves           %lld\n  built in        %.3f s\n",
-         (long long)c->states, (long long)c->moves, c->seconds_build);
-  if (!solved)
-    return;
-  if (c->distributed)
-    printf("  solver          %s, %zu iterations, %.3f s, scaled residual %.2e\n", sol->solver,
-           sol->iterations, sol->seconds, sol->residual);
-  else
-    printf("  solver          %s, %u levels, %zu sweeps, %.3f s, scaled residual %.2e\n",
-           sol->solver, sol->levels, sol->iterations, sol->seconds, sol->residual);
-  if (about->model == STP_MODEL_STRICT)
-    printf("  throughput      %.10g data sets per time unit\n", sol->rate);
-  else
-    printf("  inner rate      %.10g data sets per time unit (component bound g x rate = %.10g)\n",
-           sol->rate, sol->throughput);
-}
-
-static int print_json(const stp_mapping *m, const chain_shape *c, const stp_chain_about *about,
-                      const stp_chain_solution *sol, bool solved) {
-  json_t *o = json_object();
-  json_object_set_new(o, "file", report_string(stp_mapping_file(m)));
-  json_object_set_new(o, "name", report_string(stp_mapping_name(m)));
-  json_object_set_new(o, "model", json_string(stp_model_name(about->model)));
-  if (about->model == STP_MODEL_STRICT) {
-    json_object_set_new(o, "component", json_null());
-  } else {
-    json_object_set_new(o, "component", json_integer((json_int_t)about->component));
-    json_object_set_new(o, "stage", json_string(stp_mapping_stage_name(m, about->stage)));
-    json_object_set_new(o, "g", json_integer((json_int_t)about->g));
-    json_object_set_new(o, "u", json_integer((json_int_t)about->u));
-    json_object_set_new(o, "v", json_integer((json_int_t)about->v));
+/* The chain's record (made by the library: stp_chain_json and
+ * stp_chain_distributed_json) as the text report or one JSON line,
+ * written whole; rec NULL: its producer failed (err). */
+static int print_record(bool json, stp_record *rec, const stp_error *err) {
+  if (!rec)
+    return cli_report_error(err);
+  cli_out out;
+  if (!cli_out_open(&out, "ctmc", json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT)) {
+    stp_record_free(rec);
+    return CLI_FAILURE;
   }
-  json_object_set_new(o, "states", json_integer((json_int_t)c->states));
-  json_object_set_new(o, "moves", json_integer((json_int_t)c->moves));
-  json_object_set_new(o, "seconds_build", report_number(c->seconds_build));
-  if (solved) {
-    json_object_set_new(o, "levels", c->distributed ? json_null()
-                                                    : json_integer((json_int_t)sol->levels));
-    json_object_set_new(o, "solver", json_string(sol->solver));
-    json_object_set_new(o, "sweeps", json_integer((json_int_t)sol->iterations));
-    json_object_set_new(o, "residual", report_number(sol->residual));
-    json_object_set_new(o, "seconds_solve", report_number(sol->seconds));
-    json_object_set_new(o, "rate", report_number(sol->rate));
-    json_object_set_new(o, "throughput", report_number(sol->throughput));
-    json_object_set_new(o, "period", report_number(sol->throughput > 0 ? 1 / sol->throughput
-                                                                       : NAN));
-  }
-  json_object_set_new(o, "seconds", report_number(c->seconds_build +
-                                                  (solved ? sol->seconds : 0)));
-  if (solved) /* "sweeps" was "iterations" before the glossary: one release (NEWS.md) */
-    json_object_set_new(o, "iterations", json_integer((json_int_t)sol->iterations));
-  int rc = report_json_line(stdout, o);
-  json_decref(o);
+  int rc = cli_out_put(&out, rec) == 0 ? CLI_OK : CLI_FAILURE; /* cli_finish says why */
+  if (cli_out_close(&out) != 0)
+    rc = CLI_FAILURE;
   return rc;
 }
 
@@ -287,15 +232,13 @@ static int ctmc_one(const ctmc_run *run, const stp_mapping *m, stp_model model, 
   bool quiet = (mtx && strcmp(mtx, "-") == 0) || (states && strcmp(states, "-") == 0) ||
                (out && strcmp(out, "-") == 0);
   int rc = CLI_OK;
-  chain_shape shape = c ? shape_of(c) : (chain_shape){0};
-  if (s != STP_OK)
+  if (s != STP_OK) {
     rc = cli_output_ok() ? cli_report_mapping_error(&err, model) : CLI_FAILURE;
-  else if (quiet)
-    rc = CLI_OK;
-  else if (run->json && print_json(m, &shape, &about, &sol, run->solve) != 0)
-    rc = CLI_FAILURE;
-  else if (!run->json)
-    print_text(&shape, &about, &sol, run->solve);
+  } else if (!quiet) {
+    stp_record *rec = NULL;
+    stp_chain_json(m, c, &about, run->solve ? &sol : NULL, &rec, &err);
+    rc = print_record(run->json, rec, &err);
+  }
   stp_chain_free(c);
   return rc;
 }
@@ -306,10 +249,10 @@ static int ctmc_distributed(const ctmc_run *run, const stp_mapping *m, stp_model
   stp_error err = {0};
   stp_chain_about about;
   stp_chain_solution sol = {0};
-  chain_shape shape = {.distributed = true};
+  int64_t states, moves;
+  double seconds_build;
   if (stp_mapping_chain_solve_distributed(m, model, component, &run->opts, &about, &sol,
-                                          &shape.states, &shape.moves, &shape.seconds_build,
-                                          &err) != STP_OK) {
+                                          &states, &moves, &seconds_build, &err) != STP_OK) {
     component_advice(&err, model, component);
     return cli_report_mapping_error(&err, model);
   }
@@ -324,11 +267,9 @@ static int ctmc_distributed(const ctmc_run *run, const stp_mapping *m, stp_model
              stp_mapping_file(m), stp_mapping_name(m), about.component, about.u, about.v,
              stp_mapping_stage_name(m, about.stage), stp_mapping_stage_name(m, about.stage + 1),
              about.g, ranks, ranks == 1 ? "" : "s");
-  shape.description = what;
-  if (run->json)
-    return print_json(m, &shape, &about, &sol, true) != 0 ? CLI_FAILURE : CLI_OK;
-  print_text(&shape, &about, &sol, true);
-  return CLI_OK;
+  stp_record *rec = NULL;
+  stp_chain_distributed_json(m, what, states, moves, seconds_build, &about, &sol, &rec, &err);
+  return print_record(run->json, rec, &err);
 }
 
 static int run_ctmc(int argc, char **argv) {

@@ -3,10 +3,11 @@
  * and critical path, its exact exponential E[makespan] and bounds; a timed
  * event graph's throughput, period and critical cycle, its exponential
  * throughput and bounds; Monte Carlo for any law (--simulate); or the graph
- * in Graphviz dot format with the critical path or cycle in colour. */
+ * in Graphviz dot format with the critical path or cycle in colour.  The
+ * records and their text are the library's (stp_graph_result_json). */
 #include "cli/cli.h"
 #include "cli/gantt.h"
-#include "cli/report.h"
+#include "cli/output.h"
 #include "streamtp_graph_file.h"
 
 #include <math.h>
@@ -29,93 +30,6 @@ typedef struct graph_job {
   stp_graph_options opt;
   stp_graph_sim_options sim;
 } graph_job;
-
-static json_t *names(const stp_graph *g, const size_t *ts, size_t n) {
-  json_t *a = json_array();
-  for (size_t k = 0; a && k < n; k++)
-    json_array_append_new(a, json_string(stp_graph_transition_name(g, ts[k])));
-  return a;
-}
-
-static void print_names(FILE *f, const stp_graph *g, const size_t *ts, size_t n) {
-  for (size_t k = 0; k < n; k++) fprintf(f, "%s%s", k ? " -> " : "", stp_graph_transition_name(g, ts[k]));
-}
-
-static json_t *json_result(const char *file, const stp_graph *g, const stp_graph_result *r,
-                           const graph_job *j, const stp_graph_sim_result *sr) {
-  json_t *o = json_object();
-  const char *what = r->is_dag ? "makespan" : "throughput";
-  json_object_set_new(o, "file", report_string(file));
-  json_object_set_new(o, "name", report_string(stp_graph_name(g)));
-  json_object_set_new(o, "transitions", json_integer((json_int_t)stp_graph_transition_count(g)));
-  json_object_set_new(o, "mode", json_string(r->is_dag ? "dag" : "teg"));
-  json_t *det = json_object();
-  if (r->is_dag) {
-    json_object_set_new(det, "makespan", report_number(r->det_makespan));
-    json_object_set_new(det, "critical_path", names(g, r->critical, r->critical_len));
-  } else {
-    json_object_set_new(det, "throughput", report_number(r->det_throughput));
-    json_object_set_new(det, "period", report_number(r->det_period));
-    json_object_set_new(det, "critical_cycle", names(g, r->critical, r->critical_len));
-  }
-  json_object_set_new(o, "deterministic", det);
-  json_t *ex = r->exp_computed
-                   ? report_exponential(what, r->exp_value, r->exp_states, r->exp_method, NULL)
-                   : report_exponential(what, NAN, 0, NULL, r->exp_reason);
-  if (!r->is_dag && r->exp_computed) { /* period = 1 / throughput, after it */
-    json_t *rest = json_deep_copy(ex);
-    json_object_clear(ex);
-    json_object_set(ex, "throughput", json_object_get(rest, "throughput"));
-    json_object_set_new(ex, "period", report_number(r->exp_value > 0 ? 1 / r->exp_value : NAN));
-    json_object_update_missing(ex, rest);
-    json_decref(rest);
-  }
-  json_object_set_new(o, "exponential", ex);
-  if (r->law_asked)
-    json_object_set_new(o, "exact_law", report_graph_law(r, report_sim_law(&j->sim)));
-  json_object_set_new(o, "bounds", report_bounds(r->bound_lower, r->bound_upper));
-  if (j->simulate)
-    json_object_set_new(o, "simulation", report_simulation(&j->sim, sr, r->is_dag));
-  return o;
-}
-
-static void text_result(FILE *f, const char *file, const stp_graph *g, const stp_graph_result *r,
-                        const graph_job *j, const stp_graph_sim_result *sr) {
-  uint64_t tokens = 0;
-  for (size_t p = 0; p < stp_graph_place_count(g); p++) {
-    uint64_t k;
-    stp_graph_place(g, p, NULL, NULL, &k);
-    tokens += k;
-  }
-  fprintf(f, "%s: %s, %s of %zu transitions, %zu places", file, stp_graph_name(g),
-          r->is_dag ? "activity DAG" : "timed event graph", stp_graph_transition_count(g),
-          stp_graph_place_count(g));
-  if (!r->is_dag) fprintf(f, ", %llu tokens", (unsigned long long)tokens);
-  fputc('\n', f);
-  const char *what = r->is_dag ? "makespan  " : "throughput";
-  if (r->is_dag)
-    fprintf(f, "  deterministic   makespan   %.8g\n  critical path   ", r->det_makespan);
-  else
-    fprintf(f, "  deterministic   throughput %-14.8g period %.8g\n  critical cycle  ",
-            r->det_throughput, r->det_period);
-  print_names(f, g, r->critical, r->critical_len);
-  fputc('\n', f);
-  if (r->exp_computed)
-    fprintf(f, "  exponential     %s %-14.8g (%s, %llu states)\n", what, r->exp_value,
-            r->exp_method, (unsigned long long)r->exp_states);
-  else
-    fprintf(f, "  exponential     not computed: %s\n", r->exp_reason);
-  if (r->law_asked)
-    report_graph_law_text(f, r, report_sim_law(&j->sim), 16);
-  if (r->exp_computed)
-    fprintf(f, "  N.B.U.E. bounds [%.8g, %.8g] on the %s for independent N.B.U.E. times with "
-               "these means\n",
-            r->bound_lower, r->bound_upper, r->is_dag ? "expected makespan" : "throughput");
-  if (j->simulate)
-    fprintf(f, "  simulation      %s %-14.8g 95%% [%.8g, %.8g] (%s, %llu runs, seed %llu)\n", what,
-            sr->mean, sr->ci95_lo, sr->ci95_hi, report_sim_law(&j->sim), (unsigned long long)sr->runs,
-            (unsigned long long)j->sim.seed);
-}
 
 /* A DOT quoted string of s (any bytes: stp_write_dot_text keeps the file
  * well-formed) and, when `then` is given, a line break and `then`. */
@@ -163,48 +77,52 @@ static void write_dot(FILE *f, const stp_graph *g, const stp_graph_result *r) {
   free(next);
 }
 
-/* With --json, a file that fails still gives its record (status, error);
- * not one cut short by Ctrl-C, after which nothing is written. */
-static int json_error(const char *file, const stp_graph *g, const stp_error *err, int rc) {
-  if (err->status == STP_EINTERRUPTED)
+/* A file that fails still gives its record (status, error): a JSON line
+ * with --json (not one cut short by Ctrl-C, after which nothing is
+ * written), and in the text, nothing but its place among the reports. */
+static int put_error(cli_out *out, const char *file, const stp_graph *g, const stp_error *err,
+                     bool json, int rc) {
+  if (json && err->status == STP_EINTERRUPTED)
     return rc;
-  json_t *o = report_error_record(file, NULL, err);
-  if (o) {
-    json_object_del(o, "model"); /* a graph has no model */
-    if (g)
-      json_object_set_new(o, "name", report_string(stp_graph_name(g)));
-  }
-  if (report_json_line(stdout, o) != 0)
-    rc = CLI_FAILURE;
-  json_decref(o);
-  return rc;
+  stp_error e = {0};
+  stp_record *rec = NULL;
+  stp_graph_error_json(file, g, err, &rec, &e);
+  return cli_out_put(out, rec) == 0 ? rc : CLI_FAILURE; /* cli_finish says why */
 }
 
-/* The text report or the dot graph of one file as one record (a blank
- * line first when it is not the first report). */
-static int text_record(const char *file, const stp_graph *g, const stp_graph_result *r,
-                       const graph_job *j, const stp_graph_sim_result *sr, bool first) {
+/* The dot graph of one file as one record. */
+static int dot_record(const stp_graph *g, const stp_graph_result *r) {
   cli_record rec;
   if (!cli_record_open(&rec))
     return CLI_FAILURE;
-  if (j->dot) {
-    write_dot(rec.f, g, r);
-  } else {
-    if (!first)
-      fputc('\n', rec.f);
-    text_result(rec.f, file, g, r, j, sr);
-  }
+  write_dot(rec.f, g, r);
   return cli_record_close(&rec) ? CLI_OK : CLI_FAILURE; /* cli_finish says why */
 }
 
-static int graph_one(const char *file, const graph_job *j, bool first) {
+/* The analysis of one file as its record (stp_graph_result_json), or its
+ * dot graph; t0: when the file's run began. */
+static int put_result(cli_out *out, const char *file, const stp_graph *g, const graph_job *j,
+                      const stp_graph_result *r, double t0) {
+  stp_error err = {0};
+  stp_graph_sim_result sr = {0};
+  if (j->dot)
+    return dot_record(g, r);
+  if (j->simulate && stp_graph_simulate(g, &j->sim, &sr, &err) != STP_OK) {
+    stp_error_prefix(&err, "%s", file);
+    return put_error(out, file, g, &err, j->json, cli_report_error(&err));
+  }
+  stp_record *rec = NULL;
+  stp_graph_result_json(file, g, &j->opt, r, j->sim.law, j->simulate ? &j->sim : NULL, &sr,
+                        cli_now() - t0, &rec, &err);
+  return cli_out_put(out, rec) == 0 ? CLI_OK : CLI_FAILURE; /* cli_finish says why, once */
+}
+
+static int graph_one(cli_out *out, const char *file, const graph_job *j) {
   stp_error err = {0};
   stp_graph *g;
-  double t0 = report_now();
-  if (stp_graph_read_file(file, &g, &err) != STP_OK) {
-    int rc = cli_report_error(&err);
-    return j->json ? json_error(file, NULL, &err, rc) : rc;
-  }
+  double t0 = cli_now();
+  if (stp_graph_read_file(file, &g, &err) != STP_OK)
+    return put_error(out, file, NULL, &err, j->json, cli_report_error(&err));
   if (j->gantt) {
     gantt_spec chart = j->chart;
     chart.g = g;
@@ -216,30 +134,29 @@ static int graph_one(const char *file, const graph_job *j, bool first) {
   stp_graph_options opt = j->opt;
   opt.exponential = !j->dot;
   stp_graph_result r;
-  int rc = CLI_OK;
+  int rc;
   if (stp_graph_analyze(g, &opt, &r, &err) != STP_OK) {
-    rc = cli_report_error(&err);
-    rc = j->json ? json_error(file, g, &err, rc) : rc;
-    stp_graph_free(g);
-    return rc;
-  }
-  stp_graph_sim_result sr = {0};
-  if (j->simulate && stp_graph_simulate(g, &j->sim, &sr, &err) != STP_OK) {
-    stp_error_prefix(&err, "%s", file);
-    rc = cli_report_error(&err);
-    rc = j->json ? json_error(file, g, &err, rc) : rc;
-  } else if (j->json) {
-    json_t *o = json_result(file, g, &r, j, &sr);
-    json_object_set_new(o, "seconds", report_number(report_now() - t0));
-    report_status(o, STP_OK, NULL);
-    if (report_json_line(stdout, o) != 0)
-      rc = CLI_FAILURE; /* cli_finish says why, once */
-    json_decref(o);
+    rc = put_error(out, file, g, &err, j->json, cli_report_error(&err));
   } else {
-    rc = text_record(file, g, &r, j, &sr, first);
+    rc = put_result(out, file, g, j, &r, t0);
+    stp_graph_result_free(&r);
   }
-  stp_graph_result_free(&r);
   stp_graph_free(g);
+  return rc;
+}
+
+/* Every file in turn, its record written as it is done. */
+static int graph_all(const cli_args *a, const graph_job *j) {
+  cli_out out;
+  if (!cli_out_open(&out, "graph", j->json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT))
+    return CLI_FAILURE;
+  int rc = CLI_OK;
+  for (int k = 0; k < a->npos && cli_go_on(); k++) { /* no new file after Ctrl-C or a failed write */
+    int one = graph_one(&out, a->pos[k], j);
+    if (one > rc) rc = one;
+  }
+  if (cli_out_close(&out) != 0 && rc == CLI_OK)
+    rc = CLI_FAILURE;
   return rc;
 }
 
@@ -274,11 +191,7 @@ static int run_graph(int argc, char **argv) {
     cli_usage_error(&cli_graph_command, "no graph file given");
     goto out;
   }
-  rc = CLI_OK;
-  for (int k = 0; k < a.npos && cli_go_on(); k++) { /* no new file after Ctrl-C or a failed write */
-    int one = graph_one(a.pos[k], &j, k == 0);
-    if (one > rc) rc = one;
-  }
+  rc = graph_all(&a, &j);
 out:
   stp_law_free(law);
   stp_law_free(chart_law);

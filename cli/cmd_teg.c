@@ -1,8 +1,9 @@
 /* cmd_teg.c: `streamtp teg FILE`: the timed event graph of a mapping, as a
- * summary or as Graphviz (--dot), to look at. */
+ * summary (the library's record, stp_teg_json) or as Graphviz (--dot), to
+ * look at. */
 #include "cli/cli.h"
 #include "cli/gantt.h"
-#include "cli/report.h"
+#include "cli/output.h"
 #include "streamtp_graph_file.h"
 
 #include <stdlib.h>
@@ -18,39 +19,21 @@ static const cli_option teg_options[] = {
     {"max-transitions", 0, "N", "largest event graph built (default 20000000)"},
     {0}};
 
-static int print_summary(const stp_mapping *m, stp_model model, const stp_teg_summary *t) {
-  cli_record r;
-  if (!cli_record_open(&r)) {
-    cli_error("out of memory");
+/* The summary as its record (stp_teg_json), as the text report or one
+ * JSON line, written whole through the run contract. */
+static int print_summary(const stp_mapping *m, const stp_teg_summary *t, bool json) {
+  stp_error err = {0};
+  stp_record *rec = NULL;
+  if (stp_teg_json(m, t, &rec, &err) != STP_OK)
+    return cli_report_error(&err);
+  cli_out out;
+  if (!cli_out_open(&out, "teg", json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT)) {
+    stp_record_free(rec);
     return CLI_FAILURE;
   }
-  FILE *f = r.f;
-  fprintf(f, "%s: %s, %s event graph\n", stp_mapping_file(m), stp_mapping_name(m),
-          stp_model_name(model));
-  fprintf(f, "  rows (paths)  %llu\n  columns       %llu\n  transitions   %llu\n"
-             "  places        %llu\n  tokens        %llu\n",
-          (unsigned long long)t->rows, (unsigned long long)t->columns,
-          (unsigned long long)t->transitions, (unsigned long long)t->places,
-          (unsigned long long)t->tokens);
-  cli_record_close(&r);
-  return CLI_OK;
-}
-
-/* The summary as one JSON record (the glossary's file, name, model,
- * seconds, version and limits). */
-static int print_summary_json(const stp_mapping *m, stp_model model, const stp_teg_summary *t,
-                              double seconds) {
-  json_t *o = report_head(stp_mapping_file(m), m, stp_model_name(model));
-  if (!o)
-    return -1;
-  json_object_set_new(o, "rows", json_integer((json_int_t)t->rows));
-  json_object_set_new(o, "columns", json_integer((json_int_t)t->columns));
-  json_object_set_new(o, "transitions", json_integer((json_int_t)t->transitions));
-  json_object_set_new(o, "places", json_integer((json_int_t)t->places));
-  json_object_set_new(o, "tokens", json_integer((json_int_t)t->tokens));
-  json_object_set_new(o, "seconds", report_number(seconds));
-  int rc = report_json_line(stdout, o);
-  json_decref(o);
+  int rc = cli_out_put(&out, rec) == 0 ? CLI_OK : CLI_FAILURE; /* cli_finish says why */
+  if (cli_out_close(&out) != 0)
+    rc = CLI_FAILURE;
   return rc;
 }
 
@@ -133,7 +116,6 @@ static int run_teg(int argc, char **argv) {
   bool summary_json = cli_flag(&cli_teg_command, &a, "json"), gantt;
   gantt_spec gs;
   stp_law *law = NULL;
-  double t0 = report_now();
   stp_status st;
   if (!cli_parse_gantt(&cli_teg_command, &a, &gantt, &gs, &law)) {
     stp_mapping_free(m);
@@ -164,10 +146,8 @@ static int run_teg(int argc, char **argv) {
     rc = write_graph(m, model, o.max_transitions, json);
   else if ((st = stp_mapping_teg_summary(m, model, o.max_transitions, &sum, &err)) != STP_OK)
     rc = cli_report_mapping_error(&err, model);
-  else if (summary_json)
-    rc = print_summary_json(m, model, &sum, report_now() - t0) == 0 ? CLI_OK : CLI_FAILURE;
   else
-    rc = print_summary(m, model, &sum);
+    rc = print_summary(m, &sum, summary_json);
   stp_mapping_free(m);
 out:
   cli_args_free(&a);

@@ -2,6 +2,13 @@
 #include "cli/output.h"
 
 #include <stdlib.h>
+#include <time.h>
+
+double cli_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 stp_run_limits cli_out_limits(void) {
   const cli_limits *l = &cli_run_limits;

@@ -47,6 +47,8 @@ int cli_stream_put(cli_stream *w, stp_record *rec);
 /* The end of the stream; the exit status after the run's outcome (st, err:
  * its error is said unless the output failed first). */
 int cli_stream_close(cli_stream *w, stp_status st, const stp_error *err);
+/* A monotonic clock, in seconds: the "seconds" of a record. */
+double cli_now(void);
 /* The run's limits, as every JSON line names them. */
 stp_run_limits cli_out_limits(void);
 

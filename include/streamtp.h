@@ -152,9 +152,13 @@ STP_API void stp_result_free(stp_result *r);
 
 /* ---- looking inside: the event graph and its Markov chains ------------------ */
 /* Size of the full event graph of m under model (DESIGN: R rows of 2N-1
- * transitions); STP_ELIMIT beyond max_transitions transitions. */
+ * transitions); STP_ELIMIT beyond max_transitions transitions.  model and
+ * seconds (the time it took) say what the summary is of, for its record
+ * (stp_teg_json, streamtp_report.h). */
 typedef struct stp_teg_summary {
   uint64_t rows, columns, transitions, places, tokens;
+  stp_model model;
+  double seconds;
 } stp_teg_summary;
 STP_API stp_status stp_mapping_teg_summary(const stp_mapping *m, stp_model model,
                                            uint64_t max_transitions, stp_teg_summary *out,

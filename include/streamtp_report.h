@@ -20,6 +20,8 @@
 
 #include "streamtp.h"
 #include "streamtp_batch.h"
+#include "streamtp_chain.h"
+#include "streamtp_graph.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -116,6 +118,51 @@ STP_API stp_status stp_generate_files_json(const struct stp_generate_files_resul
 struct stp_optimize_result;
 STP_API stp_status stp_optimize_result_json(const struct stp_optimize_result *res,
                                             stp_record **out, stp_error *err);
+
+/* ---- the event graph of a mapping ------------------------------------------------------
+ * The size of a mapping's full timed event graph (streamtp teg --json,
+ * kind "teg"): file, name, model, replication, paths, rows, columns,
+ * transitions, places, tokens, seconds (those of t, from
+ * stp_mapping_teg_summary). */
+STP_API stp_status stp_teg_json(const stp_mapping *m, const stp_teg_summary *t,
+                                stp_record **out, stp_error *err);
+
+/* One Markov chain of a mapping (streamtp ctmc --json, kind "ctmc"): file,
+ * name, model, component (null under Strict; else also stage, g, u, v),
+ * states, moves, seconds_build, and when solved (sol not NULL) levels,
+ * solver, sweeps, residual, seconds_solve, rate, throughput, period; then
+ * seconds, and iterations (the old name of sweeps) when solved.  c and
+ * about: as stp_mapping_chain made them; the text report begins with the
+ * chain's description. */
+STP_API stp_status stp_chain_json(const stp_mapping *m, const stp_chain *c,
+                                  const stp_chain_about *about, const stp_chain_solution *sol,
+                                  stp_record **out, stp_error *err);
+/* The same of a chain solved across MPI ranks
+ * (stp_mapping_chain_solve_distributed: its counts, about and solution;
+ * "levels" null); description: the text report's first line. */
+STP_API stp_status stp_chain_distributed_json(const stp_mapping *m, const char *description,
+                                              int64_t states, int64_t moves,
+                                              double seconds_build, const stp_chain_about *about,
+                                              const stp_chain_solution *sol, stp_record **out,
+                                              stp_error *err);
+
+/* ---- graph ----------------------------------------------------------------------------
+ * The analysis of a graph file (streamtp graph --json, kind "graph"): file,
+ * name, transitions, mode, deterministic, exponential, exact_law (when
+ * asked), bounds, simulation (sim and sr given), seconds, status, error;
+ * law: the law asked (NULL: exp), which names exact_law and the
+ * simulation; its own "limits": max_states and max_memory (of opt), seed
+ * (a simulation).  The text report also shows the places and tokens of g. */
+STP_API stp_status stp_graph_result_json(const char *file, const stp_graph *g,
+                                         const stp_graph_options *opt, const stp_graph_result *r,
+                                         const stp_law *law, const stp_graph_sim_options *sim,
+                                         const stp_graph_sim_result *sr, double seconds,
+                                         stp_record **out, stp_error *err);
+/* The record of a graph file that failed (kind "graph"): file, name (of g,
+ * when it could be read; NULL otherwise: null), status, error. */
+STP_API stp_status stp_graph_error_json(const char *file, const stp_graph *g,
+                                        const stp_error *failure, stp_record **out,
+                                        stp_error *err);
 
 /* ---- reduce -------------------------------------------------------------------------
  * The k-th n of a run of reduction trees (streamtp reduce --json): n, d, c,

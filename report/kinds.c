@@ -29,6 +29,9 @@ static const stp__record_kind kinds[] = {
     {.name = "reduce", .text = stp__text_reduce, .csv = stp__reduce_csv,
      .table = stp__reduce_table},
     {.name = "sweep", .text = stp__text_sweep, .csv = stp__sweep_csv, .table = stp__sweep_csv},
+    {.name = "teg", .text = stp__text_teg},
+    {.name = "graph", .text = stp__text_graph},
+    {.name = "ctmc", .text = stp__text_ctmc},
 };
 
 const stp__record_kind *stp__kind_find(const char *name) {

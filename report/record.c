@@ -15,6 +15,7 @@ void stp_record_free(stp_record *r) {
     return;
   json_decref(r->obj);
   json_decref(r->own_limits);
+  json_decref(r->text_only);
   free(r);
 }
 
@@ -135,8 +136,18 @@ typedef struct text_args {
 
 static void put_text(FILE *f, const void *arg) {
   const text_args *t = arg;
-  if (t->r->kind->text && stp_record_status(t->r) == STP_OK)
+  if (!t->r->kind->text || stp_record_status(t->r) != STP_OK)
+    return;
+  if (!t->r->text_only) {
     t->r->kind->text(f, t->r->obj, t->index);
+    return;
+  }
+  json_t *whole = json_copy(t->r->obj); /* shallow: the record and what only the text shows */
+  if (whole && json_object_update(whole, t->r->text_only) == 0)
+    t->r->kind->text(f, whole, t->index);
+  else
+    fputs("(no memory left for the report)\n", f);
+  json_decref(whole);
 }
 
 stp_status stp__record_text_at(const stp_record *r, size_t index, char **text, size_t *len,

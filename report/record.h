@@ -15,6 +15,10 @@ struct stp_record {
   const struct stp__record_kind *kind;
   json_t *obj;        /* the JSON object, members in the order written */
   json_t *own_limits; /* the command's own "limits" (after the run's), or NULL */
+  /* Members only the text report shows, never written as JSON (graph: its
+   * places and tokens, ctmc: the chain's description, which their JSON
+   * records never had), or NULL. */
+  json_t *text_only;
 };
 
 typedef struct stp__record_kind {
@@ -119,6 +123,9 @@ extern const char *const stp__bcast_csv[], *const stp__bcast_table[];
 void stp__text_bcast_model(FILE *f, const json_t *rec, size_t index);
 void stp__text_bcast_partition(FILE *f, const json_t *rec, size_t index);
 void stp__text_reduce(FILE *f, const json_t *rec, size_t index);
+void stp__text_teg(FILE *f, const json_t *rec, size_t index);
+void stp__text_graph(FILE *f, const json_t *rec, size_t index);
+void stp__text_ctmc(FILE *f, const json_t *rec, size_t index);
 extern const char *const stp__reduce_csv[], *const stp__reduce_table[];
 
 /* The explain members of an eval record (explain.c), after its report. */

@@ -1,6 +1,8 @@
 /* sizes.c: the sizes of the public structures that bindings fill in
  * themselves (the Python module's ctypes mirrors of the option structs):
- * a binding checks its layout against the library it loaded. */
+ * a binding checks its layout against the library it loaded, or allocates
+ * a result it only hands back (stp_teg_summary, stp_graph_result, ...) without
+ * mirroring it. */
 #include "streamtp_batch.h"
 #include "streamtp_bcast.h"
 #include "streamtp_generate.h"
@@ -19,7 +21,8 @@
   X(stp_redist_cost) X(stp_optimize_options) X(stp_run_limits) X(stp_generate_params)     \
   X(stp_generate_files_options) X(stp_batch_config) X(stp_batch_input) X(stp_law_fit)      \
   X(stp_redist_run_options) X(stp_bcast_run_options) X(stp_bcast_model_options)            \
-  X(stp_bcast_partition_options) X(stp_reduce_run_options)
+  X(stp_bcast_partition_options) X(stp_reduce_run_options) X(stp_teg_summary)   \
+  X(stp_graph_result) X(stp_graph_sim_result) X(stp_chain_about) X(stp_chain_solution)
 
 size_t stp_struct_size(const char *name) {
 #define STP_SIZE_(type)                                                                   \

@@ -120,13 +120,15 @@ stp_status stp_mapping_teg_summary(const stp_mapping *m, stp_model model, uint64
                                    stp_teg_summary *out, stp_error *err) {
   if (!m || !out)
     return stp__fail(err, STP_EINVAL, "stp_mapping_teg_summary: mapping or out is NULL");
+  double t0 = stp__now();
   stp_teg *t;
   STP_CHECK(stp__teg_build(m, model, max_transitions, &t, err));
   uint64_t tokens = 0;
   for (uint64_t e = 0; e < t->g->m; e++)
     tokens += t->g->tok[e];
   *out = (stp_teg_summary){.rows = t->nrows, .columns = t->ncols, .transitions = t->g->n,
-                           .places = t->g->m, .tokens = tokens};
+                           .places = t->g->m, .tokens = tokens, .model = model,
+                           .seconds = stp__now() - t0};
   stp__teg_free(t);
   return STP_OK;
 }

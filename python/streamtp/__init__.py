@@ -35,10 +35,15 @@ from .graph import graph  # noqa: E402
 
 __all__ += ["graph"]
 
-# The other commands, through the streamtp executable (streamtp.command).
-from ._command import command, ctmc, teg  # noqa: E402
+# Looking inside a mapping: its event graph and its Markov chains (streamtp._inside).
+from ._inside import ctmc, teg  # noqa: E402
 
-__all__ += ["command", "teg", "ctmc"]
+__all__ += ["teg", "ctmc"]
+
+# Any command and option, through the streamtp executable (streamtp.command).
+from ._command import command  # noqa: E402
+
+__all__ += ["command"]
 
 # The seed families' commands (streamtp._seeds).
 from ._seeds import bcast, bcast_model, bcast_partition, redistribute, reduce  # noqa: E402

@@ -1,15 +1,13 @@
-"""_command.py: every streamtp command from Python, through the command itself.
+"""_command.py: any streamtp command and option from Python, through the command itself.
 
-evaluate, simulate, optimize, graph, reduce, redistribute and bcast call
-libstreamtp directly; the other commands (teg, ctmc) and
-any option the bindings do not have are reached here by running the
+Every command has its function, one call of libstreamtp; any option the
+bindings do not have is reached here by running the
 `streamtp` executable that belongs to the loaded library, with the command's
 JSON output read back: the same records, keys and numbers as on the command
 line (docs/format.md), and its error as a streamtp.Error.
 
     streamtp.command("redistribute", P=15, Q=6, r=2, s=3, strategy="all", format="csv",
                      json_lines=False)
-    streamtp.teg("examples/example-a.json", model="strict")
 
 Keyword options become --name value (underscores as dashes); True is a flag,
 False and None leave the option out; a list or tuple gives the option once
@@ -82,26 +80,3 @@ def command(name, *args, json_lines=True, **options):
     if wants_json:
         return [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
     return p.stdout
-
-
-def teg(mapping, **options):
-    """`streamtp teg MAPPING --json`: the full event graph's size and values."""
-    return command("teg", mapping, **options)
-
-
-def ctmc(mapping, **options):
-    """`streamtp ctmc MAPPING --json`: one Markov chain, solved (or exported with output=)."""
-    return command("ctmc", mapping, **options)
-
-
-def generate(output, **options):
-    """`streamtp generate ... -o OUTPUT`: the paths of the mapping files written."""
-    before = set(os.listdir(output)) if os.path.isdir(output) else set()
-    command("generate", output=output, **options)
-    return sorted(os.path.join(output, f) for f in os.listdir(output)
-                  if f.endswith(".json") and (f not in before or options.get("force")))
-
-
-def batch(*inputs, **options):
-    """`streamtp batch INPUTS --format jsonl`: one record per file and model."""
-    return command("batch", *inputs, **options)

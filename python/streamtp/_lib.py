@@ -160,9 +160,10 @@ def limit_dict(lim):
             "allowed": lim.allowed, "estimate": lim.estimate}
 
 
-def fail(status, err, prefix=None):
-    """Raise the library's error (err: an _Error it filled)."""
-    message = err.message.decode("utf-8", "replace")
+def fail(status, err, prefix=None, suffix=""):
+    """Raise the library's error (err: an _Error it filled), after prefix
+    and with Python's own advice (suffix) when given."""
+    message = err.message.decode("utf-8", "replace") + suffix
     raise Error(status_name(status), f"{prefix}: {message}" if prefix else message,
                 limit_dict(err.limit))
 

@@ -1,5 +1,5 @@
 """Tests of the commands reached through the executable (streamtp.command and
-teg, ctmc, generate, batch): options become the command's,
+ctmc) and of generate and batch: options become the command's,
 its JSON records come back as dicts, its errors as streamtp.Error, and the
 values agree with closed forms and with the library functions (evaluate).
 """
@@ -23,22 +23,6 @@ def test_every_command_is_reachable():
     for name in ("evaluate", "simulate", "optimize", "graph", "reduce", "bcast", "teg", "ctmc",
                  "redistribute", "generate", "batch", "command"):
         assert callable(getattr(streamtp, name)) and name in streamtp.__all__
-
-
-def test_teg_sizes_are_the_closed_form():
-    # Example A: teams 1,2,3,1, so R = lcm = 6 paths and 2N - 1 = 7 columns
-    (r,) = streamtp.teg(EXAMPLE_A, model="strict")
-    assert (r["paths"], r["columns"], r["transitions"]) == (6, 7, 42)
-    assert r["model"] == "strict" and "version" in r and "limits" in r
-
-
-def test_ctmc_component_is_evaluate_component():
-    # the 2x3 transfer T2 -> T3 limits Example A; its chain has 12 states
-    ev = streamtp.evaluate(EXAMPLE_A)
-    (r,) = streamtp.ctmc(EXAMPLE_A, component=4)
-    assert r["states"] == 12
-    assert math.isclose(r["throughput"], ev["exponential"]["throughput"],
-                        rel_tol=1e-9)
 
 
 def test_generate_and_batch_agree_with_evaluate(tmp_path):

@@ -93,16 +93,17 @@ print(os.path.realpath(streamtp.library_path).startswith(os.path.realpath(sys.ar
       "$map" "$prefix") || fail "python3 -c 'import streamtp' from the prefix"
 [ "$got" = "True $want" ] || fail "Python from the prefix printed '$got', streamtp eval gives '$want'"
 echo "ok   python3: import streamtp from the prefix"
-# The commands reached through the executable use the prefix's streamtp.
+# streamtp.command, the route to the executable, uses the prefix's streamtp.
 got=$(cd "$tmp" && env -u LD_LIBRARY_PATH -u STREAMTP_LIBRARY -u STREAMTP_COMMAND "${preload[@]}" \
       PATH=/usr/bin:/bin PYTHONPATH="$(dirname "$pydir")" /usr/bin/python3 -c '
 import os, sys, streamtp
 from streamtp import _command
 print(os.path.realpath(_command.executable()) == os.path.realpath(sys.argv[2] + "/bin/streamtp"),
-      streamtp.teg(sys.argv[1])[0]["transitions"])' "$map" "$prefix") ||
-  fail "streamtp.teg from the prefix"
-[ "$got" = "True 42" ] || fail "streamtp.teg from the prefix gave '$got' (want the prefix's streamtp, 42 transitions)"
-echo "ok   python3: streamtp.teg runs the prefix's streamtp"
+      streamtp.command("teg", sys.argv[1])[0]["transitions"],
+      streamtp.teg(sys.argv[1])["transitions"])' "$map" "$prefix") ||
+  fail "streamtp.command from the prefix"
+[ "$got" = "True 42 42" ] || fail "streamtp.command and streamtp.teg from the prefix gave '$got' (want the prefix's streamtp, 42 transitions)"
+echo "ok   python3: streamtp.command runs the prefix's streamtp"
 grep -qF -- "-- Python: /usr/bin/python3 does not look in $(dirname "$pydir")" "$tmp/install.log" &&
   grep -qF "use PYTHONPATH=$(dirname "$pydir")" "$tmp/install.log" ||
   fail "cmake --install into a private prefix does not say to set PYTHONPATH"
