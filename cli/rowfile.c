@@ -300,7 +300,7 @@ static int take_tail(read_job *j) {
   rf->size = r->at + r->len;
   rf->ntail = r->len < ROWFILE_TAIL_MAX ? r->len : ROWFILE_TAIL_MAX;
   memcpy(rf->tail, r->rec ? r->rec : "", rf->ntail);
-  bool header_start = j->csv_header && rf->format == ROWFILE_CSV &&
+  bool header_start = j->csv_header && rf->format == ROWFILE_CSV && r->len > 0 && /* rec NULL */
                       r->len < strlen(j->csv_header) && memcmp(r->rec, j->csv_header, r->len) == 0;
   if (r->len == 0 || rf->complete > 0 || header_start)
     return CLI_OK;

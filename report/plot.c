@@ -52,9 +52,21 @@ static void widen(axis *a) {
   }
 }
 
+/* Loops over ticks end whatever the axis holds (issue 34, found by
+ * fuzz/fuzz_svg.c): a log axis spans at most this many decades (1e-308 to
+ * 1e308 is 617), a linear one at most MAX_TICKS ticks, and stops where a
+ * step no longer moves the value (a range of a few ulps, 1e17 to 1e17 +
+ * 16, had looped forever). */
+#define MAX_DECADES 700
+#define MAX_TICKS 64
+
 static void ticks(FILE *f, const axis *a, bool x, double other0, double other1) {
   if (a->log) {
-    for (double d = pow(10, floor(log10(a->lo))); d <= a->hi * 1.0001; d *= 10)
+    double d0 = pow(10, floor(log10(a->lo)));
+    if (!(d0 > 0) || !isfinite(d0))
+      return;
+    int decades = 0;
+    for (double d = d0; d <= a->hi * 1.0001 && decades < MAX_DECADES; d *= 10, decades++)
       for (int m = 1; m < 10; m++) {
         double v = d * m;
         if (v < a->lo * 0.9999 || v > a->hi * 1.0001)
@@ -72,7 +84,11 @@ static void ticks(FILE *f, const axis *a, bool x, double other0, double other1) 
     return;
   }
   double step = nice_step(a->hi - a->lo);
-  for (double v = ceil(a->lo / step - 1e-9) * step; v <= a->hi + step * 1e-9; v += step) {
+  if (!(step > 0) || !isfinite(step))
+    return;
+  int count = 0;
+  for (double v = ceil(a->lo / step - 1e-9) * step; v <= a->hi + step * 1e-9 && count < MAX_TICKS;
+       v = v + step > v ? v + step : INFINITY, count++) {
     double p = to_px(a, v), shown = fabs(v) < step * 1e-9 ? 0 : v;
     if (x)
       fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>\n", p,
@@ -86,16 +102,11 @@ static void ticks(FILE *f, const axis *a, bool x, double other0, double other1) 
   }
 }
 
-static void escaped(FILE *f, const char *s) {
-  for (; s && *s; s++)
-    switch (*s) {
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '&': fputs("&amp;", f); break;
-    case '"': fputs("&quot;", f); break;
-    default: fputc(*s, f);
-    }
-}
+/* Names (parameters, resources, titles: any bytes a mapping file holds)
+ * as XML text: stp_write_xml_text also replaces what XML refuses (bytes
+ * that are not UTF-8, control characters, U+FFFE, U+FFFF; issue 34, found
+ * by fuzz/fuzz_svg.c), which the pictures of --gantt already did. */
+static void escaped(FILE *f, const char *s) { stp_write_xml_text(f, s); }
 
 static void header(FILE *f, double w, double h, const char *title) {
   stp__fprintf(f,

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}; shift || true
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(fuzz_mapping fuzz_law fuzz_samples fuzz_graph fuzz_bcast fuzz_latency
-                                     fuzz_shapes fuzz_params)
+                                     fuzz_shapes fuzz_params fuzz_rowfile fuzz_fit fuzz_svg)
 scripts/deps.sh fuzz
 CC=clang cmake -S . -B build-fuzz -DSTP_FUZZ=ON -DSTP_BUILD_TESTS=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -34,6 +34,22 @@ seed_corpus() { # TARGET DIR
     fuzz_bcast) cp examples/bcast/*.json tests/cli/inputs/bcast/*.json "$2"/ ;;
     fuzz_latency) cp examples/bcast/*.csv tests/cli/inputs/bcast/*.csv "$2"/
       printf '0,1\n1,0\n' > "$2/two"; printf '0 , 2.5e0\r\n2.5,0\r\n' > "$2/crlf" ;;
+    fuzz_rowfile) # the first byte: format (0 guess, 1 CSV, 2 JSON lines) + 4 when the header is known
+      h='file,name,model,status,error'
+      printf '\x04%s\n"a.json",a,overlap,OK,\n"b,c.json",,strict,EINVAL,"bad\nline"\n' "$h" > "$2/csv"
+      printf '\x05%s\nx.json,x,overlap,OK,\nx.json,x,stri' "$h" > "$2/csv-cut"
+      printf '\x04file,name,mo' > "$2/header-cut"
+      printf '\x02{"file":"a.json","model":"overlap","status":"OK"}\n{"file":"b.json","model":null,"status":"EINTERRUPTED"}\n{"file":"c' > "$2/jsonl"
+      printf '\x00notes without a line break' > "$2/notes"
+      cp tests/cli/data/batch/notes.txt "$2/" 2>/dev/null || true ;;
+    fuzz_fit) # the first byte: 0 empirical:, else ph:fit=
+      printf '\x01%s\n' 1 2 3.5 0.25 7 > "$2/a"; printf '\x01# times\n0.1 0.2,1e3\n5e-1\n' > "$2/b"
+      printf '\x00%s\n' 1 1 1 1.000001 > "$2/c"; printf '\x011e-6\n1e6\n' > "$2/two-points"
+      if [ -f examples/measured-times.txt ]; then { printf '\x01'; cat examples/measured-times.txt; } > "$2/measured"; fi ;;
+    fuzz_svg) # 64 bytes of parameters (the first: 0 text, 1 Gantt, 2 sweep, 3 bars), then names
+      for k in 0 1 2 3; do
+        { printf "\\x0$k\\x03\\x01\\x02\\x00\\x01\\x01\\x00\\x02\\x03\\x01\\x00\\x02\\x01\\x01"; head -c 49 /dev/zero
+          printf 'g\0P1 & <P2>\0T"2"\0caf\xc3\xa9\0\xef\xbf\xbe\0ctl\x01\0bad\xff\0x\0y'; } > "$2/seed$k"; done ;;
     fuzz_shapes|fuzz_params) # parameters as bytes (fuzz/fuzz_bytes.h): one seed per family
       for k in 0 1 2 3; do printf "\\x0$k\\x00\\x01\\x02\\x00\\x00\\x00\\x01\\x00" > "$2/seed$k"; done ;;
   esac

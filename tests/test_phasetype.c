@@ -342,6 +342,59 @@ Test(phasetype, two_point_samples_are_not_called_constant) {
   unlink(path);
 }
 
+/* 51 samples near 1 and one typo, 1831 for 1.831 (found by fuzz/fuzz_fit.c,
+ * issue 34): the fit has order 35 and a branch of rate 8.8e4, whose
+ * distribution function by uniformization over samples up to 50 (scaled)
+ * took minutes; in closed form the fit is immediate (the timeout guards a
+ * hang, it measures nothing) and checks as any other. */
+Test(phasetype, a_fit_with_one_fast_branch_is_quick, .timeout = 120) {
+  static const double x[] = {
+      1.386, 0.546, 0.972, 1.073, 1.242, 1831,  1.154, 0.974, 0.754, 0.869, 1.360, 0.792, 0.722,
+      0.704, 1.484, 0.701, 0.453, 0.644, 1.207, 0.818, 0.873, 0.970, 1.760, 0.738, 1.192, 0.937,
+      1.020, 1.712, 0.928, 0.753, 0.869, 0.639, 0.867, 0.660, 0.556, 2.054, 1.366, 0.979, 0.798,
+      0.787, 1.335, 0.682, 1.376, 0.826, 0.891, 0.830, 1.156, 0.749, 0.908, 0.924, 1.477, 2.194};
+  size_t n = sizeof x / sizeof x[0];
+  char path[] = "/tmp/stp-fit-XXXXXX";
+  int fd = mkstemp(path);
+  cr_assert(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  for (size_t k = 0; k < n; k++)
+    fprintf(f, "%.17g\n", x[k]);
+  fclose(f);
+  char spec[64];
+  snprintf(spec, sizeof spec, "ph:fit=%s", path);
+  stp_law *law = law_of(spec);
+  stp_law_fit q;
+  cr_assert(stp_law_fit_quality(law, &q));
+  cr_assert_eq(q.samples, n);
+  cr_assert_eq(q.order, 35);
+  cr_assert(q.rate[1] > 8e4, "rate %g", q.rate[1]);
+  /* moments: ill-conditioned here (the fast branch weighs 2%), so 1e-9
+   * rather than check_fit's 1e-12 */
+  double mean = 0, y[sizeof x / sizeof x[0]], m[3] = {0, 0, 0};
+  for (size_t k = 0; k < n; k++)
+    mean += x[k] / (double)n;
+  for (size_t k = 0; k < n; k++) {
+    y[k] = x[k] / mean;
+    for (int j = 0; j < 3; j++)
+      m[j] += pow(y[k], j + 1) / (double)n;
+  }
+  for (int j = 0; j < 3; j++) {
+    assert_close(q.sample_moments[j], m[j], 1e-12);
+    assert_close(q.law_moments[j], m[j], 1e-9);
+  }
+  /* the KS distance against GSL's Erlang distribution functions */
+  qsort(y, n, sizeof *y, by_value);
+  double d = 0;
+  for (size_t i = 0; i < n; i++) {
+    double F = mixture_cdf(&q, y[i]);
+    d = fmax(d, fmax(F - (double)i / n, (double)(i + 1) / n - F));
+  }
+  cr_assert(fabs(d - q.ks) < 1e-9, "KS %.12g, recomputed %.12g", q.ks, d);
+  stp_law_free(law);
+  unlink(path);
+}
+
 /* ---- exact values: graphs ---------------------------------------------------------------- */
 
 /* stp_graph_analyze under `spec` (NULL: none); asserts the exact value was

@@ -8,6 +8,7 @@
 #include "streamtp_report.h"
 #include "testutil.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,4 +137,55 @@ Test(plot, sensitivity_bars_one_per_parameter) {
   stp_free(svg);
   stp_sensitivity_result_free(r);
   stp_mapping_free(m);
+}
+
+/* Names the XML of a picture may not hold raw (found by fuzz/fuzz_svg.c,
+ * issue 34): a control byte, a byte that is not UTF-8 and U+FFFE in the
+ * parameters' names and the title are written as the text \x01, \xff,
+ * \ufffe (stp_write_xml_text, as --gantt writes them), so that the
+ * renderer reads the picture. */
+Test(plot, names_xml_refuses_are_replaced) {
+  stp_sensitivity it[3] = {
+      {.kind = STP_PARAM_SPEED, .of = "P\x01", .value = 1, .det = {0.5, 0.5, 0.5}},
+      {.kind = STP_PARAM_SPEED, .of = "bad\xff", .value = 2, .det = {0.25, 0.25, 0.25}},
+      {.kind = STP_PARAM_WORK, .of = "T\xef\xbf\xbe", .value = 3, .det = {0.125, 0.125, 0.125}}};
+  for (int k = 0; k < 3; k++)
+    it[k].exp = it[k].law = (stp_slope){NAN, NAN, NAN};
+  stp_sensitivity_result r = {.n = 3, .items = it, .det_throughput = 1};
+  char *svg = NULL;
+  stp_error err = {0};
+  cr_assert_eq(stp_sensitivity_plot_svg(&r, STP_RANK_DET, 0, "tab\there \x02", &svg, NULL, &err),
+               STP_OK, "%s", err.message);
+  for (const char *raw = "\x01\x02\xff"; *raw; raw++)
+    cr_assert_null(strchr(svg, *raw), "raw byte 0x%02x in the picture", (unsigned char)*raw);
+  cr_assert_null(strstr(svg, "\xef\xbf\xbe"));
+  cr_assert_null(strchr(svg, '\t'));
+  cr_assert(strstr(svg, "P\\x01") && strstr(svg, "bad\\xff") && strstr(svg, "T\\ufffe") &&
+            strstr(svg, "tab&#9;here \\x02"), "%s", svg);
+  if (have_renderer())
+    render(svg, "names");
+  stp_free(svg);
+}
+
+/* A swept range of a few ulps, 1e17 to 1e17 + 16 (both exact doubles; a
+ * speed may be anything in [1e-150, 1e150]): the ticks of 2 no longer move
+ * the value, and the loop over them had never ended (fuzz/fuzz_svg.c).
+ * The timeout guards a hang; it measures nothing. */
+Test(plot, a_range_of_a_few_ulps_ends, .timeout = 60) {
+  stp_vary v = {.spec = "speed:P1=1e17..1e17+16", .label = "speed:P1", .name = "P1",
+                .from = 1e17, .to = 1e17 + 16, .n = 2};
+  const stp_vary *vs[1] = {&v};
+  stp_result res[2] = {{.det_throughput = 1e17, .det_period = 1e-17},
+                       {.det_throughput = 1e17 + 16, .det_period = 1 / (1e17 + 16)}};
+  stp_sweep_point pts[2] = {{.nvary = 1, .vary = {1e17}, .result = &res[0]},
+                            {.nvary = 1, .vary = {1e17 + 16}, .result = &res[1]}};
+  char *svg = NULL;
+  stp_error err = {0};
+  cr_assert_eq(stp_sweep_plot_svg(vs, 1, pts, 2, NULL, &svg, NULL, &err), STP_OK, "%s",
+               err.message);
+  cr_assert(strstr(svg, "</svg>"));
+  cr_assert(1e17 + 2 == 1e17, "the premise: a step of 2 does not move 1e17");
+  if (have_renderer())
+    render(svg, "ulps");
+  stp_free(svg);
 }

@@ -167,6 +167,9 @@ check "--resume of a finished run: nothing appended, its exit status" \
 head -c 3000 one.jsonl > part.jsonl
 "$bin" batch in --model both -q --resume part.jsonl 2> /dev/null
 check "--resume of JSON lines (guessed from the file) appends JSON lines" same_rows one.jsonl part.jsonl
+: > empty.csv # an empty file: nothing done yet (its reading had passed NULL to memcmp, fuzz_rowfile)
+"$bin" batch in --model both -q --resume empty.csv 2> /dev/null
+check "--resume of an empty file writes the rows of one run" same_rows one.csv empty.csv
 
 # ---- --resume takes only a row file of this batch, and leaves anything else as it was --
 untouched_refusal() { # untouched_refusal DESCRIPTION FILE MESSAGE [--merge]: exit 2, FILE unchanged
