@@ -12,10 +12,17 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL $*"; exit 1; }
 cp -r "$root/python" "$tmp/src"
 find "$tmp/src" -name __pycache__ -prune -exec rm -rf {} +
-(cd "$tmp/src" && find . | sort) > "$tmp/before"
-/usr/bin/python3 -m pip install -q --no-build-isolation --no-index --no-cache-dir \
-  --target "$tmp/site" "$tmp/src" 2> "$tmp/pip.err" || { cat "$tmp/pip.err"; fail "pip install"; }
-(cd "$tmp/src" && find . | sort) > "$tmp/after"
+# The interpreter's bytecode caches (__pycache__/, which importing the
+# in-tree backend writes beside it, as it does for any module imported from
+# a writable directory) are not the build's output and are left out; run
+# with PYTHONDONTWRITEBYTECODE unset so that the check is the same on every
+# machine (a bare Debian 12 writes them, a shell that sets it does not).
+tree() { (cd "$tmp/src" && find . -name __pycache__ -prune -o -print | sort); }
+tree > "$tmp/before"
+env -u PYTHONDONTWRITEBYTECODE /usr/bin/python3 -m pip install -q --no-build-isolation --no-index \
+  --no-cache-dir --target "$tmp/site" "$tmp/src" 2> "$tmp/pip.err" ||
+  { cat "$tmp/pip.err"; fail "pip install"; }
+tree > "$tmp/after"
 diff "$tmp/before" "$tmp/after" > "$tmp/added" || fail "pip install wrote into the source tree: $(cat "$tmp/added")"
 echo "ok   pip install wrote nothing into the tree it built from"
 [ -f "$tmp/site/streamtp/__init__.py" ] || fail "pip put no streamtp/__init__.py in the target"
