@@ -333,19 +333,20 @@ static stp_status optimize(stp_opt_run *run, const stp_optimize_options *o,
   stp_optimize_method method = o->method;
   if (o->time_limit <= 0 && !o->max_evaluations && method == STP_OPTIMIZE_HEURISTIC)
     run->deadline = run->t0 + HEURISTIC_DEFAULT_SECONDS;
+  /* the start first: when the set-up takes the time (3,000 x 3,000 under a
+   * limit of 1 s), it is the answer */
+  STP_CHECK(use_start(run, res, err));
   stp_status s = stp__opt_bound_init(sp, &b, cancel, err);
   if (s == STP_EINTERRUPTED) { /* nothing to search with: the start at most */
     stp__opt_interrupted(run);
     run->upper_bound = stp__opt_bound_quick(sp);
-    s = use_start(run, res, err);
     res->method = stp_optimize_method_name(method == STP_OPTIMIZE_AUTO ? STP_OPTIMIZE_HEURISTIC
                                                                        : method);
-    return s == STP_OK ? conclude(run, res, err) : s;
+    return conclude(run, res, err);
   }
   STP_CHECK(s);
   double root = stp__opt_bound_root(sp, &b, cancel);
   run->upper_bound = root;
-  s = use_start(run, res, err);
   if (method == STP_OPTIMIZE_AUTO)
     method = mapping_count(sp, b.nfree, AUTO_EXACT_MAX, cancel) <= AUTO_EXACT_MAX
                  ? STP_OPTIMIZE_EXACT
