@@ -143,11 +143,6 @@ stp_status stp__pattern_det_rate(size_t u, size_t v, const double *times, const 
   return s;
 }
 
-/* Peak bytes per transition of a pattern's deterministic rate: its times,
- * edge list, digraph and Howard's policy and values (measured: 165 for the
- * 4400 x 4401 pattern, 3.19 GB, and for 999 x 1001). */
-#define STP_PATTERN_DET_BYTES 170
-
 stp_status stp__component_det_throughput(const stp_mapping *m, const stp_component *c,
                                          const stp_options *o, double *rho, stp_error *err) {
   if (c->kind == STP_COMPONENT_COMPUTE) {

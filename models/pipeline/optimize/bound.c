@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double counting_bound(const stp_opt_space *sp, const stp_opt_bound *b);
+static double counting_bound(const stp_opt_space *sp, const stp_opt_bound *b,
+                             const stp_cancel *cancel);
 
 void stp__opt_bound_free(stp_opt_bound *b) {
   free(b->in);
@@ -66,7 +67,8 @@ static double fixed_bound(const stp_opt_space *sp, const stp_opt_bound *b) {
   return bound;
 }
 
-stp_status stp__opt_bound_init(const stp_opt_space *sp, stp_opt_bound *b, stp_error *err) {
+stp_status stp__opt_bound_init(const stp_opt_space *sp, stp_opt_bound *b, const stp_cancel *cancel,
+                               stp_error *err) {
   size_t N = sp->N, M = sp->M;
   memset(b, 0, sizeof *b);
   b->in = stp__calloc(N * M, sizeof *b->in);
@@ -85,6 +87,13 @@ stp_status stp__opt_bound_init(const stp_opt_space *sp, stp_opt_bound *b, stp_er
   }
   bool strict = sp->model == STP_MODEL_STRICT;
   for (size_t i = 0; i < N; i++) {
+    /* a stage at a time: M log M, or M^2 with the dense bandwidths */
+    if (stp__cancelled(cancel)) {
+      free(ks);
+      stp__opt_bound_free(b);
+      return stp__fail(err, STP_EINTERRUPTED, "%s: interrupted while bounding the throughput",
+                       sp->plat->file);
+    }
     for (size_t p = 0; p < M; p++) {
       size_t at = i * M + p;
       if (!sp->allowed[at]) {
@@ -159,6 +168,12 @@ static int by_value(const void *a, const void *b) {
  * smallest over lambda is the linear relaxation's (its dual): it is
  * approached by multiplicative weights, keeping the smallest value met. */
 #define CAPACITY_ROUNDS 400
+/* At most this many cells (stage x processor) visited in all: a round
+ * visits N x M of them, 49 million on 7,000 x 7,000, where 400 rounds took
+ * minutes.  Any round's value is a bound: fewer rounds, a weaker one. */
+#define CAPACITY_WORK 1e8
+/* Rounds poll the cancel from this many cells (a round of 0.1 ms less). */
+#define CAPACITY_POLL_CELLS 1e5
 
 static double capacity_value(const stp_opt_space *sp, const stp_opt_bound *b, const double *lambda,
                              double *grad) {
@@ -187,7 +202,8 @@ static double capacity_value(const stp_opt_space *sp, const stp_opt_bound *b, co
   return total;
 }
 
-static double capacity_bound(const stp_opt_space *sp, const stp_opt_bound *b) {
+static double capacity_bound(const stp_opt_space *sp, const stp_opt_bound *b,
+                             const stp_cancel *cancel) {
   size_t nfree = 0;
   for (size_t i = 0; i < sp->N; i++)
     nfree += !stp__opt_fixed_size(sp, i);
@@ -201,7 +217,12 @@ static double capacity_bound(const stp_opt_space *sp, const stp_opt_bound *b) {
   }
   for (size_t i = 0; i < sp->N; i++)
     lambda[i] = stp__opt_fixed_size(sp, i) ? 0 : 1.0 / (double)nfree;
-  for (int round = 0; round < CAPACITY_ROUNDS; round++) {
+  double cells = (double)sp->N * (double)sp->M;
+  int rounds = cells * CAPACITY_ROUNDS <= CAPACITY_WORK ? CAPACITY_ROUNDS
+                                                        : (int)fmax(1, CAPACITY_WORK / cells);
+  bool poll = cells >= CAPACITY_POLL_CELLS; /* small problems: no poll at each round */
+  for (int round = 0; round < rounds && !(poll && round > 0 && stp__cancelled(cancel));
+       round++) {
     double v = capacity_value(sp, b, lambda, grad);
     if (v < bound)
       bound = v;
@@ -221,18 +242,25 @@ static double capacity_bound(const stp_opt_space *sp, const stp_opt_bound *b) {
   return bound;
 }
 
-double stp__opt_bound_root(const stp_opt_space *sp, const stp_opt_bound *b) {
-  return fmin(counting_bound(sp, b), capacity_bound(sp, b));
+double stp__opt_bound_root(const stp_opt_space *sp, const stp_opt_bound *b,
+                          const stp_cancel *cancel) {
+  return fmin(counting_bound(sp, b, cancel), capacity_bound(sp, b, cancel));
 }
 
-static double counting_bound(const stp_opt_space *sp, const stp_opt_bound *b) {
+/* Above this many candidate values the counting bound is left out (the
+ * capacity bound stands): sorting 49 million of them (7,000 x 7,000) took
+ * seconds that no deadline could interrupt. */
+#define COUNTING_MAX_CANDIDATES ((size_t)1 << 22)
+
+static double counting_bound(const stp_opt_space *sp, const stp_opt_bound *b,
+                             const stp_cancel *cancel) {
   /* the bound is one of the values r / t_(r) of some stage: try them in
    * order (feasibility only falls as theta grows) */
   size_t n = 0;
   for (size_t i = 0; i < sp->N; i++)
     if (!stp__opt_fixed_size(sp, i))
       n += b->norder[i] < sp->kmax ? b->norder[i] : sp->kmax;
-  if (n == 0)
+  if (n == 0 || n > COUNTING_MAX_CANDIDATES || stp__cancelled(cancel))
     return b->fixed;
   double *cand = stp__malloc_array(n, sizeof *cand);
   if (!cand)
@@ -260,6 +288,18 @@ static double counting_bound(const stp_opt_space *sp, const stp_opt_bound *b) {
   double bound = cand[lo];
   free(cand);
   return bound < b->fixed ? bound : b->fixed;
+}
+
+double stp__opt_bound_quick(const stp_opt_space *sp) {
+  double bound = INFINITY;
+  for (size_t i = 0; i < sp->N; i++) {
+    double sum = 0;
+    for (size_t p = 0; p < sp->M; p++)
+      if (sp->allowed[i * sp->M + p])
+        sum += 1 / sp->comp[i * sp->M + p];
+    bound = fmin(bound, sum);
+  }
+  return bound;
 }
 
 double stp__opt_profile_bound(const stp_opt_space *sp, const stp_opt_bound *b, const size_t *stages,

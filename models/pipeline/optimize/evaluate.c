@@ -159,6 +159,7 @@ void stp__opt_eval_free(stp_opt_eval *ev) {
   free(ev->rcv);
   free(ev->key);
   free(ev->touched);
+  free(ev->sums);
   memset(ev, 0, sizeof *ev);
 }
 
@@ -179,8 +180,9 @@ stp_status stp__opt_eval_init(stp_opt_eval *ev, const stp_opt_space *sp, stp_obj
   ev->rcv = stp__calloc(M, sizeof *ev->rcv);
   ev->key = stp__calloc(N + M + 2, sizeof *ev->key);
   ev->touched = stp__calloc(2 * N, 1);
+  ev->sums = stp__calloc(M, sizeof *ev->sums);
   if (!ev->cache || !ev->team_off || !ev->team || !ev->snd || !ev->rcv || !ev->key ||
-      !ev->touched) {
+      !ev->touched || !ev->sums) {
     stp__opt_eval_free(ev);
     return stp__oom(err, "preparing the search");
   }
@@ -233,6 +235,25 @@ static stp_status entry_exp(stp_opt_eval *ev, cache_entry *e, size_t u, size_t v
   return e->exp_state == EXP_BEYOND ? STP_ELIMIT : STP_OK;
 }
 
+/* A bound on the deterministic rate of the u x v pattern of ev->times
+ * without its graph (uv steps, where the graph and Howard's iteration of a
+ * 3,000 x 3,500 pattern take seconds no deadline interrupts): each sender
+ * cycles over its v transitions with one token, each receiver over its u,
+ * so the maximum cycle ratio is at least the largest of those sums, and
+ * the rate uv / ratio at most uv over it. */
+static double circuit_bound(stp_opt_eval *ev, size_t u, size_t v) {
+  double *snd = ev->sums, *rcv = ev->sums + u;
+  memset(ev->sums, 0, (u + v) * sizeof *ev->sums);
+  for (size_t k = 0; k < u * v; k++) {
+    snd[k % u] += ev->times[k];
+    rcv[k % v] += ev->times[k];
+  }
+  double most = 0;
+  for (size_t k = 0; k < u + v; k++)
+    most = fmax(most, ev->sums[k]);
+  return (double)(u * v) / most;
+}
+
 /* Component j of transfer i -> i+1 (g copies of a u x v pattern): its
  * value, or a value <= thr as soon as one is known. */
 static stp_status component_value(stp_opt_eval *ev, const stp_opt_cand *c, size_t i, size_t j,
@@ -247,6 +268,11 @@ static stp_status component_value(stp_opt_eval *ev, const stp_opt_cand *c, size_
   for (size_t r = 0; r < v; r++)
     key[2 + u + r] = (uint32_t)(ev->rcv[r] = b[j + g * r]);
   if ((uint64_t)u * v > ev->opts.max_transitions)
+    return STP_ELIMIT;
+  /* the memory budget before the pattern's graph is built, as eval checks
+   * it (components.c): a candidate beyond it is skipped, so that the
+   * answer's final evaluation fits too */
+  if ((double)u * (double)v * STP_PATTERN_DET_BYTES > (double)ev->opts.control.max_memory)
     return STP_ELIMIT;
   if (u * v > ev->times_cap) {
     double *t = realloc(ev->times, u * v * sizeof *t);
@@ -263,6 +289,13 @@ static stp_status component_value(stp_opt_eval *ev, const stp_opt_cand *c, size_
   cache_entry *e = cache_find(ev->cache, key, 2 + u + v);
   if (!e)
     return stp__oom(err, "caching transfer patterns");
+  if (isnan(e->det) && thr > -INFINITY) {
+    double above = (double)g * circuit_bound(ev, u, v);
+    if (above <= thr) { /* a loser, known without the pattern's graph */
+      *out = above;
+      return STP_OK;
+    }
+  }
   if (isnan(e->det))
     STP_CHECK(stp__pattern_det_rate(u, v, ev->times, &ev->opts, &e->det, err));
   *out = (double)g * e->det;

@@ -86,13 +86,33 @@ static stp_status check_options(const stp_optimize_options *o, stp_error *err) {
   return STP_OK;
 }
 
+/* A lower bound on the mappings of n free stages on nfree processors:
+ * the ordered sequences of n + j distinct processors, the first 1 + j the
+ * team of one stage, one each for the others, j up to kmax - 1; it stops
+ * once above cap. */
+static double mapping_floor(const stp_opt_space *sp, size_t n, size_t nfree, double cap) {
+  size_t j = sp->kmax - 1 < nfree - n ? sp->kmax - 1 : nfree - n;
+  double w = 1;
+  for (size_t k = 0; k < n + j && w <= cap; k++)
+    w *= (double)(nfree - k);
+  return w;
+}
+
 /* The number of mappings (ordered teams) of the free stages, counting the
  * processors allowed somewhere: sum over team sizes of M! / (M - used)!
- * (an estimate: a processor allowed at one stage only counts everywhere). */
-static double mapping_count(const stp_opt_space *sp, size_t nfree) {
+ * (an estimate: a processor allowed at one stage only counts everywhere).
+ * Only whether it exceeds cap matters: past cap, INFINITY, known at once
+ * from mapping_floor (the count below is n x nfree x kmax steps: 1.4e10
+ * on 3,000 x 3,000, seconds no deadline stopped); cancelled, INFINITY. */
+static double mapping_count(const stp_opt_space *sp, size_t nfree, double cap,
+                            const stp_cancel *cancel) {
   size_t n = 0;
   for (size_t i = 0; i < sp->N; i++)
     n += !stp__opt_fixed_size(sp, i);
+  if (n > nfree)
+    return 0;
+  if (mapping_floor(sp, n, nfree, cap) > cap)
+    return INFINITY;
   double *ways = stp__calloc(nfree + 1, sizeof *ways), *next = stp__calloc(nfree + 1, sizeof *next);
   if (!ways || !next) {
     free(ways);
@@ -101,6 +121,11 @@ static double mapping_count(const stp_opt_space *sp, size_t nfree) {
   }
   ways[0] = 1;
   for (size_t i = 0; i < n; i++) {
+    if (stp__cancelled(cancel)) {
+      free(ways);
+      free(next);
+      return INFINITY;
+    }
     memset(next, 0, (nfree + 1) * sizeof *next);
     for (size_t used = 0; used <= nfree; used++) {
       double w = ways[used];
@@ -138,6 +163,17 @@ static double objective_of(const stp_result *r, stp_objective obj) {
   return r->exp_available ? r->exp_throughput : NAN;
 }
 
+/* The start's evaluation stops with the run or at `until`. */
+typedef struct start_clock {
+  const stp_opt_run *run;
+  double until;
+} start_clock;
+
+static int start_cancelled(void *data) {
+  const start_clock *c = data;
+  return stp__cancelled(&c->run->ev->opts.control.cancel) || stp__now() >= c->until;
+}
+
 /* The start's value (stp_evaluate, as eval gives it), and the start as the
  * first best when it keeps the constraints. */
 static stp_status use_start(stp_opt_run *run, stp_optimize_result *res, stp_error *err) {
@@ -148,9 +184,22 @@ static stp_status use_start(stp_opt_run *run, stp_optimize_result *res, stp_erro
     return STP_OK;
   stp_result *r;
   stp_error local = {0};
+  /* under the run's cancel and half the time left: the start of 3 stages x
+   * 10,000 processors took 60 s, under a time limit of 10 */
   stp_options o = ev->opts;
-  o.control.cancel = run->user_cancel;
+  start_clock clock = {run, run->deadline};
+  if (isfinite(run->deadline))
+    clock.until = stp__now() + (run->deadline - stp__now()) / 2;
+  o.control.cancel = (stp_cancel){.fn = start_cancelled, .data = &clock};
   stp_status s = stp_evaluate(sp->plat, sp->model, &o, &r, &local);
+  if (s == STP_EINTERRUPTED) {
+    if (stp__cancelled(&run->user_cancel))
+      stp__opt_interrupted(run);
+    res->note = stp__asprintf("the problem's mapping was not evaluated (%s): not a starting "
+                              "point", run->stop == STP_OPT_CANCEL ? "interrupted"
+                                                                   : "half the time limit");
+    return res->note ? STP_OK : stp__oom(err, "recording a note");
+  }
   if (s == STP_ELIMIT) {
     res->note = stp__asprintf("the problem's mapping is beyond the limits: %s", local.message);
     return res->note ? STP_OK : stp__oom(err, "recording a note");
@@ -214,9 +263,16 @@ static stp_status nothing_found(const stp_opt_run *run, stp_error *err) {
                      sp->plat->file,
                      run->ev->objective == STP_OBJECTIVE_EXP ? "exponential" : "deterministic",
                      (unsigned long long)run->skipped);
+  const char *limit = run->stop == STP_OPT_TIME ? "time limit" : "evaluations";
+  if (run->stop != STP_OPT_RUNNING && run->capped)
+    return stp__fail(err, STP_ELIMIT,
+                     "%s: no mapping found within the %s (%llu candidates left out whose "
+                     "Markov chain has more than %llu states, a share of the limit on states)",
+                     sp->plat->file, limit, (unsigned long long)run->capped,
+                     (unsigned long long)run->capped_at);
   if (run->stop != STP_OPT_RUNNING)
-    return stp__fail(err, STP_ELIMIT, "%s: no mapping found within the %s",
-                     sp->plat->file, run->stop == STP_OPT_TIME ? "time limit" : "evaluations");
+    return stp__fail(err, STP_ELIMIT, "%s: no mapping found within the %s", sp->plat->file,
+                     limit);
   return stp__fail(err, STP_EINVAL,
                    "%s: no mapping keeps the constraints (every stage needs a processor it may "
                    "use, and consecutive teams the links that carry their data)",
@@ -265,25 +321,45 @@ static stp_status finish(stp_opt_run *run, stp_optimize_result *res, stp_error *
   return STP_OK;
 }
 
+static stp_status conclude(stp_opt_run *run, stp_optimize_result *res, stp_error *err);
+
 static stp_status optimize(stp_opt_run *run, const stp_optimize_options *o,
                            stp_optimize_result *res, stp_error *err) {
   const stp_opt_space *sp = run->sp;
   stp_opt_bound b;
-  STP_CHECK(stp__opt_bound_init(sp, &b, err));
-  double root = stp__opt_bound_root(sp, &b);
-  run->upper_bound = root;
-  stp_status s = use_start(run, res, err);
+  /* the set-up heeds the run's cancel (the caller's and the deadline): on
+   * 7,000 x 7,000 processors it ran 150 s under a limit of 5 */
+  const stp_cancel *cancel = &run->ev->opts.control.cancel;
   stp_optimize_method method = o->method;
+  if (o->time_limit <= 0 && !o->max_evaluations && method == STP_OPTIMIZE_HEURISTIC)
+    run->deadline = run->t0 + HEURISTIC_DEFAULT_SECONDS;
+  /* the start first: when the set-up takes the time (3,000 x 3,000 under a
+   * limit of 1 s), it is the answer */
+  STP_CHECK(use_start(run, res, err));
+  stp_status s = stp__opt_bound_init(sp, &b, cancel, err);
+  if (s == STP_EINTERRUPTED) { /* nothing to search with: the start at most */
+    stp__opt_interrupted(run);
+    run->upper_bound = stp__opt_bound_quick(sp);
+    res->method = stp_optimize_method_name(method == STP_OPTIMIZE_AUTO ? STP_OPTIMIZE_HEURISTIC
+                                                                       : method);
+    return conclude(run, res, err);
+  }
+  STP_CHECK(s);
+  double root = stp__opt_bound_root(sp, &b, cancel);
+  run->upper_bound = root;
   if (method == STP_OPTIMIZE_AUTO)
-    method = mapping_count(sp, b.nfree) <= AUTO_EXACT_MAX ? STP_OPTIMIZE_EXACT
-                                                          : STP_OPTIMIZE_HEURISTIC;
+    method = mapping_count(sp, b.nfree, AUTO_EXACT_MAX, cancel) <= AUTO_EXACT_MAX
+                 ? STP_OPTIMIZE_EXACT
+                 : STP_OPTIMIZE_HEURISTIC;
   if (o->time_limit <= 0 && !o->max_evaluations) {
     if (method == STP_OPTIMIZE_HEURISTIC)
       run->deadline = run->t0 + HEURISTIC_DEFAULT_SECONDS;
     if (method == STP_OPTIMIZE_RANDOM)
       run->max_evals = RANDOM_DEFAULT_COUNT;
   }
-  if (s == STP_OK)
+  if (s == STP_OK && stp__opt_stopping(run))
+    res->method = stp_optimize_method_name(method); /* stopped in the set-up */
+  else if (s == STP_OK)
     s = run_method(run, &b, root, method, res, err);
   stp__opt_bound_free(&b);
   if (s == STP_EINTERRUPTED) { /* inside an evaluation: the best so far stands */
@@ -291,6 +367,11 @@ static stp_status optimize(stp_opt_run *run, const stp_optimize_options *o,
     s = STP_OK;
   }
   STP_CHECK(s);
+  return conclude(run, res, err);
+}
+
+/* The result of a run that ended (its method's, or the set-up's). */
+static stp_status conclude(stp_opt_run *run, stp_optimize_result *res, stp_error *err) {
   if (!res->optimal && run->best_value > -INFINITY &&
       run->best_value >= run->upper_bound - fabs(run->upper_bound) * STP_OPT_RTOL)
     res->optimal = 1; /* the best reached the bound: proved too */

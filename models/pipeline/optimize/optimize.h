@@ -136,6 +136,7 @@ typedef struct stp_opt_eval {
   double *times;
   size_t times_cap;
   size_t *snd, *rcv;
+  double *sums;            /* M: a pattern's senders' and receivers' busy times */
   uint32_t *key;
   /* an optional trace of the candidates evaluated (tests: the same seed
    * gives the same sequence) */
@@ -244,10 +245,19 @@ typedef struct stp_opt_bound {
   double fixed;          /* the bound from the fixed teams alone (INFINITY: none) */
 } stp_opt_bound;
 
-stp_status stp__opt_bound_init(const stp_opt_space *sp, stp_opt_bound *b, stp_error *err);
+/* cancel (the run's: the caller's and the deadline) is checked at each
+ * stage: EINTERRUPTED. */
+stp_status stp__opt_bound_init(const stp_opt_space *sp, stp_opt_bound *b, const stp_cancel *cancel,
+                               stp_error *err);
 void stp__opt_bound_free(stp_opt_bound *b);
-/* The bound on every mapping of the problem. */
-double stp__opt_bound_root(const stp_opt_space *sp, const stp_opt_bound *b);
+/* The bound on every mapping of the problem; cancelled, a weaker one (still
+ * a bound). */
+double stp__opt_bound_root(const stp_opt_space *sp, const stp_opt_bound *b,
+                           const stp_cancel *cancel);
+/* A bound in N x M steps without the tables of b (when their set-up was
+ * interrupted): stage i with team T runs at most R_i / max c_i(p) <= the
+ * sum over T of 1 / c_i(p) <= that sum over every processor allowed. */
+double stp__opt_bound_quick(const stp_opt_space *sp);
 /* The fewest members stage i needs to exceed theta (to reach it, when
  * !strict) from the processors p with owner[p] == STP_OPT_NONE (owner may
  * be NULL: all), and at most `room`; 0 when it cannot. */
@@ -274,8 +284,10 @@ stp_status stp__opt_exact(stp_opt_run *run, const stp_opt_bound *b, double root,
  * than max_states / STP_OPT_SEARCH_CHAIN_SHARE states (an Overlap transfer
  * pattern's; 20,000 by default) or max_states / STP_OPT_SEARCH_STRICT_SHARE
  * (a Strict mapping's; 200,000): such candidates (teams of 4 and 35 give a
- * pattern of 295,260 states, most of a second) are left out, and counted.
- * The exact and random methods solve every chain within max_states. */
+ * pattern of 295,260 states, most of a second) are left out, and counted;
+ * while the search has valued no candidate the cap grows fourfold up to
+ * max_states (search.c, grow_cap).  The exact and random methods solve
+ * every chain within max_states. */
 #define STP_OPT_SEARCH_CHAIN_SHARE 100
 #define STP_OPT_SEARCH_STRICT_SHARE 10
 
