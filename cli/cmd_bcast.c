@@ -39,8 +39,7 @@ static const cli_option bcast_options[] = {
     {0}};
 
 static const char *const platform_only[] = {"size",     "root", "inter", "intra", "max-states",
-                                            "simulate", "law",  "seed",  "gantt", "periods",
-                                            NULL};
+                                            "simulate", "law",  "seed",  "gantt", NULL};
 static const char *const model_only[] = {"P", "L", "g", "k", "gs", "g1", NULL};
 /* A platform's heuristics as text, JSON lines, CSV or a table; one
  * record (Table 1, a partition) as text or JSON. */

@@ -21,6 +21,7 @@ static const cli_option graph_options[] = {
     CLI_SIM_OPTIONS,
     {"firings", 0, "K", "timed event graphs: firings counted per run (default 10000)"},
     CLI_GANTT_OPTIONS,
+    CLI_GANTT_PERIODS_OPTION,
     CLI_DISTRIBUTED_OPTION,
     {0}};
 

@@ -14,6 +14,7 @@ static const cli_option teg_options[] = {
     {"graph-json", 0, NULL, "print the graph as a graph file (streamtp graph reads it)"},
     {"json", 0, NULL, "print the summary as one JSON object"},
     CLI_GANTT_OPTIONS,
+    CLI_GANTT_PERIODS_OPTION,
     {"law", 0, "SPEC", "--gantt: draw one simulated run with times of this law (default: constant)"},
     {"seed", 0, "S", "--gantt with --law: seed of the run (default 1)"},
     {"max-transitions", 0, "N", "largest event graph built (default 20000000)"},

@@ -363,12 +363,19 @@ stp_status gantt_write(FILE *f, const gantt_spec *s, stp_error *err) {
   stp_graph_result r;
   STP_CHECK_GANTT(stp_graph_analyze(s->g, &go, &r, err));
   played p = {.n = stp_graph_transition_count(s->g)};
-  stp_status st = r.is_dag ? play_dag(s, &r, &p, err) : play_teg(s, &r, &p, err);
+  bool dag = r.is_dag;
+  stp_status st = dag && s->periods_given
+                      ? fail(err, STP_EINVAL, "--periods: this chart is the one run of an activity "
+                             "DAG, which has no periods (they belong to timed event graphs)")
+                  : dag ? play_dag(s, &r, &p, err)
+                        : play_teg(s, &r, &p, err);
   stp_graph_result_free(&r);
   size_t nrows = 0, *row = NULL, *first = NULL, bars = st == STP_OK ? count_bars(&p) : 0;
   if (st == STP_OK && bars > GANTT_MAX_BARS)
-    st = fail(err, STP_ELIMIT, "the chart would draw %zu activities, more than %d: draw fewer "
-              "periods (--periods 1) or a smaller instance", bars, GANTT_MAX_BARS);
+    st = fail(err, STP_ELIMIT, "the chart would draw %zu activities, more than %d: %s", bars,
+              GANTT_MAX_BARS,
+              dag ? "draw a smaller instance" : "draw fewer periods (--periods 1) or a smaller "
+                                                "instance");
   if (st == STP_OK && !(row = rows_of(s->g, &nrows, &first)))
     st = fail(err, STP_ENOMEM, "out of memory");
   if (st == STP_OK)
@@ -396,6 +403,7 @@ bool cli_parse_gantt(const cli_command *cmd, const cli_args *a, bool *on, gantt_
     return false;
   if (v)
     s->periods = (int)periods;
+  s->periods_given = v != NULL;
   if (!*on || cli_get(cmd, a, "simulate"))
     return true; /* --law and --seed belong to --simulate */
   if ((v = cli_get(cmd, a, "seed")) && !cli_parse_u64(cmd, "seed", v, 0, UINT64_MAX, &s->seed))

@@ -29,16 +29,20 @@ typedef struct gantt_spec {
   const stp_graph *g;
   const char *title;      /* the first line of the chart */
   int periods;            /* timed event graphs: periods drawn (>= 1) */
+  bool periods_given;     /* --periods was given: refused for a DAG, which has none */
   bool random;            /* one simulated run instead of the constant times */
   const stp_law *law;     /* random: law of transitions without one; NULL = exp */
   uint64_t seed;          /* random */
 } gantt_spec;
 
 /* The options of a command that draws (with CLI_SIM_OPTIONS for --law and
- * --seed, or its own). */
-#define CLI_GANTT_OPTIONS                                                                     \
-  {"gantt", 0, NULL, "print an SVG Gantt chart of the schedule, critical activities in red"}, \
-      {"periods", 0, "N", "--gantt of a timed event graph: periods drawn (default 3)"}
+ * --seed, or its own); CLI_GANTT_PERIODS_OPTION too where the chart can be
+ * a timed event graph's (teg, graph), not for commands whose chart is always
+ * one run of a DAG (reduce, redistribute, bcast). */
+#define CLI_GANTT_OPTIONS \
+  {"gantt", 0, NULL, "print an SVG Gantt chart of the schedule, critical activities in red"}
+#define CLI_GANTT_PERIODS_OPTION \
+  {"periods", 0, "N", "--gantt of a timed event graph: periods drawn (default 3)"}
 
 /* --gantt, --periods, and (for one simulated run) --law and --seed into s
  * (s->g and s->title are the caller's).  *on: whether --gantt was given;

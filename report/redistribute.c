@@ -166,9 +166,10 @@ static void head_text(FILE *f, const json_t *rec) {
           (unsigned long long)stp__jgetu(rec, "s"), (unsigned long long)Q, (unsigned long long)L,
           (unsigned long long)stp__jgetu(rec, "g"), (unsigned long long)stp__jgetu(rec, "messages"),
           (unsigned long long)stp__jgetu(rec, "ns_opt"));
-  stp__fprintf(f, "cost model: alpha = %g, beta = %g, M = %llu (%llu periods)\n",
-               stp__jgetd(rec, "alpha"), stp__jgetd(rec, "beta"), (unsigned long long)M,
-               (unsigned long long)(L ? M / L : 0));
+  unsigned long long periods = L ? M / L : 0;
+  stp__fprintf(f, "cost model: alpha = %g, beta = %g, M = %llu (%llu period%s)\n",
+               stp__jgetd(rec, "alpha"), stp__jgetd(rec, "beta"), (unsigned long long)M, periods,
+               periods == 1 ? "" : "s");
   if (P > TEXT_GRID_MAX || Q > TEXT_GRID_MAX)
     fprintf(f, "\ngrid: %llu x %llu (shown up to %d x %d; --json has it)\n",
             (unsigned long long)P, (unsigned long long)Q, TEXT_GRID_MAX, TEXT_GRID_MAX);
