@@ -85,7 +85,7 @@ def optimize(problem, objective="det", method="auto", *, model=None, max_team=No
     N.B.U.E. law); method: "auto", "exact", "heuristic" or "random";
     model: "overlap" or "strict" (default: the problem's); max_team: the
     largest team; use: the processors allowed (a list, or "P1,P2"); fix:
-    teams kept as given ({"T2": ["P1", "P3"]}); time_limit (seconds, > 0)
+    teams kept as given ({"T2": ["P1", "P3"]}); time_limit (seconds, 0.001 to 1e9, as --time-limit)
     and max_evaluations stop the search with the best so far; seed: the
     heuristic's.  Returns the dict `streamtp optimize --json` prints.
     progress(info): as for evaluate.  Ctrl-C stops the search
@@ -99,7 +99,7 @@ def optimize(problem, objective="det", method="auto", *, model=None, max_team=No
     if max_team is not None:
         o.max_team = integer("max_team", max_team, 1, ctype="size")
     if time_limit is not None:
-        o.time_limit = number("time_limit", time_limit, 0, 1e9, open_low=True)
+        o.time_limit = number("time_limit", time_limit, 1e-3, 1e9)
     if max_evaluations is not None:
         o.max_evaluations = integer("max_evaluations", max_evaluations, 1)
     o.seed = integer("seed", seed)
