@@ -429,11 +429,31 @@ static bool still_there(int fd, const char *path) {
          a.st_ino == b.st_ino;
 }
 
+int campaign_make_parent(const char *out) {
+  const char *slash = strrchr(out, '/');
+  if (!slash || slash == out)
+    return CLI_OK; /* the current directory, or / */
+  char *dir = strndup(out, (size_t)(slash - out));
+  if (!dir) {
+    cli_error("out of memory");
+    return CLI_FAILURE;
+  }
+  stp_error err = {0};
+  int rc = stp_make_dirs(dir, &err) == STP_OK ? CLI_OK : CLI_USAGE;
+  if (rc != CLI_OK)
+    cli_error("%s: %s", out, err.message);
+  free(dir);
+  return rc;
+}
+
 int campaign_lock_take(const char *out, campaign_lock *l) {
   *l = (campaign_lock){.fd = -1};
   struct stat st;
   if (stat(out, &st) == 0 && !S_ISREG(st.st_mode))
     return CLI_OK; /* a device or a FIFO: whoever reads it sees what arrives */
+  int made = campaign_make_parent(out);
+  if (made != CLI_OK)
+    return made;
   if (!(l->path = lock_path(out))) {
     cli_error("out of memory");
     return CLI_FAILURE;
@@ -613,14 +633,22 @@ static bool index_row(void *ctx, const rowfile *rf, const rowfile_row *row, char
   if (row->status == ROW_CUT)
     return true; /* an interrupted try: another row must stand for it */
   campaign_source *s = &j->plan->src[slot];
+  if (s->part != UINT32_MAX && s->model != row->model) {
+    /* each file's own model: one input, two models; made with two --model */
+    complain(&j->bad->foreign, "%s:%" PRIu64 ": foreign row: %s (%s), where %s holds its row "
+             "(%s): were the parts made with different --model? Merge the parts of each "
+             "--model apart, giving that --model", rf->path, row->line, row->file,
+             row_model_text(row->model), j->plan->parts[s->part], row_model_text(s->model));
+    return true;
+  }
   if (s->part != UINT32_MAX) {
     complain(&j->bad->duplicated, "%s:%" PRIu64 ": duplicated row: %s (%s) is also in %s",
              rf->path, row->line, row->file, row_model_text(row->model),
              j->plan->parts[s->part]);
     return true;
   }
-  *s = (campaign_source){.part = j->part, .status = row->status, .offset = row->offset,
-                         .length = row->length};
+  *s = (campaign_source){.part = j->part, .status = row->status, .model = row->model,
+                         .offset = row->offset, .length = row->length};
   return true;
 }
 

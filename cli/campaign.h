@@ -96,6 +96,10 @@ typedef struct campaign_lock {
  * CLI_OK, CLI_INTERRUPTED, or CLI_USAGE / CLI_FAILURE with the message
  * printed. */
 int campaign_lock_take(const char *out, campaign_lock *l);
+
+/* The directory that will hold out (and its parents) made where missing,
+ * as generate -o does; CLI_OK or CLI_USAGE with the message printed. */
+int campaign_make_parent(const char *out);
 /* Removes the lock file and drops the lock (NULL fd: nothing). */
 void campaign_lock_release(campaign_lock *l);
 /* True, with the holder's description in holder, when a process holds
@@ -111,6 +115,7 @@ bool campaign_list_parts(const char *parts, char ***files, size_t *nfiles, char 
 typedef struct campaign_source {
   uint32_t part;   /* index in the parts; UINT32_MAX: no standing row yet */
   uint8_t status;  /* ROW_* */
+  uint8_t model;   /* ROW_MODEL_* of that row */
   uint64_t offset, length;
 } campaign_source;
 

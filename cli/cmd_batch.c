@@ -342,6 +342,8 @@ static int merge(const cli_command *cmd, const cli_args *a, const campaign *camp
   FILE *f = stdout;
   stp_atomic_file *whole = NULL;
   if (rc == CLI_OK && out && strcmp(out, "-") != 0)
+    rc = campaign_make_parent(out);
+  if (rc == CLI_OK && out && strcmp(out, "-") != 0)
     rc = cli_open_whole(out, &whole, &f);
   campaign_merged m;
   if (rc == CLI_OK)

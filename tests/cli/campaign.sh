@@ -310,6 +310,18 @@ check "merge with another batch's part: the duplicated rows named" \
 "$bin" batch in/map-0000*.json --model both -q --merge p3 -o m4.csv 2> m4.err
 check "merge over fewer inputs: the foreign rows named" \
   bash -c "[ $? = 2 ] && grep -q 'p3/part-0.csv:2: foreign row: in/broken.json (overlap)' m4.err"
+mkdir -p bad4 && "$bin" batch in/map-0000[1-3].json --model strict -q -o bad4/strict.csv
+"$bin" batch in/map-0000[1-3].json --model overlap -q -o bad4/overlap.csv
+"$bin" batch in/map-0000[1-3].json -q --merge bad4 -o m6.csv 2> m6.err
+check "merge of parts made with different --model: foreign rows, the option suggested" \
+  bash -c "[ $? = 2 ] && [ ! -e m6.csv ] && grep -q 'bad4/strict.csv:2: foreign row: in/map-00001.json (strict), where bad4/overlap.csv holds its row (overlap): were the parts made with different --model?' m6.err && grep -q '0 duplicated, 3 foreign' m6.err"
+"$bin" batch in/map-00001.json -q -o new/dir/one.csv && "$bin" batch in/map-00001.json -q --resume new/res/one.csv &&
+  "$bin" batch in/map-00001.json -q --merge new/dir -o new/merged/one.csv
+check "batch -o, --resume and --merge -o make the missing directories of OUT" \
+  bash -c "[ -s new/dir/one.csv ] && [ -s new/res/one.csv ] && cmp -s new/dir/one.csv new/merged/one.csv"
+touch plainfile && "$bin" batch in/map-00001.json -q -o plainfile/one.csv 2> m7.err
+check "batch -o under a file that is not a directory: exit 2, said" \
+  bash -c "[ $? = 2 ] && grep -q 'plainfile/one.csv: plainfile: cannot create the directory: Not a directory' m7.err"
 "$bin" batch in --model both -q --merge p3 -o p3/part-0.csv 2> m5.err
 check "merge refuses to write over one of its parts" \
   bash -c "[ $? = 2 ] && grep -q 'is one of the parts' m5.err && [ -s p3/part-0.csv ]"
