@@ -13,7 +13,7 @@
 #ifndef STREAMTP_BATCH_H
 #define STREAMTP_BATCH_H
 
-#include "streamtp.h"
+#include "streamtp_pipeline.h"
 
 #ifdef __cplusplus
 extern "C" {

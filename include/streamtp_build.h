@@ -24,7 +24,7 @@
 #ifndef STREAMTP_BUILD_H
 #define STREAMTP_BUILD_H
 
-#include "streamtp.h"
+#include "streamtp_pipeline.h"
 
 #include <stddef.h>
 

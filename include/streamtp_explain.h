@@ -6,7 +6,7 @@
 #ifndef STREAMTP_EXPLAIN_H
 #define STREAMTP_EXPLAIN_H
 
-#include "streamtp.h"
+#include "streamtp_pipeline.h"
 
 #ifdef __cplusplus
 extern "C" {

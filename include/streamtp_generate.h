@@ -11,7 +11,7 @@
 #ifndef STREAMTP_GENERATE_H
 #define STREAMTP_GENERATE_H
 
-#include "streamtp.h"
+#include "streamtp_pipeline.h"
 
 #include <stdbool.h>
 

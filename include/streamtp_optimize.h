@@ -26,7 +26,7 @@
 #ifndef STREAMTP_OPTIMIZE_H
 #define STREAMTP_OPTIMIZE_H
 
-#include "streamtp.h"
+#include "streamtp_pipeline.h"
 #include "streamtp_build.h"
 
 #include <stddef.h>

@@ -18,7 +18,7 @@
 #ifndef STREAMTP_REPORT_H
 #define STREAMTP_REPORT_H
 
-#include "streamtp.h"
+#include "streamtp_pipeline.h"
 #include "streamtp_batch.h"
 #include "streamtp_chain.h"
 #include "streamtp_graph.h"

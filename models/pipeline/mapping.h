@@ -5,7 +5,7 @@
 #define STP_MAPPING_H
 
 #include "solvers/laws.h"
-#include "streamtp.h"
+#include "streamtp_pipeline.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,7 +6,7 @@
  * data set). */
 #include "base/core.h"
 #include "models/pipeline/teg.h"
-#include "streamtp.h"
+#include "streamtp_pipeline.h"
 
 #include <stdio.h>
 

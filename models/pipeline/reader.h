@@ -3,7 +3,7 @@
 #define STP_READER_H
 
 #include "base/fileio.h"
-#include "streamtp.h"
+#include "streamtp_pipeline.h"
 
 #include <stdbool.h>
 #include <stddef.h>
