@@ -61,6 +61,7 @@ static stp_status chain_record(const stp_mapping *m, const chain_shape *c,
   stp__jset(o, "seconds", stp__jnum(c->seconds_build + (sol ? sol->seconds : 0)));
   if (sol) /* "sweeps" was "iterations" before the glossary: one release (NEWS.md) */
     stp__jset(o, "iterations", stp__ju64(sol->iterations));
+  stp__record_status(o, STP_OK, NULL); /* every record has them, a failure's too */
   stp_status s = stp__record_new("ctmc", o, out, err);
   if (s == STP_OK) /* the text's first line, which the JSON never had */
     (*out)->text_only = json_pack("{s:o}", "description", stp__jstr(c->description));

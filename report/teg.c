@@ -17,6 +17,7 @@ stp_status stp_teg_json(const stp_mapping *m, const stp_teg_summary *t, stp_reco
   stp__jset(o, "places", stp__ju64(t->places));
   stp__jset(o, "tokens", stp__ju64(t->tokens));
   stp__jset(o, "seconds", stp__jnum(t->seconds));
+  stp__record_status(o, STP_OK, NULL); /* every record has them, a failure's too */
   return stp__record_new("teg", o, out, err);
 }
 
