@@ -69,6 +69,8 @@ def test_the_dict_is_the_command_lines_record(name, args, call, monkeypatch):
     out = subprocess.run([BIN, *args], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     want = without_times(records(out.stdout))
+    for rec in want if isinstance(want, list) else [want]:  # every record says how it went
+        assert rec["status"] == "OK" and rec["error"] is None, name
     got = without_times(call())
     # a command of one record and a function of a list of one (or the reverse)
     want, got = (x if isinstance(x, list) else [x] for x in (want, got))
