@@ -16,6 +16,8 @@
 
 static const cli_option graph_options[] = {
     {"json", 0, NULL, "one JSON object per file, one per line (docs/format.md)"},
+    {"format", 0, "text|jsonl|csv|table", "text (default), jsonl (as --json), csv or table: a "
+                                          "row per file"},
     {"max-states", 0, "N", "largest exponential chain (order ideals or markings; default 1000000)"},
     {"dot", 0, NULL, "print the graph in Graphviz dot format, critical path or cycle in red"},
     CLI_SIM_OPTIONS,
@@ -25,8 +27,12 @@ static const cli_option graph_options[] = {
     CLI_DISTRIBUTED_OPTION,
     {0}};
 
+static const char *const graph_formats[] = {"text", "jsonl", "csv", "table", NULL};
+
 typedef struct graph_job {
-  bool json, dot, simulate, gantt;
+  int fmt;   /* CLI_FORMAT_* */
+  bool json; /* records, not the text report: --json or a --format other than text */
+  bool dot, simulate, gantt;
   gantt_spec chart;
   stp_graph_options opt;
   stp_graph_sim_options sim;
@@ -149,7 +155,7 @@ static int graph_one(cli_out *out, const char *file, const graph_job *j) {
 /* Every file in turn, its record written as it is done. */
 static int graph_all(const cli_args *a, const graph_job *j) {
   cli_out out;
-  if (!cli_out_open(&out, "graph", j->json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT))
+  if (!cli_out_open(&out, "graph", j->fmt))
     return CLI_FAILURE;
   int rc = CLI_OK;
   for (int k = 0; k < a->npos && cli_go_on(); k++) { /* no new file after Ctrl-C or a failed write */
@@ -165,14 +171,16 @@ static int run_graph(int argc, char **argv) {
   cli_args a;
   int rc = cli_parse(&cli_graph_command, argc, argv, &a);
   if (rc != CLI_OK) return rc == CLI_HELP ? CLI_OK : rc;
-  graph_job j = {.json = cli_flag(&cli_graph_command, &a, "json"),
-                 .dot = cli_flag(&cli_graph_command, &a, "dot")};
+  graph_job j = {.dot = cli_flag(&cli_graph_command, &a, "dot")};
+  const char *as = cli_get(&cli_graph_command, &a, "format") ? "--format" : "--json";
   stp_graph_options_init(&j.opt);
   j.opt.control = cli_control();
   stp_law *law = NULL, *chart_law = NULL;
   rc = CLI_USAGE;
-  if (!cli_parse_max_states(&cli_graph_command, &a, &j.opt.max_states))
+  if (!cli_parse_max_states(&cli_graph_command, &a, &j.opt.max_states) ||
+      !cli_parse_format(&cli_graph_command, &a, graph_formats, CLI_FORMAT_TEXT, &j.fmt))
     goto out;
+  j.json = j.fmt != CLI_FORMAT_TEXT;
   if (cli_flag(&cli_graph_command, &a, "distributed") && !cli_check_distributed(&cli_graph_command))
     goto out;
   j.opt.distributed = cli_flag(&cli_graph_command, &a, "distributed");
@@ -180,12 +188,12 @@ static int run_graph(int argc, char **argv) {
   j.opt.law = cli_exact_law(law, j.simulate);
   if (!cli_parse_gantt(&cli_graph_command, &a, &j.gantt, &j.chart, &chart_law)) goto out;
   if (j.dot && (j.json || j.simulate)) {
-    cli_usage_error(&cli_graph_command, "--dot excludes --json and --simulate");
+    cli_usage_error(&cli_graph_command, "--dot excludes %s and --simulate", as);
     goto out;
   }
   if (j.gantt && (j.dot || j.json || j.simulate || a.npos > 1)) {
-    cli_usage_error(&cli_graph_command, "--gantt draws one graph file, without --dot, --json "
-                    "or --simulate");
+    cli_usage_error(&cli_graph_command, "--gantt draws one graph file, without --dot, %s "
+                    "or --simulate", as);
     goto out;
   }
   if (a.npos == 0) {
@@ -202,7 +210,7 @@ out:
 
 const cli_command cli_graph_command = {
     .name = "graph",
-    .synopsis = "graph FILE... [--json] [--max-states N] [--dot] [--law SPEC] [--simulate R "
+    .synopsis = "graph FILE... [--json | --format F] [--max-states N] [--dot] [--law SPEC] [--simulate R "
                 "[--seed S] [--firings K]] [--gantt [--periods N] [--law SPEC] [--seed S]]",
     .summary = "Analyse any event graph from a graph file: a DAG's makespan (deterministic,\n"
                "exact exponential, bounds) or a timed event graph's throughput; Monte Carlo.",

@@ -13,6 +13,8 @@ static const cli_option teg_options[] = {
     {"dot", 0, NULL, "print the graph in Graphviz dot format"},
     {"graph-json", 0, NULL, "print the graph as a graph file (streamtp graph reads it)"},
     {"json", 0, NULL, "print the summary as one JSON object"},
+    {"format", 0, "text|jsonl|csv|table", "the summary as text (default), jsonl (as --json), csv "
+                                          "or table"},
     CLI_GANTT_OPTIONS,
     CLI_GANTT_PERIODS_OPTION,
     {"law", 0, "SPEC", "--gantt: draw one simulated run with times of this law (default: constant)"},
@@ -22,13 +24,15 @@ static const cli_option teg_options[] = {
 
 /* The summary as its record (stp_teg_json), as the text report or one
  * JSON line, written whole through the run contract. */
-static int print_summary(const stp_mapping *m, const stp_teg_summary *t, bool json) {
+static const char *const teg_formats[] = {"text", "jsonl", "csv", "table", NULL};
+
+static int print_summary(const stp_mapping *m, const stp_teg_summary *t, int fmt) {
   stp_error err = {0};
   stp_record *rec = NULL;
   if (stp_teg_json(m, t, &rec, &err) != STP_OK)
     return cli_report_error(&err);
   cli_out out;
-  if (!cli_out_open(&out, "teg", json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT)) {
+  if (!cli_out_open(&out, "teg", fmt)) {
     stp_record_free(rec);
     return CLI_FAILURE;
   }
@@ -103,9 +107,10 @@ static int run_teg(int argc, char **argv) {
   if (rc != CLI_OK)
     return rc == CLI_HELP ? CLI_OK : rc;
   stp_options o;
-  int models;
+  int models, fmt;
   rc = CLI_USAGE;
-  if (!cli_parse_eval_options(&cli_teg_command, &a, &o, &models, false))
+  if (!cli_parse_eval_options(&cli_teg_command, &a, &o, &models, false) ||
+      !cli_parse_format(&cli_teg_command, &a, teg_formats, CLI_FORMAT_TEXT, &fmt))
     goto out;
   stp_mapping *m;
   stp_model model;
@@ -114,7 +119,7 @@ static int run_teg(int argc, char **argv) {
   stp_error err = {0};
   stp_teg_summary sum;
   bool dot = cli_flag(&cli_teg_command, &a, "dot"), json = cli_flag(&cli_teg_command, &a, "graph-json");
-  bool summary_json = cli_flag(&cli_teg_command, &a, "json"), gantt;
+  bool summary_json = fmt != CLI_FORMAT_TEXT, gantt;
   gantt_spec gs;
   stp_law *law = NULL;
   stp_status st;
@@ -138,7 +143,8 @@ static int run_teg(int argc, char **argv) {
   }
   stp_law_free(law);
   if (dot + json + summary_json + gantt > 1) {
-    cli_usage_error(&cli_teg_command, "--dot, --graph-json, --json and --gantt exclude each other");
+    cli_usage_error(&cli_teg_command, "--dot, --graph-json, %s and --gantt exclude each other",
+                    cli_get(&cli_teg_command, &a, "format") ? "--format" : "--json");
     stp_mapping_free(m);
     rc = CLI_USAGE;
     goto out;
@@ -148,7 +154,7 @@ static int run_teg(int argc, char **argv) {
   else if ((st = stp_mapping_teg_summary(m, model, o.max_transitions, &sum, &err)) != STP_OK)
     rc = cli_report_mapping_error(&err, model);
   else
-    rc = print_summary(m, &sum, summary_json);
+    rc = print_summary(m, &sum, fmt);
   stp_mapping_free(m);
 out:
   cli_args_free(&a);
@@ -157,7 +163,7 @@ out:
 
 const cli_command cli_teg_command = {
     .name = "teg",
-    .synopsis = "teg FILE [--model overlap|strict] [--dot | --graph-json | --json | --gantt]",
+    .synopsis = "teg FILE [--model overlap|strict] [--dot | --graph-json | --json | --format F | --gantt]",
     .summary = "Build the timed event graph of a mapping (paper section 3) and print a summary,\n"
                "or the whole graph in Graphviz dot format: streamtp teg FILE --dot | dot -Tpng,\n"
                "or as a graph file for `streamtp graph` (--graph-json).",

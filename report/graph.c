@@ -159,3 +159,20 @@ void stp__text_graph(FILE *f, const json_t *rec, size_t index) {
   if (sim)
     simulation_text(f, sim, dag);
 }
+
+/* --format csv and table: a row per graph file, DAG (makespans) and timed
+ * event graph (throughputs) alike, the other's cells empty. */
+const char *const stp__graph_csv[] = {
+    "file", "name", "mode", "transitions", "deterministic.throughput", "deterministic.period",
+    "deterministic.makespan", "exponential.throughput", "exponential.makespan",
+    "exponential.states", "exact_law.law", "exact_law.throughput", "exact_law.makespan",
+    "exact_law.reason",
+    "bounds.lower", "bounds.upper", "simulation.law", "simulation.throughput",
+    "simulation.makespan", "seconds", "status", "error", NULL};
+const char *const stp__graph_table[] = {"file", "mode", "deterministic.throughput",
+                                        "exponential.throughput", "exact_law.throughput",
+                                        "deterministic.makespan", "exponential.makespan",
+                                        "exact_law.makespan", NULL};
+const char *const stp__graph_labels[] = {"file", "mode", "det throughput", "exp throughput",
+                                         "law throughput", "det makespan", "exp makespan",
+                                         "law makespan", NULL};

@@ -29,8 +29,9 @@ static const stp__record_kind kinds[] = {
     {.name = "reduce", .text = stp__text_reduce, .csv = stp__reduce_csv,
      .table = stp__reduce_table},
     {.name = "sweep", .text = stp__text_sweep, .csv = stp__sweep_csv, .table = stp__sweep_csv},
-    {.name = "teg", .text = stp__text_teg},
-    {.name = "graph", .text = stp__text_graph},
+    {.name = "teg", .text = stp__text_teg, .csv = stp__teg_csv, .table = stp__teg_table},
+    {.name = "graph", .text = stp__text_graph, .csv = stp__graph_csv, .table = stp__graph_table,
+     .labels = stp__graph_labels},
     {.name = "ctmc", .text = stp__text_ctmc},
 };
 

@@ -139,5 +139,7 @@ void stp__utilization_text(FILE *f, const json_t *utilization);
 void stp__latency_text(FILE *f, const json_t *latency);
 void stp__text_sweep(FILE *f, const json_t *rec, size_t index);
 extern const char *const stp__sweep_csv[];
+extern const char *const stp__teg_csv[], *const stp__teg_table[];
+extern const char *const stp__graph_csv[], *const stp__graph_table[], *const stp__graph_labels[];
 
 #endif /* STP_REPORT_RECORD_H */

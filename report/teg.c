@@ -33,3 +33,10 @@ void stp__text_teg(FILE *f, const json_t *rec, size_t index) {
           (unsigned long long)stp__jgetu(rec, "places"),
           (unsigned long long)stp__jgetu(rec, "tokens"));
 }
+
+/* --format csv and table: the size of each graph. */
+const char *const stp__teg_csv[] = {"file",   "name",        "model",  "paths",   "rows",
+                                    "columns", "transitions", "places", "tokens",  "seconds",
+                                    "status",  "error",       NULL};
+const char *const stp__teg_table[] = {"file",        "model",  "paths", "columns",
+                                      "transitions", "places", "tokens", NULL};
