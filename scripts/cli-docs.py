@@ -122,13 +122,31 @@ def law_names(binary):
     return [w.strip() for w in m.group(1).split(",")]
 
 
-def completion_values(binary, long, metavar):
+TINY_MAPPING = '{"stages":[{"name":"T","work":1}],"processors":[{"name":"P","speed":1}],' \
+               '"mapping":[["P"]]}'
+
+
+def exact_law_names(binary):
+    """The laws of an exact value (eval --law): det, which eval echoes, and the
+    phase-type families the library names when it refuses another law."""
+    out = subprocess.run([binary, "eval", "-", "--law", "gamma:cv=0.5", "--json"],
+                         input=TINY_MAPPING, capture_output=True, text=True).stdout
+    m = re.search(r"exact values exist for ([\w, ]+) laws", out)
+    if not m:
+        sys.exit("cli-docs.py: `streamtp eval --law gamma:cv=0.5` did not name the phase-type "
+                 "laws: " + out)
+    exact = {"det"} | {w.strip() for w in re.split(r",| and ", m.group(1)) if w.strip()}
+    return [w for w in law_names(binary) if w in exact]
+
+
+def completion_values(binary, long, metavar, text=""):
     """The values an option takes: its metavar "a|b|c" (the list cli_parse checks),
-    the law names for a law SPEC; nothing for a free value (N, FILE, ...)."""
+    the law names for a law SPEC (only the phase-type ones where the option asks
+    for an exact value: "phase-type law" in its help); nothing for a free value."""
     if metavar and "|" in metavar and re.fullmatch(r"[a-z0-9|-]+", metavar):
         return metavar.split("|")
     if long == "--law" and metavar == "SPEC":
-        return law_names(binary)
+        return exact_law_names(binary) if "phase-type law" in text else law_names(binary)
     return []
 
 
@@ -144,8 +162,8 @@ def bash_completion(binary):
             if short:
                 words.append(short)
         choices = []
-        for short, long, metavar, _ in options:
-            values = completion_values(binary, long, metavar)
+        for short, long, metavar, text in options:
+            values = completion_values(binary, long, metavar, text)
             if values:
                 flags = long + (f"|{short}" if short else "")
                 choices.append(f"      {flags}) COMPREPLY=($(compgen -W '{' '.join(values)}' -- \"$cur\")); return ;;")

@@ -32,6 +32,26 @@ def stderr_of(*args):
                           stdin=subprocess.DEVNULL).stderr
 
 
+def help_line(cmd, opt):
+    """The first line of the help of cmd's option opt."""
+    out = subprocess.run([binary, cmd, "--help"], capture_output=True, text=True).stdout
+    m = re.search(r"^\s+(?:-\w, )?" + re.escape(opt) + r"\b[^\n]*", out, re.M)
+    return m.group(0) if m else ""
+
+
+def exact_laws():
+    """det and the laws the library names as those of exact values, when eval
+    --law is given a law that is not phase-type."""
+    tiny = '{"stages":[{"name":"T","work":1}],"processors":[{"name":"P","speed":1}],"mapping":[["P"]]}'
+    out = subprocess.run([binary, "eval", "-", "--law", "gamma:cv=0.5", "--json"], input=tiny,
+                         capture_output=True, text=True).stdout
+    m = re.search(r"exact values exist for ([\w, ]+) laws", out)
+    return {"det"} | set(re.split(r", | and ", m.group(1))) if m else set()
+
+
+if not {"erlang", "hyperexp", "ph"} <= exact_laws() or "gamma" in exact_laws():
+    fail(f"the exact laws named by eval --law gamma:cv=0.5: {sorted(exact_laws())}")
+
 cases = re.findall(r"^    ([\w-]+)\)\n      opts='([^']*)'\n      case \$prev in\n(.*?)      \*\) ;;",
                    text, re.S | re.M)
 if len(cases) < 10:
@@ -63,6 +83,8 @@ for cmd, opts, body in cases:
         else:
             m = re.search(r"is not one of ([\w, -]+)", err)
             listed = m.group(1).split(", ") if m else None
+        if opt == "--law" and listed and "phase-type law" in help_line(cmd, opt):
+            listed = [w for w in listed if w in exact_laws()]  # an exact value: phase-type only
         if listed != words:
             fail(f"{cmd} {opt}: completion offers {words}, the command lists {listed} ({err.strip()})")
         checked += 1
