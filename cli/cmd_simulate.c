@@ -115,6 +115,7 @@ static double bins_top(const double *x, uint64_t n, double lo, double hi) {
  * for the tail up to the largest. */
 static stp_status write_histogram(const char *path, const stp_mapping *m, stp_model model,
                                   const stp_sim_options *o, stp_error *err) {
+  double t0 = cli_now();
   uint64_t n = o->datasets < HIST_MAX_DATASETS ? o->datasets : HIST_MAX_DATASETS;
   double *x = malloc((size_t)n * sizeof *x);
   if (!x) {
@@ -143,16 +144,22 @@ static stp_status write_histogram(const char *path, const stp_mapping *m, stp_mo
       count[b < equal ? b : equal - 1 + (x[k] > top)]++;
     }
     fprintf(f, "# %s (%s), %s model, law %s: intervals between the completions of %llu "
-               "consecutive data sets (mean %.10g), seed %llu\n",
+               "consecutive data sets (mean %.10g), seed %llu; its own run took %.3f s\n",
             stp_mapping_file(m), stp_mapping_name(m), stp_model_name(model),
             o->law ? stp_law_spec(o->law) : "(the file's)", (unsigned long long)n,
-            sum / (double)n, (unsigned long long)o->seed);
-    fputs("bin_low,bin_high,count,fraction\n", f);
+            sum / (double)n, (unsigned long long)o->seed, cli_now() - t0);
+    /* density: the fraction per time unit, which bins of unequal widths
+     * (the tail's) compare by; tail: 1 on the bin beyond the percentile */
+    fputs("bin_low,bin_high,count,fraction,density,tail\n", f);
     for (int b = 0; b < (w > 0 ? HIST_BINS : 1); b++) {
       double from = b < equal ? lo + b * w : top, to = b + 1 < equal ? lo + (b + 1) * w
                                                        : b + 1 == equal ? top : hi;
-      fprintf(f, "%.10g,%.10g,%llu,%.10g\n", from, w > 0 ? to : hi,
-              (unsigned long long)count[b], (double)count[b] / (double)n);
+      to = w > 0 ? to : hi;
+      double fraction = (double)count[b] / (double)n;
+      fprintf(f, "%.10g,%.10g,%llu,%.10g,", from, to, (unsigned long long)count[b], fraction);
+      if (to > from)
+        fprintf(f, "%.10g", fraction / (to - from));
+      fprintf(f, ",%d\n", b >= equal);
     }
     if ((s = stp_atomic_commit(whole, err)) != STP_OK)
       stp_error_prefix(err, "--histogram");

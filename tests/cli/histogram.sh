@@ -30,5 +30,13 @@ check(max(w) - min(w) <= 1e-6 * max(w), "the first 49 bins have one width")
 check(hi[49] - lo[49] > 2 * w[0], "the last bin holds the tail (wider than the others)")
 check(abs(n[49] - 1000) <= 1, f"the tail bin holds 1% of the intervals ({n[49]})")
 check(n[0] / sum(n) < 0.5, f"the first bin holds less than half of them ({n[0] / sum(n):.2f})")
+dens = [float(r["density"]) for r in rows]
+frac = [float(r["fraction"]) for r in rows]
+check(all(abs(dens[k] * (hi[k] - lo[k]) - frac[k]) <= 1e-8 * max(frac[k], 1e-12) for k in range(50)),
+      "density x width = fraction in every bin")
+check([r["tail"] for r in rows] == ["0"] * 49 + ["1"], "the tail column marks the last bin only")
+check(dens[49] < dens[48], f"the tail's density is below its neighbour's ({dens[49]:.3g} < {dens[48]:.3g})")
+head = open(sys.argv[1]).readline()
+check(" its own run took " in head and head.rstrip().endswith(" s"), "the header says the run's time")
 sys.exit(1 if fails else 0)
 PY
