@@ -40,3 +40,10 @@ head = open(sys.argv[1]).readline()
 check(" its own run took " in head and head.rstrip().endswith(" s"), "the header says the run's time")
 sys.exit(1 if fails else 0)
 PY
+checks=$?
+# the picture: scripts/plot-histogram.py draws it (matplotlib, deps.sh core)
+MPLBACKEND=Agg /usr/bin/python3 "$root/scripts/plot-histogram.py" "$tmp/h.csv" "$tmp/h.png" &&
+  [ "$(head -c 4 "$tmp/h.png" | od -An -c | tr -d ' ')" = "211PNG" ] ||
+  { echo "FAIL scripts/plot-histogram.py draws the CSV as a PNG"; exit 1; }
+echo "ok   scripts/plot-histogram.py draws the CSV as a PNG"
+exit $checks
