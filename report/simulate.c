@@ -118,8 +118,12 @@ static void bounds_text(FILE *f, const json_t *b, const json_t *nbue) {
   fputc('\n', f);
   if (stp__jgets(b, "reason"))
     fprintf(f, "                 missing: %s\n", stp__jgets(b, "reason"));
-  bool known = isfinite(stp__jgetd(b, "lower")) || isfinite(stp__jgetd(b, "upper"));
-  if (known || !json_is_true(nbue)) /* no bound to lie within: nothing to say of it */
+  bool has_lo = isfinite(stp__jgetd(b, "lower")), has_hi = isfinite(stp__jgetd(b, "upper"));
+  if (json_is_true(nbue) && has_lo != has_hi) /* one end only: say which holds */
+    fprintf(f, "                 the laws are N.B.U.E.: the throughput is at %s %s bound (the "
+               "%s one is unknown)\n", has_hi ? "most the" : "least the",
+            has_hi ? "deterministic" : "exponential", has_hi ? "exponential" : "deterministic");
+  else if (has_lo || !json_is_true(nbue)) /* no bound to lie within: nothing to say of it */
     fprintf(f, "                 %s\n", words[json_is_null(nbue) ? 2 : json_is_true(nbue)]);
 }
 
