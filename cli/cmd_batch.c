@@ -5,10 +5,15 @@
  * As one job of a campaign (campaign.h): --shard takes a share of the
  * inputs, --resume appends what an earlier run left undone, --merge puts
  * the jobs' rows back together in input order. */
+#include "cli/args.h"
 #include "cli/batch_mpi.h"
 #include "cli/campaign.h"
-#include "cli/cli.h"
+#include "cli/cluster.h"
+#include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/rowfile.h"
+#include "cli/run.h"
 #include "streamtp_batch.h"
 
 #include <errno.h>

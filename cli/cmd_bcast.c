@@ -6,9 +6,12 @@
  * matrix).  Each mode is one library call (stp_bcast_run,
  * stp_bcast_model_run, stp_bcast_partition_run) and its records are the
  * library's; docs/format.md, "bcast", is the contract. */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
 #include "cli/gantt.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_bcast.h"
 
 #include <stdio.h>

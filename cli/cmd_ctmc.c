@@ -5,8 +5,12 @@
  * model checkers), the generator in MatrixMarket (scipy.io.mmread) and a
  * CSV of the states (--format with -o, or the older --mtx and --states).
  * The summary is the library's record (stp_chain_json). */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/cluster.h"
+#include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,7 +1,10 @@
 /* cmd_eval.c: `streamtp eval FILE...`: throughputs, bounds and critical
  * resources of each mapping file, for its model or the one(s) asked for. */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_explain_report.h"
 #include "streamtp_plot.h"
 

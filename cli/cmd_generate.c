@@ -2,7 +2,11 @@
  * protocol of the paper's Table 1 (stp_generate), written as
  * DIR/PREFIX-00001.json, ...; seeded, so the same command writes the same
  * files on every machine. */
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_generate.h"
 
 #include <math.h>

@@ -5,9 +5,12 @@
  * throughput and bounds; Monte Carlo for any law (--simulate); or the graph
  * in Graphviz dot format with the critical path or cycle in colour.  The
  * records and their text are the library's (stp_graph_result_json). */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
 #include "cli/gantt.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_graph_file.h"
 
 #include <math.h>

@@ -3,8 +3,11 @@
  * optional), under the deterministic or the exponential objective
  * (stp_optimize); a report or a JSON line per file, and with -o the
  * problem written back with its "mapping" set to the answer. */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_generate.h"
 #include "streamtp_law.h"
 #include "streamtp_optimize.h"

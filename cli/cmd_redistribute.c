@@ -7,9 +7,12 @@
  * library's (stp_redist_json): the paper's tables for people (grid, one
  * row per step, or one row per strategy), one JSON object per strategy
  * for scripts (docs/format.md, "redistribute"). */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
 #include "cli/gantt.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_redistribute.h"
 
 #include <string.h>

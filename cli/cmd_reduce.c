@@ -5,9 +5,12 @@
  * law: one library call (stp_reduce_run), whose records (stp_reduce_json)
  * are written as a report, a table, CSV or JSON lines; --dot, --graph-json
  * and --gantt write one tree. */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
 #include "cli/gantt.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_graph_file.h"
 #include "streamtp_reduce.h"
 

@@ -2,8 +2,11 @@
  * graph with random firing times (any I.I.D. law, independent or associated),
  * the throughput with its 95% confidence interval, and where it lies between
  * the exact bounds [exponential, deterministic]. */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 
 #include <errno.h>
 #include <math.h>

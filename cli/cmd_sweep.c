@@ -3,8 +3,11 @@
  * every point of the grid as a record (kind "sweep"), and the picture of a
  * one-file sweep (--plot), both from the library (streamtp_explain.h,
  * streamtp_plot.h). */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_explain_report.h"
 #include "streamtp_plot.h"
 

@@ -1,9 +1,12 @@
 /* cmd_teg.c: `streamtp teg FILE`: the timed event graph of a mapping, as a
  * summary (the library's record, stp_teg_json) or as Graphviz (--dot), to
  * look at. */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
 #include "cli/gantt.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_graph_file.h"
 
 #include <stdlib.h>

@@ -1,6 +1,8 @@
 /* output.c: records out of the command (output.h). */
 #include "cli/output.h"
 
+#include "cli/run.h"
+
 #include <stdlib.h>
 #include <time.h>
 

@@ -4,7 +4,7 @@
 #ifndef STP_CLI_OUTPUT_H
 #define STP_CLI_OUTPUT_H
 
-#include "cli/cli.h"
+#include "cli/options.h"
 #include "streamtp_report.h"
 
 typedef struct cli_out {
