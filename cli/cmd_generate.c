@@ -258,7 +258,7 @@ static int write_all(generate_job *job) {
   stp_generate_files_json(r, &rec, &err);
   stp_generate_files_result_free(r);
   cli_out out;
-  if (!cli_out_open(&out, "generate", job->format)) {
+  if (!cli_out_open(&out, "generate", job->format, NULL)) {
     stp_record_free(rec);
     return CLI_FAILURE;
   }

@@ -32,6 +32,7 @@ typedef struct graph_job {
   gantt_spec chart;
   stp_graph_options opt;
   stp_graph_sim_options sim;
+  cli_limits limits; /* the records' "limits" (options.h) */
 } graph_job;
 
 /* A DOT quoted string of s (any bytes: stp_write_dot_text keeps the file
@@ -151,7 +152,7 @@ static int graph_one(cli_out *out, const char *file, const graph_job *j) {
 /* Every file in turn, its record written as it is done. */
 static int graph_all(const cli_args *a, const graph_job *j) {
   cli_out out;
-  if (!cli_out_open(&out, "graph", j->json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT))
+  if (!cli_out_open(&out, "graph", j->json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT, &j->limits))
     return CLI_FAILURE;
   int rc = CLI_OK;
   for (int k = 0; k < a->npos && cli_go_on(); k++) { /* no new file after Ctrl-C or a failed write */
@@ -173,12 +174,13 @@ static int run_graph(int argc, char **argv) {
   j.opt.control = cli_control();
   stp_law *law = NULL, *chart_law = NULL;
   rc = CLI_USAGE;
-  if (!cli_parse_max_states(&cli_graph_command, &a, &j.opt.max_states))
+  if (!cli_parse_max_states(&cli_graph_command, &a, &j.opt.max_states, &j.limits))
     goto out;
   if (cli_flag(&cli_graph_command, &a, "distributed") && !cli_check_distributed(&cli_graph_command))
     goto out;
   j.opt.distributed = cli_flag(&cli_graph_command, &a, "distributed");
-  if (!cli_parse_sim_options(&cli_graph_command, &a, true, true, &j.simulate, &j.sim, &law)) goto out;
+  if (!cli_parse_sim_options(&cli_graph_command, &a, true, true, &j.simulate, &j.sim, &law, &j.limits))
+    goto out;
   j.opt.law = cli_exact_law(law, j.simulate);
   if (!cli_parse_gantt(&cli_graph_command, &a, &j.gantt, &j.chart, &chart_law)) goto out;
   if (j.dot && (j.json || j.simulate)) {

@@ -24,13 +24,14 @@ static const cli_option teg_options[] = {
 
 /* The summary as its record (stp_teg_json), as the text report or one
  * JSON line, written whole through the run contract. */
-static int print_summary(const stp_mapping *m, const stp_teg_summary *t, bool json) {
+static int print_summary(const stp_mapping *m, const stp_teg_summary *t, bool json,
+                         const cli_limits *limits) {
   stp_error err = {0};
   stp_record *rec = NULL;
   if (stp_teg_json(m, t, &rec, &err) != STP_OK)
     return cli_report_error(&err);
   cli_out out;
-  if (!cli_out_open(&out, "teg", json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT)) {
+  if (!cli_out_open(&out, "teg", json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT, limits)) {
     stp_record_free(rec);
     return CLI_FAILURE;
   }
@@ -106,8 +107,9 @@ static int run_teg(int argc, char **argv) {
     return rc == CLI_HELP ? CLI_OK : rc;
   stp_options o;
   int models;
+  cli_limits limits = {0};
   rc = CLI_USAGE;
-  if (!cli_parse_eval_options(&cli_teg_command, &a, &o, &models, false))
+  if (!cli_parse_eval_options(&cli_teg_command, &a, &o, &models, false, &limits))
     goto out;
   stp_mapping *m;
   stp_model model;
@@ -150,7 +152,7 @@ static int run_teg(int argc, char **argv) {
   else if ((st = stp_mapping_teg_summary(m, model, o.max_transitions, &sum, &err)) != STP_OK)
     rc = cli_report_mapping_error(&err, model);
   else
-    rc = print_summary(m, &sum, summary_json);
+    rc = print_summary(m, &sum, summary_json, &limits);
   stp_mapping_free(m);
 out:
   cli_args_free(&a);

@@ -26,19 +26,17 @@ int cli_load_single(const cli_command *cmd, const cli_args *a, int models, stp_m
   return CLI_OK;
 }
 
-cli_limits cli_run_limits;
-
-bool cli_parse_max_states(const cli_command *cmd, const cli_args *a, uint64_t *max_states) {
+bool cli_parse_max_states(const cli_command *cmd, const cli_args *a, uint64_t *max_states,
+                          cli_limits *limits) {
   const char *s = cli_get(cmd, a, "max-states");
   if (s && !cli_parse_u64(cmd, "max-states", s, 1, UINT64_C(1000000000000), max_states))
     return false;
-  cli_run_limits.states = true;
-  cli_run_limits.max_states = *max_states;
+  limits->max_states = *max_states;
   return true;
 }
 
 bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_options *o,
-                            int *models, bool both) {
+                            int *models, bool both, cli_limits *limits) {
   stp_options_init(o);
   o->control = cli_control();
   const char *s;
@@ -74,9 +72,8 @@ bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_optio
       return false;
     }
   }
-  cli_run_limits.eval = true;
-  cli_run_limits.max_transitions = o->max_transitions;
-  cli_run_limits.max_states = o->max_states;
+  limits->max_transitions = o->max_transitions;
+  limits->max_states = o->max_states;
   return true;
 }
 
@@ -99,7 +96,7 @@ const stp_law *cli_exact_law(const stp_law *law, bool simulate) {
 
 bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_firings,
                            bool law_alone, bool *enabled, stp_graph_sim_options *o,
-                           stp_law **law) {
+                           stp_law **law, cli_limits *limits) {
   /* Defaults stated in docs/format.md ("graph"); set here rather than by a
    * library call so the CLI's help and its behaviour are read in one place. */
   memset(o, 0, sizeof *o);
@@ -115,8 +112,8 @@ bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_f
   if ((s = cli_get(cmd, a, "seed")) && !cli_parse_u64(cmd, "seed", s, 0, UINT64_MAX, &o->seed))
     return false;
   if (*enabled) {
-    cli_run_limits.has_seed = true;
-    cli_run_limits.seed = o->seed;
+    limits->has_seed = true;
+    limits->seed = o->seed;
   }
   if (has_firings && (s = cli_get(cmd, a, "firings")) &&
       !cli_parse_u64(cmd, "firings", s, 1, UINT64_C(1000000000000), &o->firings))

@@ -13,11 +13,24 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* What a run was limited by, as its JSON records say ("limits",
+ * docs/format.md): the parsers below fill it from the options they read
+ * (a command that draws its own seed sets it), the command hands it to its
+ * printer (cli_out_open, output.h), which adds the memory budget.  A member
+ * 0 (has_seed false) was not a limit of the run; start from {0}. */
+typedef struct cli_limits {
+  uint64_t max_transitions; /* full event graphs (cli_parse_eval_options) */
+  uint64_t max_states;      /* Markov chains (the same, or cli_parse_max_states) */
+  bool has_seed;            /* Monte Carlo (cli_parse_sim_options), a search's seed */
+  uint64_t seed;
+} cli_limits;
+
 /* Options shared by the evaluating commands: --model, --max-transitions,
  * --max-states, --exp-method.  `both` allows "--model both".  Also hands
- * the library the run's hooks (o->control = cli_control()). */
+ * the library the run's hooks (o->control = cli_control()).  The limits
+ * it runs under (max_transitions, max_states) go into *limits. */
 bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_options *o,
-                            int *models, bool both);
+                            int *models, bool both, cli_limits *limits);
 #define CLI_MODEL_FILE 0 /* the model named in each file */
 #define CLI_MODEL_OVERLAP 1
 #define CLI_MODEL_STRICT 2
@@ -43,10 +56,11 @@ const stp_law *cli_exact_law(const stp_law *law, bool simulate);
  * (defaults: seed 1, firings 10000; o->control = cli_control()) and *law
  * holds the parsed --law (NULL
  * when absent; the caller frees it with stp_law_free after the run, and
- * o->law points to it).  Returns false after printing a usage error. */
+ * o->law points to it); with --simulate, *limits holds the seed.  Returns
+ * false after printing a usage error. */
 bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_firings,
                            bool law_alone, bool *enabled, stp_graph_sim_options *o,
-                           stp_law **law);
+                           stp_law **law, cli_limits *limits);
 #define CLI_SIM_OPTIONS                                                   \
   {"simulate", 0, "R", "Monte Carlo: R independent runs (any law, 95% interval)"},     \
       {"law", 0, "SPEC", "law of times without their own (default exp; see docs/format.md)"}, \
@@ -58,20 +72,10 @@ bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_f
 int cli_load_single(const cli_command *cmd, const cli_args *a, int models, stp_mapping **m,
                     stp_model *model);
 
-/* What a run was limited by, recorded by the option parsers below and
- * written into every JSON line as "limits" (report_json_line). */
-typedef struct cli_limits {
-  bool eval;            /* max_transitions and max_states apply */
-  bool states;          /* max_states applies (graph and the seed families) */
-  uint64_t max_transitions, max_states;
-  uint64_t max_memory;  /* bytes; 0: not set */
-  bool has_seed;
-  uint64_t seed;
-} cli_limits;
-extern cli_limits cli_run_limits;
 /* --max-states N (1 .. 10^12) of graph and the seed families, into
- * *max_states (left as is when absent) and into the JSON "limits". */
-bool cli_parse_max_states(const cli_command *cmd, const cli_args *a, uint64_t *max_states);
+ * *max_states (left as is when absent) and limits->max_states. */
+bool cli_parse_max_states(const cli_command *cmd, const cli_args *a, uint64_t *max_states,
+                          cli_limits *limits);
 
 /* --format of the commands that offer one: "text" is the human report. */
 enum { CLI_FORMAT_TEXT = 0, CLI_FORMAT_JSONL, CLI_FORMAT_CSV, CLI_FORMAT_TABLE };

@@ -12,8 +12,6 @@
  * library limit, and the exit status of their kind. */
 #include "cli/run.h"
 
-#include "cli/options.h" /* cli_run_limits: until the limits travel with the command */
-
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -38,10 +36,7 @@ stp_cancel cli_cancel(void) {
   return (stp_cancel){.fn = stp_cancel_flag, .data = (void *)&interrupt_flag};
 }
 
-void cli_set_memory_budget(uint64_t bytes) {
-  memory_budget = bytes;
-  cli_run_limits.max_memory = bytes;
-}
+void cli_set_memory_budget(uint64_t bytes) { memory_budget = bytes; }
 
 uint64_t cli_memory_budget(void) {
   stp_control c = {.max_memory = memory_budget};
@@ -58,9 +53,6 @@ bool cli_within_budget(const char *what, double bytes) {
 }
 
 stp_control cli_control(void) {
-  /* whoever asks for the hooks runs a computation: "limits" then names the
-   * budget it ran under, the default resolved */
-  cli_run_limits.max_memory = cli_memory_budget();
   return (stp_control){.cancel = cli_cancel(), .progress = cli_progress(),
                        .max_memory = memory_budget};
 }
