@@ -11,7 +11,8 @@
  * its core to a worker. */
 #include "cli/batch_mpi.h"
 
-#include "cli/cli.h"
+#include "cli/cluster.h"
+#include "cli/run.h"
 #include "streamtp_report.h"
 
 #include <mpi.h>

@@ -8,7 +8,8 @@
 #endif
 #include "cli/campaign.h"
 
-#include "cli/cli.h"
+#include "cli/rowfile.h"
+#include "cli/run.h"
 
 #include <dirent.h>
 #include <errno.h>

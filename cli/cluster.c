@@ -5,12 +5,11 @@
  * the job).  In any build, the launcher's environment says how many ranks
  * a process is one of, so that a build without MPI refuses to run a batch
  * once per rank. */
-#include "cli/cli.h"
+#include "cli/cluster.h"
 
 #include "streamtp_distributed.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #ifdef STP_MPI
 #include <mpi.h>
@@ -77,12 +76,4 @@ bool cli_mpi_built(void) {
 #else
   return false;
 #endif
-}
-
-bool cli_check_distributed(const cli_command *cmd) {
-  if (stp_distributed_available())
-    return true;
-  cli_usage_error(cmd, "--distributed: this streamtp was built without PETSc (cmake "
-                  "-DSTP_PETSC=ON, after scripts/deps.sh cluster; docs/cluster.md)");
-  return false;
 }

@@ -5,10 +5,15 @@
  * As one job of a campaign (campaign.h): --shard takes a share of the
  * inputs, --resume appends what an earlier run left undone, --merge puts
  * the jobs' rows back together in input order. */
+#include "cli/args.h"
 #include "cli/batch_mpi.h"
 #include "cli/campaign.h"
-#include "cli/cli.h"
+#include "cli/cluster.h"
+#include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/rowfile.h"
+#include "cli/run.h"
 #include "streamtp_batch.h"
 
 #include <errno.h>
@@ -51,13 +56,15 @@ typedef struct batch_cli {
   const uint8_t *done;
   size_t prior_rows, prior_input_errors, prior_internal_errors;
   cli_out rows; /* the rows' sink, once the format is known (rows_open) */
+  cli_limits limits; /* the rows' "limits" (options.h) */
 } batch_cli;
 
 /* The sink of the rows, in the format decided by then (--format, or the
  * file --resume appends to). */
 static bool rows_open(batch_cli *c) {
   return c->rows.sink ||
-         cli_out_open_file(&c->rows, c->out, "eval", c->csv ? CLI_FORMAT_CSV : CLI_FORMAT_JSONL);
+         cli_out_open_file(&c->rows, c->out, "eval", c->csv ? CLI_FORMAT_CSV : CLI_FORMAT_JSONL,
+                           &c->limits);
 }
 
 /* The CSV header: written (a new output), or only taken as written (a file
@@ -185,7 +192,7 @@ static bool parse_batch_options(const cli_args *a, stp_batch_config *cfg, batch_
   const cli_command *cmd = &cli_batch_command;
   stp_batch_config_init(cfg);
   int models;
-  if (!cli_parse_eval_options(cmd, a, &cfg->options, &models, true) ||
+  if (!cli_parse_eval_options(cmd, a, &cfg->options, &models, true, &c->limits) ||
       !cli_parse_law(cmd, a, &c->law))
     return false;
   cfg->options.law = c->law;

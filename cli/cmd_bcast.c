@@ -6,9 +6,12 @@
  * matrix).  Each mode is one library call (stp_bcast_run,
  * stp_bcast_model_run, stp_bcast_partition_run) and its records are the
  * library's; docs/format.md, "bcast", is the contract. */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
 #include "cli/gantt.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_bcast.h"
 
 #include <stdio.h>
@@ -93,7 +96,7 @@ static int run_model(const cli_args *a, int fmt) {
   stp_error err = {0};
   stp_bcast_model_result *r = NULL;
   stp_status st = stp_bcast_model_run(&o, &r, &err);
-  int rc = cli_out_results("bcast-model", fmt, r ? 1 : 0, put_model, r, st, &err);
+  int rc = cli_out_results("bcast-model", fmt, NULL, r ? 1 : 0, put_model, r, st, &err);
   stp_bcast_model_result_free(r);
   return rc;
 }
@@ -117,7 +120,7 @@ static int run_partition(const cli_args *a, const char *file, int fmt) {
   stp_error err = {0};
   stp_bcast_partition_result *res = NULL;
   stp_status st = stp_bcast_partition_run(&o, &res, &err);
-  int rc = cli_out_results("bcast-partition", fmt, res ? 1 : 0, put_partition, res, st, &err);
+  int rc = cli_out_results("bcast-partition", fmt, NULL, res ? 1 : 0, put_partition, res, st, &err);
   stp_bcast_partition_result_free(res);
   return rc;
 }
@@ -165,7 +168,7 @@ static int draw_gantt(const stp_bcast_platform *p, const stp_bcast_run_options *
 
 /* The options of a platform run, checked against the platform. */
 static bool platform_options(const cli_args *a, const stp_bcast_platform *p,
-                             stp_bcast_run_options *o) {
+                             stp_bcast_run_options *o, cli_limits *limits) {
   const char *s;
   if ((s = cli_get(CMD, a, "size"))) {
     if (!cli_parse_double(CMD, "size", s, 1, STP_TIME_MAX, &o->size))
@@ -188,7 +191,7 @@ static bool platform_options(const cli_args *a, const stp_bcast_platform *p,
     return false;
   }
   o->max_states = STP_GRAPH_DEFAULT_MAX_STATES;
-  if (!cli_parse_max_states(CMD, a, &o->max_states))
+  if (!cli_parse_max_states(CMD, a, &o->max_states, limits))
     return false;
   s = cli_get(CMD, a, "inter");
   stp_bcast_heuristic h;
@@ -213,7 +216,8 @@ static int run_platform(const cli_args *a, int fmt) {
   stp_graph_sim_options sim;
   stp_law *law = NULL, *chart_law = NULL;
   bool simulate;
-  if (!cli_parse_sim_options(CMD, a, false, true, &simulate, &sim, &law))
+  cli_limits limits = {0};
+  if (!cli_parse_sim_options(CMD, a, false, true, &simulate, &sim, &law, &limits))
     return CLI_USAGE;
   o.law = law;
   o.simulate = simulate ? sim.runs : 0;
@@ -225,7 +229,7 @@ static int run_platform(const cli_args *a, int fmt) {
     stp_law_free(law);
     return cli_report_error(&err);
   }
-  int rc = platform_options(a, p, &o) ? CLI_OK : CLI_USAGE;
+  int rc = platform_options(a, p, &o, &limits) ? CLI_OK : CLI_USAGE;
   bool gantt = false;
   gantt_spec chart;
   if (rc == CLI_OK && !cli_parse_gantt(CMD, a, &gantt, &chart, &chart_law))
@@ -242,7 +246,7 @@ static int run_platform(const cli_args *a, int fmt) {
     stp_bcast_result *res = NULL;
     o.each = put_heuristic;
     o.each_data = &w;
-    if (!cli_stream_open(&w, "bcast", fmt)) {
+    if (!cli_stream_open(&w, "bcast", fmt, &limits)) {
       rc = CLI_FAILURE;
     } else {
       stp_status st = stp_bcast_run(p, &o, &res, &err);

@@ -5,8 +5,12 @@
  * model checkers), the generator in MatrixMarket (scipy.io.mmread) and a
  * CSV of the states (--format with -o, or the older --mtx and --states).
  * The summary is the library's record (stp_chain_json). */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/cluster.h"
+#include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -37,6 +41,7 @@ typedef struct ctmc_run {
   stp_solver method;
   bool solve, json, distributed;
   int format; /* out_format of -o, -1 without it */
+  cli_limits limits; /* the record's "limits" (options.h) */
 } ctmc_run;
 
 static bool parse_solver(const cli_command *cmd, const char *s, stp_solver *out) {
@@ -57,7 +62,7 @@ static bool parse_format(const cli_command *cmd, const cli_args *a, int *format)
 
 static bool parse_run(const cli_command *cmd, const cli_args *a, ctmc_run *run, int *models) {
   *run = (ctmc_run){.cmd = cmd, .args = a};
-  if (!cli_parse_eval_options(cmd, a, &run->opts, models, false) ||
+  if (!cli_parse_eval_options(cmd, a, &run->opts, models, false, &run->limits) ||
       !parse_solver(cmd, cli_get(cmd, a, "solver"), &run->method))
     return false;
   const char *tol = cli_get(cmd, a, "tolerance");
@@ -187,11 +192,11 @@ static stp_status write_file(const char *path, const stp_chain *c, out_format fo
 /* The chain's record (made by the library: stp_chain_json and
  * stp_chain_distributed_json) as the text report or one JSON line,
  * written whole; rec NULL: its producer failed (err). */
-static int print_record(bool json, stp_record *rec, const stp_error *err) {
+static int print_record(const ctmc_run *run, stp_record *rec, const stp_error *err) {
   if (!rec)
     return cli_report_error(err);
   cli_out out;
-  if (!cli_out_open(&out, "ctmc", json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT)) {
+  if (!cli_out_open(&out, "ctmc", run->json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT, &run->limits)) {
     stp_record_free(rec);
     return CLI_FAILURE;
   }
@@ -237,7 +242,7 @@ static int ctmc_one(const ctmc_run *run, const stp_mapping *m, stp_model model, 
   } else if (!quiet) {
     stp_record *rec = NULL;
     stp_chain_json(m, c, &about, run->solve ? &sol : NULL, &rec, &err);
-    rc = print_record(run->json, rec, &err);
+    rc = print_record(run, rec, &err);
   }
   stp_chain_free(c);
   return rc;
@@ -269,7 +274,7 @@ static int ctmc_distributed(const ctmc_run *run, const stp_mapping *m, stp_model
              about.g, ranks, ranks == 1 ? "" : "s");
   stp_record *rec = NULL;
   stp_chain_distributed_json(m, what, states, moves, seconds_build, &about, &sol, &rec, &err);
-  return print_record(run->json, rec, &err);
+  return print_record(run, rec, &err);
 }
 
 static int run_ctmc(int argc, char **argv) {

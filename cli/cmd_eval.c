@@ -1,7 +1,10 @@
 /* cmd_eval.c: `streamtp eval FILE...`: throughputs, bounds and critical
  * resources of each mapping file, for its model or the one(s) asked for. */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_explain_report.h"
 #include "streamtp_plot.h"
 
@@ -208,7 +211,8 @@ static int run_eval(int argc, char **argv) {
   stp_options o;
   int models, fmt;
   stp_law *law = NULL;
-  if (!cli_parse_eval_options(cmd, &a, &o, &models, true) ||
+  cli_limits limits = {0};
+  if (!cli_parse_eval_options(cmd, &a, &o, &models, true, &limits) ||
       !cli_parse_format(cmd, &a, eval_formats, CLI_FORMAT_TEXT, &fmt) ||
       (cli_flag(cmd, &a, "distributed") && !cli_check_distributed(cmd)) ||
       !cli_parse_law(cmd, &a, &law)) {
@@ -226,7 +230,7 @@ static int run_eval(int argc, char **argv) {
     return CLI_USAGE;
   }
   cli_out out;
-  if (!cli_out_open(&out, "eval", fmt)) {
+  if (!cli_out_open(&out, "eval", fmt, &limits)) {
     stp_law_free(law);
     cli_args_free(&a);
     return CLI_FAILURE;

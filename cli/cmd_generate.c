@@ -2,7 +2,11 @@
  * protocol of the paper's Table 1 (stp_generate), written as
  * DIR/PREFIX-00001.json, ...; seeded, so the same command writes the same
  * files on every machine. */
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_generate.h"
 
 #include <math.h>
@@ -254,7 +258,7 @@ static int write_all(generate_job *job) {
   stp_generate_files_json(r, &rec, &err);
   stp_generate_files_result_free(r);
   cli_out out;
-  if (!cli_out_open(&out, "generate", job->format)) {
+  if (!cli_out_open(&out, "generate", job->format, NULL)) {
     stp_record_free(rec);
     return CLI_FAILURE;
   }

@@ -5,9 +5,12 @@
  * throughput and bounds; Monte Carlo for any law (--simulate); or the graph
  * in Graphviz dot format with the critical path or cycle in colour.  The
  * records and their text are the library's (stp_graph_result_json). */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
 #include "cli/gantt.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_graph_file.h"
 
 #include <math.h>
@@ -36,6 +39,7 @@ typedef struct graph_job {
   gantt_spec chart;
   stp_graph_options opt;
   stp_graph_sim_options sim;
+  cli_limits limits; /* the records' "limits" (options.h) */
 } graph_job;
 
 /* A DOT quoted string of s (any bytes: stp_write_dot_text keeps the file
@@ -155,7 +159,7 @@ static int graph_one(cli_out *out, const char *file, const graph_job *j) {
 /* Every file in turn, its record written as it is done. */
 static int graph_all(const cli_args *a, const graph_job *j) {
   cli_out out;
-  if (!cli_out_open(&out, "graph", j->fmt))
+  if (!cli_out_open(&out, "graph", j->fmt, &j->limits))
     return CLI_FAILURE;
   int rc = CLI_OK;
   for (int k = 0; k < a->npos && cli_go_on(); k++) { /* no new file after Ctrl-C or a failed write */
@@ -177,14 +181,15 @@ static int run_graph(int argc, char **argv) {
   j.opt.control = cli_control();
   stp_law *law = NULL, *chart_law = NULL;
   rc = CLI_USAGE;
-  if (!cli_parse_max_states(&cli_graph_command, &a, &j.opt.max_states) ||
+  if (!cli_parse_max_states(&cli_graph_command, &a, &j.opt.max_states, &j.limits) ||
       !cli_parse_format(&cli_graph_command, &a, graph_formats, CLI_FORMAT_TEXT, &j.fmt))
     goto out;
   j.json = j.fmt != CLI_FORMAT_TEXT;
   if (cli_flag(&cli_graph_command, &a, "distributed") && !cli_check_distributed(&cli_graph_command))
     goto out;
   j.opt.distributed = cli_flag(&cli_graph_command, &a, "distributed");
-  if (!cli_parse_sim_options(&cli_graph_command, &a, true, true, &j.simulate, &j.sim, &law)) goto out;
+  if (!cli_parse_sim_options(&cli_graph_command, &a, true, true, &j.simulate, &j.sim, &law, &j.limits))
+    goto out;
   j.opt.law = cli_exact_law(law, j.simulate);
   if (!cli_parse_gantt(&cli_graph_command, &a, &j.gantt, &j.chart, &chart_law)) goto out;
   if (j.dot && (j.json || j.simulate)) {

@@ -3,8 +3,11 @@
  * optional), under the deterministic or the exponential objective
  * (stp_optimize); a report or a JSON line per file, and with -o the
  * problem written back with its "mapping" set to the answer. */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_generate.h"
 #include "streamtp_law.h"
 #include "streamtp_optimize.h"
@@ -38,6 +41,7 @@ static const cli_option optimize_options[] = {
 typedef struct run {
   stp_optimize_options o;
   int models;       /* CLI_MODEL_FILE, _OVERLAP, _STRICT */
+  cli_limits limits; /* the records' "limits" (options.h) */
   bool json;
   const char *out;  /* -o */
   char *fix_text;   /* --fix, split at ';' into fix[] */
@@ -68,7 +72,7 @@ static bool parse_fix(run *r, const char *s) {
 
 static bool parse_options(const cli_command *cmd, const cli_args *a, run *r) {
   stp_optimize_options_init(&r->o);
-  if (!cli_parse_eval_options(cmd, a, &r->o.eval, &r->models, false))
+  if (!cli_parse_eval_options(cmd, a, &r->o.eval, &r->models, false, &r->limits))
     return false;
   const char *s;
   if ((s = cli_get(cmd, a, "objective")) && stp_objective_parse(s, &r->o.objective) != STP_OK) {
@@ -96,8 +100,8 @@ static bool parse_options(const cli_command *cmd, const cli_args *a, run *r) {
     return false;
   if ((s = cli_get(cmd, a, "seed")) && !cli_parse_u64(cmd, "seed", s, 0, UINT64_MAX, &r->o.seed))
     return false;
-  cli_run_limits.has_seed = true;
-  cli_run_limits.seed = r->o.seed;
+  r->limits.has_seed = true;
+  r->limits.seed = r->o.seed;
   r->json = cli_flag(cmd, a, "json");
   r->out = cli_get(cmd, a, "output");
   if (r->out && strcmp(r->out, "-") == 0) {
@@ -108,12 +112,12 @@ static bool parse_options(const cli_command *cmd, const cli_args *a, run *r) {
 }
 
 /* ---- output --------------------------------------------------------------------------- */
-static int print_answer(const stp_optimize_result *res, int fmt) {
+static int print_answer(const stp_optimize_result *res, int fmt, const cli_limits *limits) {
   stp_error err = {0};
   stp_record *rec = NULL;
   stp_optimize_result_json(res, &rec, &err);
   cli_out out;
-  if (!cli_out_open(&out, "optimize", fmt)) {
+  if (!cli_out_open(&out, "optimize", fmt, limits)) {
     stp_record_free(rec);
     return CLI_FAILURE;
   }
@@ -259,7 +263,7 @@ static int failed(const run *r, const char *file, const char *model, const stp_e
     stp_record *rec = NULL;
     cli_out out;
     stp_error_json("optimize", file, NULL, model, err, &rec, &e);
-    if (!cli_out_open(&out, "optimize", CLI_FORMAT_JSONL)) {
+    if (!cli_out_open(&out, "optimize", CLI_FORMAT_JSONL, &r->limits)) {
       stp_record_free(rec);
       return CLI_FAILURE;
     }
@@ -297,7 +301,7 @@ static int optimize_one(run *r, const char *path) {
     /* a write that fails once open (a full disk) is exit 1, as eval -o's */
     rc = a && write_answer(a, f, res, text, path, r->out, &err) != STP_OK
              ? (failed(r, label, stp_model_name(r->o.model), &err), CLI_FAILURE)
-             : print_answer(res, r->json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT);
+             : print_answer(res, r->json ? CLI_FORMAT_JSONL : CLI_FORMAT_TEXT, &r->limits);
     if (rc == CLI_OK && res->interrupted) {
       cli_progress_off();
       fputs("streamtp: interrupted: the best mapping found so far is above\n", stderr);

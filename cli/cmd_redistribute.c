@@ -7,9 +7,12 @@
  * library's (stp_redist_json): the paper's tables for people (grid, one
  * row per step, or one row per strategy), one JSON object per strategy
  * for scripts (docs/format.md, "redistribute"). */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
 #include "cli/gantt.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_redistribute.h"
 
 #include <string.h>
@@ -44,6 +47,7 @@ typedef struct run {
   int fmt;
   bool simulate;
   stp_law *law;
+  cli_limits limits; /* the records' "limits" (options.h) */
 } run;
 
 static bool parse_positive(const cli_command *cmd, const cli_args *a, const char *name,
@@ -148,7 +152,7 @@ static bool parse_limits(const cli_command *cmd, const cli_args *a, run *r, int 
   int dflt = o->strategy == STP_REDIST_STRATEGY_ALL ? CLI_FORMAT_TABLE : CLI_FORMAT_TEXT;
   stp_graph_sim_options sim;
   if (!cli_parse_format(cmd, a, redistribute_formats, dflt, &r->fmt) ||
-      !cli_parse_sim_options(cmd, a, false, true, &r->simulate, &sim, &r->law))
+      !cli_parse_sim_options(cmd, a, false, true, &r->simulate, &sim, &r->law, &r->limits))
     return false;
   o->law = r->law;
   o->simulate = r->simulate ? sim.runs : 0;
@@ -196,8 +200,8 @@ static int write_records(const run *r) {
   stp_error err = {0};
   stp_redist_result *res = NULL;
   stp_status st = stp_redist_run(&r->o, &res, &err);
-  int rc = cli_out_results("redistribute", r->fmt, res ? res->count : 0, put_strategy, res, st,
-                           &err);
+  int rc = cli_out_results("redistribute", r->fmt, &r->limits, res ? res->count : 0,
+                           put_strategy, res, st, &err);
   stp_redist_result_free(res);
   return rc;
 }

@@ -5,9 +5,12 @@
  * law: one library call (stp_reduce_run), whose records (stp_reduce_json)
  * are written as a report, a table, CSV or JSON lines; --dot, --graph-json
  * and --gantt write one tree. */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
 #include "cli/gantt.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_graph_file.h"
 #include "streamtp_reduce.h"
 
@@ -41,6 +44,7 @@ typedef struct reduce_run {
   gantt_spec chart;
   stp_law *chart_law;
   stp_law *law;
+  cli_limits limits; /* the records' "limits" (options.h) */
 } reduce_run;
 
 #define CMD (&cli_reduce_command)
@@ -182,8 +186,8 @@ static bool parse_run(const cli_args *a, reduce_run *run) {
   }
   o->max_states = STP_GRAPH_DEFAULT_MAX_STATES;
   stp_graph_sim_options sim;
-  if (!cli_parse_max_states(CMD, a, &o->max_states) ||
-      !cli_parse_sim_options(CMD, a, false, true, &run->simulate, &sim, &run->law))
+  if (!cli_parse_max_states(CMD, a, &o->max_states, &run->limits) ||
+      !cli_parse_sim_options(CMD, a, false, true, &run->simulate, &sim, &run->law, &run->limits))
     return false;
   o->law = run->law;
   o->simulate = run->simulate ? sim.runs : 0;
@@ -272,7 +276,7 @@ static int put_n(const stp_reduce_result *r, size_t k, void *data) {
 
 static int write_records(reduce_run *run) {
   cli_stream w;
-  if (!cli_stream_open(&w, "reduce", run->fmt))
+  if (!cli_stream_open(&w, "reduce", run->fmt, &run->limits))
     return CLI_FAILURE;
   run->o.each = put_n;
   run->o.each_data = &w;

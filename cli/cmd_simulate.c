@@ -2,8 +2,11 @@
  * graph with random firing times (any I.I.D. law, independent or associated),
  * the throughput with its 95% confidence interval, and where it lies between
  * the exact bounds [exponential, deterministic]. */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 
 #include <errno.h>
 #include <math.h>
@@ -226,7 +229,9 @@ static int run_simulate(int argc, char **argv) {
   stp_law *law = NULL, *resource = NULL;
   int models, status = CLI_OK;
   const char *s;
-  bool ok = cli_parse_eval_options(cmd, &a, &o.eval, &models, false) && parse_counts(&a, &o);
+  cli_limits limits = {0};
+  bool ok = cli_parse_eval_options(cmd, &a, &o.eval, &models, false, &limits) &&
+            parse_counts(&a, &o);
   if (ok && (s = cli_get(cmd, &a, "law")))
     ok = parse_law("law", s, &law);
   if (ok && (s = cli_get(cmd, &a, "resource-law")))
@@ -275,11 +280,11 @@ static int run_simulate(int argc, char **argv) {
     status = CLI_USAGE;
   }
   if (ok) {
-    cli_run_limits.has_seed = true; /* every JSON line records the seed */
-    cli_run_limits.seed = o.seed;
+    limits.has_seed = true; /* every JSON line records the seed */
+    limits.seed = o.seed;
   }
   cli_out out = {0};
-  if (ok && !cli_out_open(&out, "simulate", fmt)) {
+  if (ok && !cli_out_open(&out, "simulate", fmt, &limits)) {
     ok = false;
     status = CLI_FAILURE;
   }

@@ -3,8 +3,11 @@
  * every point of the grid as a record (kind "sweep"), and the picture of a
  * one-file sweep (--plot), both from the library (streamtp_explain.h,
  * streamtp_plot.h). */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_explain_report.h"
 #include "streamtp_plot.h"
 
@@ -77,6 +80,7 @@ typedef struct sweep_run {
   stp_sim_options sim;
   bool simulate;
   const char *plot;
+  cli_limits limits; /* the records' "limits" (options.h) */
 } sweep_run;
 
 static size_t grid_size(const sweep_run *s) {
@@ -161,7 +165,8 @@ static bool parse_run(const cli_command *cmd, const cli_args *a, const char **va
     cli_usage_error(cmd, "one law range at most");
     return false;
   }
-  if (!cli_parse_eval_options(cmd, a, &s->o, models, true) || !cli_parse_law(cmd, a, law))
+  if (!cli_parse_eval_options(cmd, a, &s->o, models, true, &s->limits) ||
+      !cli_parse_law(cmd, a, law))
     return false;
   s->o.law = *law;
   s->simulate = cli_flag(cmd, a, "simulate");
@@ -253,7 +258,7 @@ static int run_sweep(int argc, char **argv) {
   }
   cli_out out = {0};
   int status = CLI_OK;
-  bool opened = cli_out_open(&out, "sweep", fmt);
+  bool opened = cli_out_open(&out, "sweep", fmt, &s.limits);
   if (!opened || (out.csv && !csv_columns(&out, &s)))
     status = CLI_FAILURE;
   for (int k = 0; status != CLI_FAILURE && k < a.npos && cli_go_on(); k++) {

@@ -1,9 +1,12 @@
 /* cmd_teg.c: `streamtp teg FILE`: the timed event graph of a mapping, as a
  * summary (the library's record, stp_teg_json) or as Graphviz (--dot), to
  * look at. */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/commands.h"
 #include "cli/gantt.h"
+#include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run.h"
 #include "streamtp_graph_file.h"
 
 #include <stdlib.h>
@@ -26,13 +29,14 @@ static const cli_option teg_options[] = {
  * JSON line, written whole through the run contract. */
 static const char *const teg_formats[] = {"text", "jsonl", "csv", "table", NULL};
 
-static int print_summary(const stp_mapping *m, const stp_teg_summary *t, int fmt) {
+static int print_summary(const stp_mapping *m, const stp_teg_summary *t, int fmt,
+                         const cli_limits *limits) {
   stp_error err = {0};
   stp_record *rec = NULL;
   if (stp_teg_json(m, t, &rec, &err) != STP_OK)
     return cli_report_error(&err);
   cli_out out;
-  if (!cli_out_open(&out, "teg", fmt)) {
+  if (!cli_out_open(&out, "teg", fmt, limits)) {
     stp_record_free(rec);
     return CLI_FAILURE;
   }
@@ -108,8 +112,9 @@ static int run_teg(int argc, char **argv) {
     return rc == CLI_HELP ? CLI_OK : rc;
   stp_options o;
   int models, fmt;
+  cli_limits limits = {0};
   rc = CLI_USAGE;
-  if (!cli_parse_eval_options(&cli_teg_command, &a, &o, &models, false) ||
+  if (!cli_parse_eval_options(&cli_teg_command, &a, &o, &models, false, &limits) ||
       !cli_parse_format(&cli_teg_command, &a, teg_formats, CLI_FORMAT_TEXT, &fmt))
     goto out;
   stp_mapping *m;
@@ -154,7 +159,7 @@ static int run_teg(int argc, char **argv) {
   else if ((st = stp_mapping_teg_summary(m, model, o.max_transitions, &sum, &err)) != STP_OK)
     rc = cli_report_mapping_error(&err, model);
   else
-    rc = print_summary(m, &sum, fmt);
+    rc = print_summary(m, &sum, fmt, &limits);
   stp_mapping_free(m);
 out:
   cli_args_free(&a);

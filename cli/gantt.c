@@ -5,6 +5,8 @@
  * unit, dashed lines at period boundaries. */
 #include "cli/gantt.h"
 
+#include "cli/run.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>

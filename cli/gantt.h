@@ -15,7 +15,7 @@
 #ifndef STP_CLI_GANTT_H
 #define STP_CLI_GANTT_H
 
-#include "cli/cli.h"
+#include "cli/args.h"
 #include "streamtp_graph.h"
 
 #include <stdbool.h>

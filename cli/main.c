@@ -1,6 +1,9 @@
 /* main.c: the streamtp entry point: global options and dispatch to the
  * subcommands. */
-#include "cli/cli.h"
+#include "cli/args.h"
+#include "cli/cluster.h"
+#include "cli/commands.h"
+#include "cli/run.h"
 
 #include <string.h>
 
@@ -88,7 +91,7 @@ static int dispatch(int argc, char **argv) {
     unknown_command(cmd);
     return CLI_USAGE;
   }
-  return cli_run_command(c, argc - 2, argv + 2);
+  return cli_run_command(c->run, argc - 2, argv + 2);
 }
 
 int main(int argc, char **argv) {

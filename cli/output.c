@@ -1,6 +1,8 @@
 /* output.c: records out of the command (output.h). */
 #include "cli/output.h"
 
+#include "cli/run.h"
+
 #include <stdlib.h>
 #include <time.h>
 
@@ -10,26 +12,28 @@ double cli_now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-stp_run_limits cli_out_limits(void) {
-  const cli_limits *l = &cli_run_limits;
-  return (stp_run_limits){.max_transitions = l->eval ? l->max_transitions : 0,
-                          .max_states = l->eval || l->states ? l->max_states : 0,
-                          .max_memory = l->max_memory,
+stp_run_limits cli_out_limits(const cli_limits *limits) {
+  static const cli_limits none;
+  const cli_limits *l = limits ? limits : &none;
+  return (stp_run_limits){.max_transitions = l->max_transitions,
+                          .max_states = l->max_states,
+                          .max_memory = cli_memory_budget(),
                           .has_seed = l->has_seed,
                           .seed = l->seed};
 }
 
-bool cli_out_open(cli_out *o, const char *kind, int fmt) {
-  return cli_out_open_file(o, stdout, kind, fmt);
+bool cli_out_open(cli_out *o, const char *kind, int fmt, const cli_limits *limits) {
+  return cli_out_open_file(o, stdout, kind, fmt, limits);
 }
 
-bool cli_out_open_file(cli_out *o, FILE *f, const char *kind, int fmt) {
+bool cli_out_open_file(cli_out *o, FILE *f, const char *kind, int fmt,
+                       const cli_limits *limits) {
   stp_error err = {0};
-  stp_run_limits limits = cli_out_limits();
+  stp_run_limits run_limits = cli_out_limits(limits);
   o->sink = NULL;
   o->f = f;
   o->csv = fmt == CLI_FORMAT_CSV;
-  if (stp_sink_new(kind, (stp_format)fmt, &limits, &o->sink, &err) != STP_OK) {
+  if (stp_sink_new(kind, (stp_format)fmt, &run_limits, &o->sink, &err) != STP_OK) {
     cli_report_error(&err);
     return false;
   }
@@ -77,10 +81,10 @@ int cli_out_close(cli_out *o) {
   return rc;
 }
 
-int cli_out_results(const char *kind, int fmt, size_t n, cli_producer record, const void *res,
-                    stp_status st, const stp_error *err) {
+int cli_out_results(const char *kind, int fmt, const cli_limits *limits, size_t n,
+                    cli_producer record, const void *res, stp_status st, const stp_error *err) {
   cli_out out;
-  int rc = cli_out_open(&out, kind, fmt) ? CLI_OK : CLI_FAILURE;
+  int rc = cli_out_open(&out, kind, fmt, limits) ? CLI_OK : CLI_FAILURE;
   for (size_t k = 0; rc == CLI_OK && k < n; k++) {
     stp_error e = {0};
     stp_record *rec = NULL;
@@ -93,9 +97,9 @@ int cli_out_results(const char *kind, int fmt, size_t n, cli_producer record, co
   return st != STP_OK ? cli_report_error(err) : rc;
 }
 
-bool cli_stream_open(cli_stream *w, const char *kind, int fmt) {
+bool cli_stream_open(cli_stream *w, const char *kind, int fmt, const cli_limits *limits) {
   w->failed = false;
-  return cli_out_open(&w->out, kind, fmt);
+  return cli_out_open(&w->out, kind, fmt, limits);
 }
 
 int cli_stream_put(cli_stream *w, stp_record *rec) {

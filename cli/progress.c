@@ -7,7 +7,7 @@
  * (building a graph, strongly connected components, a simulation).  One
  * mutex orders the thread's lines with the messages and records of the main
  * thread, so that a line never lands inside a record. */
-#include "cli/cli.h"
+#include "cli/run.h"
 
 #include <pthread.h>
 #include <signal.h>

@@ -9,7 +9,7 @@
 
 #include "streamtp_base.h"
 
-#include "cli/cli.h"
+#include "cli/run.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* run.c: the run contract every command goes through (cli.h, "The run
+/* run.c: the run contract every command goes through (run.h, "The run
  * contract"; docs/format.md, "Shell conventions").  cli_run_command wraps
  * each command's run: it catches Ctrl-C into a flag that the library polls
  * through cli_control(), starts the progress reporter, takes --max-memory
@@ -7,11 +7,14 @@
  * reason, or 141 quietly on a closed pipe) and interrupts (130) win over
  * what the command returned.  Records leave whole or not at all; commands
  * start no new work after an interrupt (cli_go_on), and batch still writes
- * the rows of the files it had started, as docs/format.md says. */
-#include "cli/cli.h"
+ * the rows of the files it had started, as docs/format.md says.  Errors are
+ * said here too: "streamtp: error: ...", with the option that raises a
+ * library limit, and the exit status of their kind. */
+#include "cli/run.h"
 
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,10 +36,7 @@ stp_cancel cli_cancel(void) {
   return (stp_cancel){.fn = stp_cancel_flag, .data = (void *)&interrupt_flag};
 }
 
-void cli_set_memory_budget(uint64_t bytes) {
-  memory_budget = bytes;
-  cli_run_limits.max_memory = bytes;
-}
+void cli_set_memory_budget(uint64_t bytes) { memory_budget = bytes; }
 
 uint64_t cli_memory_budget(void) {
   stp_control c = {.max_memory = memory_budget};
@@ -53,11 +53,59 @@ bool cli_within_budget(const char *what, double bytes) {
 }
 
 stp_control cli_control(void) {
-  /* whoever asks for the hooks runs a computation: "limits" then names the
-   * budget it ran under, the default resolved */
-  cli_run_limits.max_memory = cli_memory_budget();
   return (stp_control){.cancel = cli_cancel(), .progress = cli_progress(),
                        .max_memory = memory_budget};
+}
+
+/* ---- messages and exit statuses -------------------------------------------------- */
+void cli_error(const char *fmt, ...) {
+  cli_progress_clear();
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("streamtp: error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+/* The option that raises each limit of the library. */
+static const char *const limit_options[STP_LIMIT_COUNT_] = {
+    [STP_LIMIT_STATES] = "max-states",   [STP_LIMIT_TRANSITIONS] = "max-transitions",
+    [STP_LIMIT_MEMORY] = "max-memory",   [STP_LIMIT_NODES] = "max-nodes",
+    [STP_LIMIT_WORK] = "max-work",
+};
+
+/* msg followed by the advice for limit (none for a limit of no kind) into
+ * out[0..n); returns out, or msg itself when there is no advice. */
+static const char *advise(char *out, size_t n, const char *msg, const stp_limit *limit,
+                          const char *simulate_model) {
+  if ((unsigned)limit->kind >= STP_LIMIT_COUNT_ || !limit_options[limit->kind])
+    return msg;
+  snprintf(out, n, "%s; raise --%s%s%s%s", msg, limit_options[limit->kind],
+           simulate_model ? " or use `streamtp simulate --model " : "",
+           simulate_model ? simulate_model : "", simulate_model ? "`" : "");
+  return out;
+}
+
+static int report_error(const stp_error *err, const char *simulate_model) {
+  static bool said;
+  if (err->status == STP_EINTERRUPTED && cli_interrupted()) {
+    cli_progress_off(); /* nothing more to report, and no line to finish */
+    if (!said)
+      fputs("streamtp: interrupted\n", stderr);
+    said = true;
+    return CLI_INTERRUPTED;
+  }
+  const char *msg = err->message[0] ? err->message : stp_status_message(err->status);
+  char text[STP_ERROR_MAX + 96];
+  cli_error("%s", advise(text, sizeof text, msg, &err->limit, simulate_model));
+  return stp_status_is_input_error(err->status) ? CLI_USAGE : CLI_FAILURE;
+}
+
+int cli_report_error(const stp_error *err) { return report_error(err, NULL); }
+
+int cli_report_mapping_error(const stp_error *err, stp_model model) {
+  return report_error(err, stp_model_name(model));
 }
 
 bool cli_output_ok(void) { return write_errno == 0; }
@@ -191,7 +239,7 @@ bool cli_record_close(cli_record *r) {
   return ok;
 }
 
-int cli_run_command(const cli_command *cmd, int argc, char **argv) {
+int cli_run_command(int (*run)(int argc, char **argv), int argc, char **argv) {
   struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART | SA_RESETHAND}, old;
   sigemptyset(&sa.sa_mask);
   atomic_store(&interrupt_flag, 0);
@@ -200,7 +248,7 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv) {
   memory_budget = 0;
   sigaction(SIGINT, &sa, &old); /* a second Ctrl-C kills as usual */
   cli_progress();               /* "working" after a second, whatever the command */
-  int rc = cli_finish(cmd->run(argc, argv));
+  int rc = cli_finish(run(argc, argv));
   sigaction(SIGINT, &old, NULL);
   return rc;
 }

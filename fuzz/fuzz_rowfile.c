@@ -15,7 +15,7 @@
  *     is the one incomplete record) and its first bytes are kept in tail;
  *   - a file with no complete record and a non-empty tail is accepted only
  *     when that tail is the start of the header. */
-#include "cli/cli.h"
+#include "cli/run.h"
 #include "cli/report.h"
 #include "cli/rowfile.h"
 #include "fuzz_check.h"

@@ -102,7 +102,7 @@ def _sim_options(run, runs, law, seed, firings):
 
 
 def _exact_law(law, simulate):
-    """The law whose exact value is asked (cli/cli.c, cli_exact_law): law
+    """The law whose exact value is asked (cli/options.c, cli_exact_law): law
     alone, or with a simulation when it is phase-type."""
     return law.ptr if law.ptr and (simulate is None or _law_phases(law.ptr)) else None
 

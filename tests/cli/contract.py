@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """contract.py: every command of `streamtp --help` held to the run contract
-(cli/cli.h, "The run contract"; docs/format.md, "Shell conventions") on
+(cli/run.h, "The run contract"; docs/format.md, "Shell conventions") on
 generated inputs:
 
   cancel     a long run gets SIGINT after a second: exit 130 within a

@@ -5,7 +5,9 @@ Fails (exit 1, one line per breach) when
   - a file includes a header of a higher floor, or of another domain of
     models/ (a family compiles into the engine, never into a sibling);
   - the command line (cli/) includes anything but the public headers and
-    its own;
+    its own, or one of its own above its layer (CLI_LAYERS: run and cluster,
+    then args, options, output, the commands' helpers, the commands), or
+    its headers include one another in a cycle;
   - a public header includes a private one, or one of a higher floor;
   - a header of the library has no source file of its own name;
   - a string literal below the report floor names a command-line option
@@ -29,6 +31,15 @@ PUBLIC = {"streamtp_base.h": 0, "streamtp_law.h": 1, "streamtp_chain.h": 2,
           "streamtp.h": 4}  # streamtp.h: every public header, for programs (cli, tests)
 PUBLIC_DEFAULT = 3
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+# The layers of the command line (docs/design.md, "The command line"): a
+# file of cli/ includes the headers of lower layers and its own.  run and
+# cluster are siblings at the bottom (neither includes the other); a module
+# not named here is a helper of the commands (gantt, rowfile, campaign,
+# ...): helpers may include one another, though never in a cycle.
+CLI_LAYERS = {"run": 0, "cluster": 0, "args": 1, "options": 2, "output": 3, "commands": 5}
+CLI_HELPERS = 4
+CLI_MODULE_OF = {"progress": "run", "main": "commands"}  # files of another module's header
 
 
 def floor_of(path):
@@ -82,6 +93,57 @@ def check_includes(root, path, breaches):
                             f"{domain_of(target)} domain")
 
 
+def cli_module(path):
+    """The module of a file of cli/: its name without extension, cmd_*.c and
+    main.c being the commands'."""
+    name = os.path.splitext(os.path.basename(path))[0]
+    return "commands" if name.startswith("cmd_") else CLI_MODULE_OF.get(name, name)
+
+
+def cli_layer(module):
+    return CLI_LAYERS.get(module, CLI_HELPERS)
+
+
+def check_cli_layers(root, paths, breaches):
+    """Each cli/ file includes headers of lower layers of the command line
+    (or its own module's); the modules' includes form no cycle."""
+    edges = {}
+    for path in paths:
+        if not path.startswith("cli/"):
+            continue
+        mine = cli_module(path)
+        text = open(os.path.join(root, path), encoding="utf-8").read()
+        for inc in INCLUDE.findall(text):
+            if not inc.startswith("cli/") or not os.path.exists(os.path.join(root, inc)):
+                continue
+            theirs = cli_module(inc)
+            if theirs == mine:
+                continue
+            edges.setdefault(mine, set()).add(theirs)
+            lm, lt = cli_layer(mine), cli_layer(theirs)
+            if lt > lm or (lt == lm and lm != CLI_HELPERS):
+                breaches.append(f"{path} (cli layer {lm}, {mine}) includes \"{inc}\" "
+                                f"(cli layer {lt}, {theirs})")
+    seen, on_path = set(), []
+
+    def visit(m):
+        if m in on_path:
+            cycle = on_path[on_path.index(m):] + [m]
+            breaches.append("cli: the headers include one another in a cycle: " +
+                            " -> ".join(cycle))
+            return
+        if m in seen:
+            return
+        seen.add(m)
+        on_path.append(m)
+        for t in sorted(edges.get(m, ())):
+            visit(t)
+        on_path.pop()
+
+    for m in sorted(edges):
+        visit(m)
+
+
 def check_header_names(root, path, breaches):
     if path.endswith(".h") and not path.startswith(("include/", "cli/")):
         if not os.path.exists(os.path.join(root, path[:-2] + ".c")):
@@ -129,7 +191,14 @@ SELF_TEST = {
     "models/one/m.c": '#include "models/two/n.h"\n',
     "models/two/n.h": "",
     "models/two/n.c": "",
-    "cli/main.c": '#include "engine/g.h"\n#include "streamtp.h"\n',
+    "cli/main.c": '#include "engine/g.h"\n#include "streamtp.h"\n#include "cli/run.h"\n',
+    "cli/run.h": '#include "streamtp.h"\n',
+    "cli/run.c": '#include "cli/run.h"\n#include "cli/args.h"\n',
+    "cli/progress.c": '#include "cli/run.h"\n',
+    "cli/cluster.c": '#include "cli/run.h"\n',
+    "cli/args.h": "",
+    "cli/gantt.h": '#include "cli/args.h"\n#include "cli/rowfile.h"\n',
+    "cli/rowfile.h": '#include "cli/gantt.h"\n',
     "include/streamtp.h": '#include "base/a.h"\n',
     "include/streamtp_base.h": "",
 }
@@ -140,6 +209,9 @@ SELF_TEST_EXPECT = [
     'solvers/s.c: a message names the option --max-states: "raise --max-states"',
     'models/one/m.c: the one domain includes "models/two/n.h" of the two domain',
     'cli/main.c: the command line includes the private header "engine/g.h"',
+    'cli/run.c (cli layer 0, run) includes "cli/args.h" (cli layer 1, args)',
+    'cli/cluster.c (cli layer 0, cluster) includes "cli/run.h" (cli layer 0, run)',
+    "cli: the headers include one another in a cycle: gantt -> rowfile -> gantt",
     'include/streamtp.h: a public header includes the private "base/a.h"',
 ]
 
@@ -156,6 +228,7 @@ def self_test():
             check_includes(root, path, breaches)
             check_header_names(root, path, breaches)
             check_flags(root, path, breaches)
+        check_cli_layers(root, list(sources(root)), breaches)
     if sorted(breaches) != sorted(SELF_TEST_EXPECT):
         print("self-test: expected", *SELF_TEST_EXPECT, "got", *breaches, sep="\n  ")
         return 1
@@ -172,6 +245,7 @@ def main():
         check_includes(root, path, breaches)
         check_header_names(root, path, breaches)
         check_flags(root, path, breaches)
+    check_cli_layers(root, list(sources(root)), breaches)
     if len(sys.argv) > 2:
         check_exports(sys.argv[2], breaches)
     for b in breaches:

@@ -1,10 +1,13 @@
-/* cli.c: what every subcommand shares, so that a new command gets it by
- * declaring its options: GNU option parsing (getopt_long over the command's
- * table), help text, strict number parsing of option values, standard
- * output that fails loudly (full disk) or quietly (closed pipe) and is
- * written in whole records (run.c), "-o FILE", and the options every command
- * takes whatever it declares: --max-memory and --help. */
-#include "cli/cli.h"
+/* args.c: argument parsing primitives (args.h), so that a new command gets
+ * them by declaring its options: GNU option parsing (getopt_long over the
+ * command's table), help text, usage errors with the nearest accepted word,
+ * strict number parsing of option values, "-o FILE", and the options every
+ * command takes whatever it declares: --max-memory and --help. */
+#include "cli/args.h"
+
+#include "cli/cluster.h"
+#include "cli/run.h"
+#include "streamtp_base.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -13,16 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-void cli_error(const char *fmt, ...) {
-  cli_progress_clear();
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("streamtp: error: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-}
 
 void cli_usage_error(const cli_command *cmd, const char *fmt, ...) {
   cli_progress_clear();
@@ -92,46 +85,6 @@ void cli_bad_value(const cli_command *cmd, const char *opt, const char *s, const
     cli_usage_error(cmd, "--%s: '%s' is not one of %s (did you mean '%s'?)", opt, s, list, near);
   else
     cli_usage_error(cmd, "--%s: '%s' is not one of %s", opt, s, list);
-}
-
-/* The option that raises each limit of the library. */
-static const char *const limit_options[STP_LIMIT_COUNT_] = {
-    [STP_LIMIT_STATES] = "max-states",   [STP_LIMIT_TRANSITIONS] = "max-transitions",
-    [STP_LIMIT_MEMORY] = "max-memory",   [STP_LIMIT_NODES] = "max-nodes",
-    [STP_LIMIT_WORK] = "max-work",
-};
-
-/* msg followed by the advice for limit (none for a limit of no kind) into
- * out[0..n); returns out, or msg itself when there is no advice. */
-static const char *advise(char *out, size_t n, const char *msg, const stp_limit *limit,
-                          const char *simulate_model) {
-  if ((unsigned)limit->kind >= STP_LIMIT_COUNT_ || !limit_options[limit->kind])
-    return msg;
-  snprintf(out, n, "%s; raise --%s%s%s%s", msg, limit_options[limit->kind],
-           simulate_model ? " or use `streamtp simulate --model " : "",
-           simulate_model ? simulate_model : "", simulate_model ? "`" : "");
-  return out;
-}
-
-static int report_error(const stp_error *err, const char *simulate_model) {
-  static bool said;
-  if (err->status == STP_EINTERRUPTED && cli_interrupted()) {
-    cli_progress_off(); /* nothing more to report, and no line to finish */
-    if (!said)
-      fputs("streamtp: interrupted\n", stderr);
-    said = true;
-    return CLI_INTERRUPTED;
-  }
-  const char *msg = err->message[0] ? err->message : stp_status_message(err->status);
-  char text[STP_ERROR_MAX + 96];
-  cli_error("%s", advise(text, sizeof text, msg, &err->limit, simulate_model));
-  return stp_status_is_input_error(err->status) ? CLI_USAGE : CLI_FAILURE;
-}
-
-int cli_report_error(const stp_error *err) { return report_error(err, NULL); }
-
-int cli_report_mapping_error(const stp_error *err, stp_model model) {
-  return report_error(err, stp_model_name(model));
 }
 
 /* The options every command takes besides its own (and --help): cli_parse
@@ -487,160 +440,4 @@ bool cli_parse_size(const cli_command *cmd, const char *opt, const char *s, uint
   }
   *out = (uint64_t)bytes;
   return true;
-}
-
-int cli_load_single(const cli_command *cmd, const cli_args *a, int models, stp_mapping **m,
-                    stp_model *model) {
-  *m = NULL;
-  if (a->npos != 1) {
-    cli_usage_error(cmd, a->npos ? "%s takes one mapping file" : "no mapping file given",
-                    cmd->name);
-    return CLI_USAGE;
-  }
-  stp_error err = {0};
-  if (stp_mapping_load_file(a->pos[0], m, &err) != STP_OK)
-    return cli_report_error(&err);
-  *model = models == CLI_MODEL_FILE     ? stp_mapping_model(*m)
-           : models == CLI_MODEL_STRICT ? STP_MODEL_STRICT
-                                        : STP_MODEL_OVERLAP;
-  return CLI_OK;
-}
-
-cli_limits cli_run_limits;
-
-bool cli_parse_max_states(const cli_command *cmd, const cli_args *a, uint64_t *max_states) {
-  const char *s = cli_get(cmd, a, "max-states");
-  if (s && !cli_parse_u64(cmd, "max-states", s, 1, UINT64_C(1000000000000), max_states))
-    return false;
-  cli_run_limits.states = true;
-  cli_run_limits.max_states = *max_states;
-  return true;
-}
-
-bool cli_parse_eval_options(const cli_command *cmd, const cli_args *a, stp_options *o,
-                            int *models, bool both) {
-  stp_options_init(o);
-  o->control = cli_control();
-  const char *s;
-  *models = CLI_MODEL_FILE;
-  if ((s = cli_get(cmd, a, "model"))) {
-    stp_model m;
-    if (both && strcmp(s, "both") == 0)
-      *models = CLI_MODEL_BOTH;
-    else if (stp_model_parse(s, &m) == STP_OK)
-      *models = m == STP_MODEL_STRICT ? CLI_MODEL_STRICT : CLI_MODEL_OVERLAP;
-    else {
-      cli_bad_value(cmd, "model", s, both ? "overlap, strict, both" : "overlap, strict");
-      return false;
-    }
-  }
-  if ((s = cli_get(cmd, a, "max-transitions")) &&
-      !cli_parse_u64(cmd, "max-transitions", s, 1, UINT64_C(4000000000), &o->max_transitions))
-    return false;
-  if ((s = cli_get(cmd, a, "max-states")) &&
-      !cli_parse_u64(cmd, "max-states", s, 1, UINT64_C(1000000000), &o->max_states))
-    return false;
-  if ((s = cli_get(cmd, a, "exp-method"))) {
-    if (strcmp(s, "auto") == 0)
-      o->exp_method = STP_EXP_AUTO;
-    else if (strcmp(s, "closed-form") == 0)
-      o->exp_method = STP_EXP_CLOSED_FORM;
-    else if (strcmp(s, "ctmc") == 0)
-      o->exp_method = STP_EXP_CTMC;
-    else if (strcmp(s, "none") == 0)
-      o->exp_method = STP_EXP_NONE;
-    else {
-      cli_bad_value(cmd, "exp-method", s, "auto, closed-form, ctmc, none");
-      return false;
-    }
-  }
-  cli_run_limits.eval = true;
-  cli_run_limits.max_transitions = o->max_transitions;
-  cli_run_limits.max_states = o->max_states;
-  return true;
-}
-
-bool cli_parse_law(const cli_command *cmd, const cli_args *a, stp_law **law) {
-  *law = NULL;
-  const char *spec = cli_get(cmd, a, "law");
-  if (!spec)
-    return true;
-  stp_error err;
-  if (stp_law_parse(spec, NULL, law, &err) != STP_OK) {
-    cli_usage_error(cmd, "--law: %s", err.message);
-    return false;
-  }
-  return true;
-}
-
-const stp_law *cli_exact_law(const stp_law *law, bool simulate) {
-  return law && (!simulate || stp_law_phases(law) > 0) ? law : NULL;
-}
-
-bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_firings,
-                           bool law_alone, bool *enabled, stp_graph_sim_options *o,
-                           stp_law **law) {
-  /* Defaults stated in docs/format.md ("graph"); set here rather than by a
-   * library call so the CLI's help and its behaviour are read in one place. */
-  memset(o, 0, sizeof *o);
-  o->control = cli_control();
-  o->runs = 0;
-  o->seed = 1;
-  o->firings = 10000;
-  *law = NULL;
-  const char *s = cli_get(cmd, a, "simulate");
-  *enabled = s != NULL;
-  if (s && !cli_parse_u64(cmd, "simulate", s, 1, UINT64_C(1000000000000), &o->runs))
-    return false;
-  if ((s = cli_get(cmd, a, "seed")) && !cli_parse_u64(cmd, "seed", s, 0, UINT64_MAX, &o->seed))
-    return false;
-  if (*enabled) {
-    cli_run_limits.has_seed = true;
-    cli_run_limits.seed = o->seed;
-  }
-  if (has_firings && (s = cli_get(cmd, a, "firings")) &&
-      !cli_parse_u64(cmd, "firings", s, 1, UINT64_C(1000000000000), &o->firings))
-    return false;
-  const char *spec = cli_get(cmd, a, "law");
-  /* --gantt draws one run of --law (cli/gantt.h): there --seed needs no --simulate */
-  bool gantt = find_long(cmd, "gantt", strlen("gantt")) >= 0 && cli_flag(cmd, a, "gantt");
-  if (!*enabled && ((((spec && !law_alone) || cli_get(cmd, a, "seed")) && !gantt) ||
-                    (has_firings && cli_get(cmd, a, "firings")))) {
-    cli_usage_error(cmd, law_alone ? "--seed and --firings need --simulate R"
-                                   : "--law, --seed and --firings need --simulate R");
-    return false;
-  }
-  if (!cli_parse_law(cmd, a, law))
-    return false;
-  o->law = *law;
-  return true;
-}
-
-bool cli_parse_format(const cli_command *cmd, const cli_args *a, const char *const *allowed,
-                      int dflt, int *fmt) {
-  static const char *const names[] = {"text", "jsonl", "csv", "table"};
-  *fmt = dflt;
-  const char *s = cli_get(cmd, a, "format");
-  if (find_long(cmd, "json", 4) >= 0 && cli_flag(cmd, a, "json")) {
-    if (s && strcmp(s, "jsonl") != 0 && strcmp(s, "json") != 0) {
-      cli_usage_error(cmd, "--json and --format %s exclude each other", s);
-      return false;
-    }
-    *fmt = CLI_FORMAT_JSONL;
-  }
-  if (!s)
-    return true;
-  char list[64] = "";
-  for (const char *const *n = allowed; *n; n++) {
-    if (strcmp(*n, s) == 0) {
-      for (int k = 0; k < 4; k++)
-        if (strcmp(names[k], s) == 0 || (k == CLI_FORMAT_JSONL && strcmp(s, "json") == 0))
-          *fmt = k; /* json: one JSON object per line, as jsonl */
-      return true;
-    }
-    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", n == allowed ? "" : ", ",
-             *n);
-  }
-  cli_bad_value(cmd, "format", s, list);
-  return false;
 }
