@@ -18,7 +18,7 @@ enum { CLI_OK = 0, CLI_FAILURE = 1, CLI_USAGE = 2 };
 #define CLI_BROKEN_PIPE 141 /* 128 + SIGPIPE: the reader of standard output went away */
 #define CLI_HELP (-1) /* parse result: --help was given and printed */
 
-#define CLI_MAX_OPTS 24
+#define CLI_MAX_OPTS 40
 
 typedef struct cli_option {
   const char *name;    /* long name without "--" */
