@@ -65,7 +65,7 @@ typedef struct batch_cli {
   stp_sim_options sim;
   stp_law *resource_law;
   const stp_batch_config *cfg; /* the rows' columns follow from it */
-  char want[4][32];            /* the values of the campaign's keys (campaign_keys) */
+  char want[3][32];            /* the values of the campaign's keys (campaign_keys) */
   /* --resume: the slots OUT holds (their rows are not written again), and
    * the statuses of its rows, which count in the exit status */
   const campaign *camp;
@@ -256,28 +256,11 @@ static bool parse_explain(const cli_args *a, stp_batch_config *cfg) {
 
 #define CLI_MAX_GROUPS UINT64_C(1000000) /* batches or replications, as simulate's */
 
-/* The options of simulate that --simulate takes (each refused without it). */
-static bool parse_simulate(const cli_args *a, stp_batch_config *cfg, batch_cli *c) {
+/* --datasets, --warmup, --batches | --replications, --seed: as simulate's. */
+static bool parse_sim_counts(const cli_args *a, stp_sim_options *o) {
   const cli_command *cmd = &cli_batch_command;
-  static const char *const only[] = {"datasets", "warmup", "batches", "replications", "seed",
-                                     "associated", "resource-law", "no-bounds", "source-rate",
-                                     NULL};
-  c->simulate = cli_flag(cmd, a, "simulate");
-  for (int k = 0; only[k] && !c->simulate; k++)
-    if (cli_get(cmd, a, only[k]) || cli_flag(cmd, a, only[k])) {
-      cli_usage_error(cmd, "--%s needs --simulate", only[k]);
-      return false;
-    }
-  if (!c->simulate)
-    return true;
-  stp_sim_options *o = &c->sim;
-  stp_sim_options_init(o);
   const char *s;
   uint64_t v;
-  if (cfg->sensitivity) {
-    cli_usage_error(cmd, "--sensitivity is eval's: not with --simulate");
-    return false;
-  }
   if ((s = cli_get(cmd, a, "datasets")) &&
       !cli_parse_u64(cmd, "datasets", s, 2, UINT64_C(1) << 50, &o->datasets))
     return false;
@@ -298,8 +281,14 @@ static bool parse_simulate(const cli_args *a, stp_batch_config *cfg, batch_cli *
       return false;
     o->replications = (uint32_t)v;
   }
-  if ((s = cli_get(cmd, a, "seed")) && !cli_parse_u64(cmd, "seed", s, 0, UINT64_MAX, &o->seed))
-    return false;
+  return !(s = cli_get(cmd, a, "seed")) || cli_parse_u64(cmd, "seed", s, 0, UINT64_MAX, &o->seed);
+}
+
+/* --associated, --resource-law, --no-bounds, --latency's --source-rate. */
+static bool parse_sim_case(const cli_args *a, batch_cli *c) {
+  const cli_command *cmd = &cli_batch_command;
+  stp_sim_options *o = &c->sim;
+  const char *s;
   o->associated = cli_flag(cmd, a, "associated");
   if ((s = cli_get(cmd, a, "resource-law"))) {
     stp_error err = {0};
@@ -313,16 +302,38 @@ static bool parse_simulate(const cli_args *a, stp_batch_config *cfg, batch_cli *
     }
   }
   o->bounds = !cli_flag(cmd, a, "no-bounds");
-  o->utilization = cfg->utilization;
-  o->latency = cfg->latency;
-  if ((s = cli_get(cmd, a, "source-rate"))) {
-    if (!o->latency) {
-      cli_usage_error(cmd, "--source-rate needs --latency");
+  if ((s = cli_get(cmd, a, "source-rate")) && !o->latency) {
+    cli_usage_error(cmd, "--source-rate needs --latency");
+    return false;
+  }
+  return !s || cli_parse_time(cmd, "source-rate", s, false, &o->source_rate);
+}
+
+/* --simulate and the options of simulate it takes (each refused without
+ * it): every row a Monte Carlo run. */
+static bool parse_simulate(const cli_args *a, stp_batch_config *cfg, batch_cli *c) {
+  const cli_command *cmd = &cli_batch_command;
+  static const char *const only[] = {"datasets", "warmup", "batches", "replications", "seed",
+                                     "associated", "resource-law", "no-bounds", "source-rate",
+                                     NULL};
+  c->simulate = cli_flag(cmd, a, "simulate");
+  for (int k = 0; only[k] && !c->simulate; k++)
+    if (cli_flag(cmd, a, only[k])) {
+      cli_usage_error(cmd, "--%s needs --simulate", only[k]);
       return false;
     }
-    if (!cli_parse_time(cmd, "source-rate", s, false, &o->source_rate))
-      return false;
+  if (!c->simulate)
+    return true;
+  if (cfg->sensitivity) {
+    cli_usage_error(cmd, "--sensitivity is eval's: not with --simulate");
+    return false;
   }
+  stp_sim_options *o = &c->sim;
+  stp_sim_options_init(o);
+  o->utilization = cfg->utilization;
+  o->latency = cfg->latency;
+  if (!parse_sim_counts(a, o) || !parse_sim_case(a, c))
+    return false;
   /* as simulate: --law is the simulation's default law, the bounds as eval's */
   o->law = c->law;
   o->resource_law = c->resource_law;
