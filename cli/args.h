@@ -13,7 +13,7 @@
 
 #define CLI_HELP (-1) /* parse result: --help was given and printed */
 
-#define CLI_MAX_OPTS 24
+#define CLI_MAX_OPTS 40
 
 typedef struct cli_option {
   const char *name;    /* long name without "--" */

@@ -173,6 +173,27 @@ static const char *row_model_text(uint8_t model) {
   return model == ROW_MODEL_NONE ? "no model" : rowfile_model_name(model);
 }
 
+/* The first key of a row that succeeded whose value is not the campaign's
+ * (its options are another batch's), or -1. */
+static int other_options(const campaign *c, const rowfile_row *row) {
+  for (int k = 0; row->status == ROW_OK && k < ROWFILE_MAX_KEYS && c->keys[k]; k++) {
+    const char *got = row->values[k], *want = c->want[k];
+    if (row->known[k] && (want ? !got || strcmp(got, want) != 0 : got != NULL))
+      return k;
+  }
+  return -1;
+}
+
+/* "simulation.seed 3, this batch's 1" */
+static const char *options_text(const campaign *c, const rowfile_row *row, int k, char *buf,
+                                size_t n) {
+  const char *got = row->values[k], *want = c->want[k];
+  snprintf(buf, n, "%s %s, this batch's %s", c->keys[k],
+           !got ? "absent" : strcmp(got, "*") == 0 ? "present" : got,
+           !want ? "absent" : strcmp(want, "*") == 0 ? "present" : want);
+  return buf;
+}
+
 /* ---- --resume OUT ------------------------------------------------------------------ */
 
 typedef struct resume_job {
@@ -190,6 +211,12 @@ static bool note_done(void *ctx, const rowfile *rf, const rowfile_row *row, char
                rf->path, row->line, row->file, row_model_text(row->model));
   if (row->status == ROW_CUT)
     return true;
+  int other = other_options(j->c, row);
+  char why[512];
+  if (other >= 0)
+    return say(msg, n, "%s:%" PRIu64 ": a row of %s (%s) made with other options (%s): is "
+               "--resume given the output of another batch?", rf->path, row->line, row->file,
+               row_model_text(row->model), options_text(j->c, row, other, why, sizeof why));
   if (j->r->status[slot] != ROW_CUT)
     return say(msg, n, "%s:%" PRIu64 ": a second row of %s (%s)", rf->path, row->line,
                row->file, row_model_text(row->model));
@@ -353,12 +380,12 @@ int campaign_resume_read(const campaign *c, const char *out, int format, const c
   if (!rf)
     return sayc(CLI_FAILURE, msg, n, "out of memory");
   resume_job job = {.c = c, .r = r};
-  int rc = rowfile_read(out, format, csv_header, note_done, &job, rf, msg, n);
+  int rc = rowfile_read_keys(out, format, csv_header, c->keys, note_done, &job, rf, msg, n);
   if (rc == CLI_OK && rf->size > 0)
     r->format = rf->format;
   if (rc == CLI_OK && rf->header && strcmp(rf->header, csv_header) != 0)
     rc = sayc(CLI_USAGE, msg, n, "%s: its CSV header is not the one this streamtp writes "
-              "(another version?): merge or move it before resuming", out);
+              "(another version, or other options?): merge or move it before resuming", out);
   if (rc == CLI_OK)
     rc = drop_incomplete(c, rf, r, msg, n);
   if (rc == CLI_OK)
@@ -633,6 +660,14 @@ static bool index_row(void *ctx, const rowfile *rf, const rowfile_row *row, char
   }
   if (row->status == ROW_CUT)
     return true; /* an interrupted try: another row must stand for it */
+  int other = other_options(j->c, row);
+  if (other >= 0) {
+    char why[512];
+    complain(&j->bad->foreign, "%s:%" PRIu64 ": foreign row: %s (%s) was made with other "
+             "options (%s)", rf->path, row->line, row->file, row_model_text(row->model),
+             options_text(j->c, row, other, why, sizeof why));
+    return true;
+  }
   campaign_source *s = &j->plan->src[slot];
   if (s->part != UINT32_MAX && s->model != row->model) {
     /* each file's own model: one input, two models; made with two --model */
@@ -662,7 +697,8 @@ static int read_part(const campaign *c, uint32_t p, int *format, campaign_plan *
     return CLI_FAILURE;
   }
   part_job job = {.c = c, .plan = plan, .bad = bad, .part = p};
-  int rc = rowfile_read(plan->parts[p], *format, NULL, index_row, &job, rf, msg, sizeof msg);
+  int rc = rowfile_read_keys(plan->parts[p], *format, NULL, c->keys, index_row, &job, rf, msg,
+                             sizeof msg);
   if (rc != CLI_OK)
     cli_error("%s", msg);
   if (rc == CLI_OK && rf->size > rf->complete) {

@@ -41,6 +41,13 @@ typedef struct campaign {
   size_t n, per;
   stp_batch_models models;
   stp_names *paths; /* input index by path */
+  /* The options its rows are made with, as rows record them: every row
+   * that succeeded holds key k (a JSON path, a CSV column) with the value
+   * want[k] ("*": an object or array; NULL: null, empty or absent), else it
+   * is foreign (made by another batch).  Set by the caller; at most
+   * ROWFILE_MAX_KEYS. */
+  const char *keys[ROWFILE_MAX_KEYS + 1];
+  const char *want[ROWFILE_MAX_KEYS];
 } campaign;
 
 /* False (msg filled) when out of memory or when two inputs have the same

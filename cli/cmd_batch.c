@@ -15,6 +15,7 @@
 #include "cli/rowfile.h"
 #include "cli/run.h"
 #include "streamtp_batch.h"
+#include "streamtp_explain.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -38,6 +39,21 @@ static const cli_option batch_options[] = {
     {"shard", 0, "I/N", "only the inputs k with k mod N = I (default: from SLURM_ARRAY_TASK_ID)"},
     {"resume", 0, "OUT", "append to OUT the rows it lacks: the inputs it holds are skipped"},
     {"merge", 0, "PARTS", "merge the rows in PARTS (a directory or a file) into one run's"},
+    {"sensitivity", 0, NULL, "each row also holds the elasticities of eval --sensitivity"},
+    {"rank-by", 0, "det|exp|law", "the objective that ranks them (default exp where computed)"},
+    {"top", 0, "K", "keep the K largest sensitivities only (JSON lines)"},
+    {"utilization", 0, NULL, "each row also holds the busy fractions of eval --utilization"},
+    {"latency", 0, NULL, "each row also holds the latency of eval --latency"},
+    {"simulate", 0, NULL, "rows of simulate --json instead of eval (Monte Carlo, the same seed for every file)"},
+    {"datasets", 'n', "N", "--simulate: data sets measured after warm-up (default 1000000)"},
+    {"warmup", 0, "N", "--simulate: data sets discarded at the start of each run (default: a tenth)"},
+    {"batches", 0, "B", "--simulate: batch means over one run with B batches (default 20)"},
+    {"replications", 0, "K", "--simulate: K independent runs instead of batch means"},
+    {"seed", 0, "S", "--simulate: seed of the random generator (default 1)"},
+    {"associated", 0, NULL, "--simulate: task sizes shared by the n-th use of each resource"},
+    {"resource-law", 0, "SPEC", "--simulate --associated: law of the speed/bandwidth factor"},
+    {"no-bounds", 0, NULL, "--simulate: do not compute the exact bounds"},
+    {"source-rate", 0, "R", "--simulate --latency: data sets released per time unit"},
     {0}};
 
 typedef struct batch_cli {
@@ -49,6 +65,12 @@ typedef struct batch_cli {
   const char *shard_from; /* the variables the shard comes from; NULL: --shard */
   const char *resume, *merge;
   stp_law *law; /* --law: every row's exact_law (the library only reads it) */
+  /* --simulate: the runs' options (cfg->simulate points here) */
+  bool simulate;
+  stp_sim_options sim;
+  stp_law *resource_law;
+  const stp_batch_config *cfg; /* the rows' columns follow from it */
+  char want[3][32];            /* the values of the campaign's keys (campaign_keys) */
   /* --resume: the slots OUT holds (their rows are not written again), and
    * the statuses of its rows, which count in the exit status */
   const campaign *camp;
@@ -59,12 +81,32 @@ typedef struct batch_cli {
   cli_limits limits; /* the rows' "limits" (options.h) */
 } batch_cli;
 
+/* The kind of the rows: eval's records, or simulate's. */
+static const char *rows_kind(const batch_cli *c) { return c->simulate ? "simulate" : "eval"; }
+
+#define BATCH_MAX_COLUMNS 96
+
+/* The CSV columns of these rows: eval's (simulate's) and what the options add. */
+static bool rows_columns(const batch_cli *c, stp_sink *sink) {
+  const char *cols[BATCH_MAX_COLUMNS];
+  stp_error err = {0};
+  if (stp_batch_csv_columns(c->cfg, cols, BATCH_MAX_COLUMNS) >= BATCH_MAX_COLUMNS ||
+      stp_sink_columns(sink, cols, NULL, &err) != STP_OK) {
+    cli_error("cannot set the columns of the rows");
+    return false;
+  }
+  return true;
+}
+
 /* The sink of the rows, in the format decided by then (--format, or the
  * file --resume appends to). */
 static bool rows_open(batch_cli *c) {
-  return c->rows.sink ||
-         cli_out_open_file(&c->rows, c->out, "eval", c->csv ? CLI_FORMAT_CSV : CLI_FORMAT_JSONL,
-                           &c->limits);
+  if (c->rows.sink)
+    return true;
+  if (!cli_out_open_file(&c->rows, c->out, rows_kind(c),
+                         c->csv ? CLI_FORMAT_CSV : CLI_FORMAT_JSONL, &c->limits))
+    return false;
+  return !c->csv || rows_columns(c, c->rows.sink);
 }
 
 /* The CSV header: written (a new output), or only taken as written (a file
@@ -106,7 +148,7 @@ static stp_status write_json_row(void *ctx, size_t k, const batch_mpi_row *row,
   if (held(c, k, row->model_known, row->model))
     return STP_OK;
   stp_record *rec = NULL;
-  if (stp_record_parse("eval", row->json, row->len, &rec, err) != STP_OK)
+  if (stp_record_parse(rows_kind(c), row->json, row->len, &rec, err) != STP_OK)
     return STP_EINTERNAL;
   return put_row(c, rec, row->path, err);
 }
@@ -188,6 +230,128 @@ static void print_ranks(const batch_cli *c, const size_t *per_rank) {
 }
 #endif
 
+/* --sensitivity, --rank-by, --top, --utilization, --latency: as eval's. */
+static bool parse_explain(const cli_args *a, stp_batch_config *cfg) {
+  const cli_command *cmd = &cli_batch_command;
+  cfg->sensitivity = cli_flag(cmd, a, "sensitivity");
+  cfg->utilization = cli_flag(cmd, a, "utilization");
+  cfg->latency = cli_flag(cmd, a, "latency");
+  const char *rank = cli_get(cmd, a, "rank-by"), *top = cli_get(cmd, a, "top");
+  if (rank) {
+    if (!strcmp(rank, "det"))
+      cfg->rank_by = STP_RANK_DET;
+    else if (!strcmp(rank, "exp"))
+      cfg->rank_by = STP_RANK_EXP;
+    else if (!strcmp(rank, "law"))
+      cfg->rank_by = STP_RANK_LAW;
+    else {
+      cli_bad_value(cmd, "rank-by", rank, "det exp law");
+      return false;
+    }
+  }
+  uint64_t k = 0;
+  if (top && !cli_parse_u64(cmd, "top", top, 1, UINT64_MAX, &k))
+    return false;
+  cfg->top = (size_t)k;
+  if ((rank || top) && !cfg->sensitivity) {
+    cli_usage_error(cmd, "--%s needs --sensitivity", rank ? "rank-by" : "top");
+    return false;
+  }
+  return true;
+}
+
+#define CLI_MAX_GROUPS UINT64_C(1000000) /* batches or replications, as simulate's */
+
+/* --datasets, --warmup, --batches | --replications, --seed: as simulate's. */
+static bool parse_sim_counts(const cli_args *a, stp_sim_options *o) {
+  const cli_command *cmd = &cli_batch_command;
+  const char *s;
+  uint64_t v;
+  if ((s = cli_get(cmd, a, "datasets")) &&
+      !cli_parse_u64(cmd, "datasets", s, 2, UINT64_C(1) << 50, &o->datasets))
+    return false;
+  if ((s = cli_get(cmd, a, "warmup")) &&
+      !cli_parse_u64(cmd, "warmup", s, 0, UINT64_C(1) << 50, &o->warmup))
+    return false;
+  if (cli_get(cmd, a, "batches") && cli_get(cmd, a, "replications")) {
+    cli_usage_error(cmd, "--batches and --replications exclude each other");
+    return false;
+  }
+  if ((s = cli_get(cmd, a, "batches"))) {
+    if (!cli_parse_u64(cmd, "batches", s, 2, CLI_MAX_GROUPS, &v))
+      return false;
+    o->batches = (uint32_t)v;
+  }
+  if ((s = cli_get(cmd, a, "replications"))) {
+    if (!cli_parse_u64(cmd, "replications", s, 2, CLI_MAX_GROUPS, &v))
+      return false;
+    o->replications = (uint32_t)v;
+  }
+  return !(s = cli_get(cmd, a, "seed")) || cli_parse_u64(cmd, "seed", s, 0, UINT64_MAX, &o->seed);
+}
+
+/* --associated, --resource-law, --no-bounds, --latency's --source-rate. */
+static bool parse_sim_case(const cli_args *a, batch_cli *c) {
+  const cli_command *cmd = &cli_batch_command;
+  stp_sim_options *o = &c->sim;
+  const char *s;
+  o->associated = cli_flag(cmd, a, "associated");
+  if ((s = cli_get(cmd, a, "resource-law"))) {
+    stp_error err = {0};
+    if (!o->associated) {
+      cli_usage_error(cmd, "--resource-law needs --associated");
+      return false;
+    }
+    if (stp_law_parse(s, NULL, &c->resource_law, &err) != STP_OK) {
+      cli_usage_error(cmd, "--resource-law: %s", err.message);
+      return false;
+    }
+  }
+  o->bounds = !cli_flag(cmd, a, "no-bounds");
+  if ((s = cli_get(cmd, a, "source-rate")) && !o->latency) {
+    cli_usage_error(cmd, "--source-rate needs --latency");
+    return false;
+  }
+  return !s || cli_parse_time(cmd, "source-rate", s, false, &o->source_rate);
+}
+
+/* --simulate and the options of simulate it takes (each refused without
+ * it): every row a Monte Carlo run. */
+static bool parse_simulate(const cli_args *a, stp_batch_config *cfg, batch_cli *c) {
+  const cli_command *cmd = &cli_batch_command;
+  static const char *const only[] = {"datasets", "warmup", "batches", "replications", "seed",
+                                     "associated", "resource-law", "no-bounds", "source-rate",
+                                     NULL};
+  c->simulate = cli_flag(cmd, a, "simulate");
+  for (int k = 0; only[k] && !c->simulate; k++)
+    if (cli_flag(cmd, a, only[k])) {
+      cli_usage_error(cmd, "--%s needs --simulate", only[k]);
+      return false;
+    }
+  if (!c->simulate)
+    return true;
+  if (cfg->sensitivity) {
+    cli_usage_error(cmd, "--sensitivity is eval's: not with --simulate");
+    return false;
+  }
+  stp_sim_options *o = &c->sim;
+  stp_sim_options_init(o);
+  o->utilization = cfg->utilization;
+  o->latency = cfg->latency;
+  if (!parse_sim_counts(a, o) || !parse_sim_case(a, c))
+    return false;
+  /* as simulate: --law is the simulation's default law, the bounds as eval's */
+  o->law = c->law;
+  o->resource_law = c->resource_law;
+  o->eval = cfg->options;
+  o->eval.law = NULL;
+  cfg->simulate = o;
+  cfg->utilization = cfg->latency = 0; /* the simulation's own */
+  c->limits.has_seed = true;           /* every JSON line records the seed */
+  c->limits.seed = o->seed;
+  return true;
+}
+
 static bool parse_batch_options(const cli_args *a, stp_batch_config *cfg, batch_cli *c) {
   const cli_command *cmd = &cli_batch_command;
   stp_batch_config_init(cfg);
@@ -196,6 +360,9 @@ static bool parse_batch_options(const cli_args *a, stp_batch_config *cfg, batch_
       !cli_parse_law(cmd, a, &c->law))
     return false;
   cfg->options.law = c->law;
+  c->cfg = cfg;
+  if (!parse_explain(a, cfg) || !parse_simulate(a, cfg, c))
+    return false;
   cfg->models = models == CLI_MODEL_OVERLAP  ? STP_BATCH_OVERLAP
                 : models == CLI_MODEL_STRICT ? STP_BATCH_STRICT
                 : models == CLI_MODEL_BOTH   ? STP_BATCH_BOTH
@@ -381,7 +548,8 @@ static int resume_locked(const campaign *camp, stp_batch_config *cfg, batch_cli 
   char *header = NULL;
   stp_sink *probe = NULL;
   stp_error e = {0};
-  if (stp_sink_new("eval", STP_FORMAT_CSV, NULL, &probe, &e) == STP_OK)
+  if (stp_sink_new(rows_kind(c), STP_FORMAT_CSV, NULL, &probe, &e) == STP_OK &&
+      rows_columns(c, probe))
     stp_sink_header(probe, &header, NULL, &e);
   stp_sink_free(probe);
   campaign_resume r = {0};
@@ -474,6 +642,43 @@ static int run_plain(const cli_command *cmd, const cli_args *a, const stp_batch_
   return rc;
 }
 
+/* What the rows of this batch hold, so that --resume and --merge call the
+ * rows of a batch with other options foreign (as those of another
+ * --model): what each row adds (JSON lines; a CSV header has the columns
+ * of its options, which --resume checks), and a simulation's seed,
+ * measured data sets, groups, case and law. */
+static void campaign_keys(campaign *camp, batch_cli *c) {
+  const stp_batch_config *cfg = c->cfg;
+  size_t k = 0;
+  const char *present = "*";
+#define KEY(path, value) (camp->keys[k] = (path), camp->want[k++] = (value))
+  if (!c->simulate) {
+    KEY("sensitivity", cfg->sensitivity ? present : NULL);
+    KEY("utilization", cfg->utilization ? present : NULL);
+    KEY("latency", cfg->latency ? present : NULL);
+    KEY("simulation.seed", NULL); /* a simulation's rows: CSV and JSON */
+  } else {
+    const stp_sim_options *o = cfg->simulate;
+    bool replicated = o->replications >= 2;
+    uint64_t groups = replicated ? o->replications : o->batches;
+    snprintf(c->want[0], sizeof c->want[0], "%" PRIu64, o->seed);
+    snprintf(c->want[1], sizeof c->want[1], "%" PRIu64, groups ? o->datasets / groups * groups : 0);
+    snprintf(c->want[2], sizeof c->want[2], "%" PRIu64, groups);
+    KEY("simulation.seed", c->want[0]);
+    KEY("simulation.datasets", c->want[1]);
+    KEY("simulation.batches", replicated ? NULL : c->want[2]);
+    KEY("simulation.replications", replicated ? c->want[2] : NULL);
+    KEY("associated", o->associated ? "true" : "false");
+    KEY("utilization", o->utilization ? present : NULL);
+    KEY("latency", o->latency ? present : NULL);
+    KEY("deterministic.throughput", NULL); /* an evaluation's rows: CSV and JSON */
+    if (o->law)
+      KEY("law", stp_law_spec(o->law));
+  }
+#undef KEY
+  camp->keys[k] = NULL;
+}
+
 static int run_inputs(const cli_command *cmd, const cli_args *a, stp_batch_input *in, size_t n,
                       stp_batch_config *cfg, batch_cli *c) {
   char from[128], msg[512];
@@ -483,7 +688,12 @@ static int run_inputs(const cli_command *cmd, const cli_args *a, stp_batch_input
   if (rc != CLI_OK)
     return rc;
   campaign camp = {0};
-  if ((c->resume || c->merge) && !campaign_init(&camp, mine, nmine, cfg->models, msg, sizeof msg)) {
+  bool planned = !c->resume && !c->merge;
+  if (!planned && campaign_init(&camp, mine, nmine, cfg->models, msg, sizeof msg)) {
+    campaign_keys(&camp, c);
+    planned = true;
+  }
+  if (!planned) {
     cli_error("%s", msg);
     rc = CLI_USAGE;
   } else if (c->merge) {
@@ -535,6 +745,7 @@ static int run_batch(int argc, char **argv) {
     rc = rc ? rc : CLI_FAILURE;
   stp_batch_inputs_free(in, n);
   stp_law_free(c.law);
+  stp_law_free(c.resource_law);
   cli_args_free(&a);
 #ifdef STP_MPI
   batch_mpi_release(); /* whatever happened, no rank waits for inputs any longer */
@@ -545,7 +756,8 @@ static int run_batch(int argc, char **argv) {
 const cli_command cli_batch_command = {
     .name = "batch",
     .synopsis = "batch FILE|DIR... [--jobs N] [--model overlap|strict|both] [--format csv|jsonl] "
-                "[--law SPEC] [-o OUT] [--shard I/N] [--resume OUT | --merge PARTS]",
+                "[--law SPEC] [-o OUT] [--shard I/N] [--resume OUT | --merge PARTS] "
+                "[--sensitivity] [--utilization] [--latency] [--simulate [--datasets N] [--seed S]]",
     .summary = "Evaluate many mapping files on worker threads: one row per file and model, in\n"
                "input order, as CSV or JSON lines.",
     .details = "A directory stands for every *.json file below it (recursively, sorted by path).\n"
@@ -560,7 +772,15 @@ const cli_command cli_batch_command = {
                "(by default, in a Slurm job array, I and N of the array task); --resume OUT skips\n"
                "the inputs OUT holds (rows not cut short by an interrupt) and appends the\n"
                "others' rows; --merge PARTS writes the rows of the parts in input order, as one\n"
-               "run would, and fails, naming them, on lost, duplicated or foreign rows.",
+               "run would, and fails, naming them, on lost, duplicated or foreign rows (rows\n"
+               "made with other options among them).\n"
+               "--sensitivity, --utilization, --latency: each row also holds what eval gives\n"
+               "(JSON lines: the whole lists; CSV: summary columns: the top-ranked sensitivity,\n"
+               "the resource of the largest busy time, the saturated count, the latency).\n"
+               "--simulate: each row is simulate --json's of its file (--law is the runs' law;\n"
+               "--datasets, --warmup, --batches, --replications, --seed, --associated,\n"
+               "--resource-law, --no-bounds, --source-rate as simulate's); every file starts\n"
+               "from the same seed, so a row is the same whatever --jobs, --shard or --resume.",
     .options = batch_options,
     .run = run_batch,
     .opens_output = true,

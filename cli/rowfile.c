@@ -186,10 +186,14 @@ static char *csv_field(const char *rec, size_t len, size_t want, bool *missing) 
   return out;
 }
 
-/* The column numbers of file, model and status in the header. */
-static bool csv_columns(const char *rec, size_t len, size_t col[3]) {
+/* The column numbers of file, model and status in the header, then of the
+ * keys (SIZE_MAX: no such column). */
+static bool csv_columns(const char *rec, size_t len, const char *const *keys,
+                        size_t col[3 + ROWFILE_MAX_KEYS]) {
   static const char *const names[3] = {"file", "model", "status"};
   bool found[3] = {false, false, false};
+  for (size_t k = 0; k < ROWFILE_MAX_KEYS; k++)
+    col[3 + k] = SIZE_MAX;
   for (size_t c = 0;; c++) {
     bool missing;
     char *name = csv_field(rec, len, c, &missing);
@@ -200,17 +204,73 @@ static bool csv_columns(const char *rec, size_t len, size_t col[3]) {
         col[k] = c;
         found[k] = true;
       }
+    for (size_t k = 0; keys && keys[k] && k < ROWFILE_MAX_KEYS; k++)
+      if (col[3 + k] == SIZE_MAX && strcmp(name, keys[k]) == 0)
+        col[3 + k] = c;
     free(name);
   }
   return found[0] && found[1] && found[2];
+}
+
+/* ---- the keys of a row ----------------------------------------------------------- */
+
+/* The member at a JSON path "a.b" of o, or NULL. */
+static json_t *json_path(json_t *o, const char *path) {
+  char key[128];
+  while (o && json_is_object(o)) {
+    size_t n = strcspn(path, ".");
+    if (n >= sizeof key)
+      return NULL;
+    memcpy(key, path, n);
+    key[n] = '\0';
+    o = json_object_get(o, key);
+    if (!path[n])
+      return o;
+    path += n + 1;
+  }
+  return NULL;
+}
+
+/* A value as CSV writes it, "*" for an object or an array, NULL for null
+ * or an empty string; *oom when out of memory. */
+static char *json_text(const json_t *v, bool *oom) {
+  char buf[64];
+  const char *t = NULL;
+  if (json_is_string(v))
+    t = json_string_value(v);
+  else if (json_is_integer(v))
+    snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v)), t = buf;
+  else if (json_is_real(v))
+    snprintf(buf, sizeof buf, "%.17g", json_real_value(v)), t = buf;
+  else if (json_is_boolean(v))
+    t = json_is_true(v) ? "true" : "false";
+  else if (json_is_object(v) || json_is_array(v))
+    t = "*";
+  if (!t || !*t)
+    return NULL;
+  char *out = strdup(t);
+  *oom = !out;
+  return out;
+}
+
+static void free_values(rowfile_row *row) {
+  for (size_t k = 0; k < ROWFILE_MAX_KEYS; k++) {
+    free((char *)row->values[k]);
+    row->values[k] = NULL;
+  }
 }
 
 /* ---- rows ---------------------------------------------------------------------- */
 
 /* The three fields of a JSON line; false when it is not a batch row
  * (row->file then NULL) or out of memory (*oom). */
-static bool json_row(const char *rec, size_t len, rowfile_row *row, char **file, bool *oom) {
+static bool json_row(const char *rec, size_t len, const char *const *keys, rowfile_row *row,
+                     char **file, bool *oom) {
   json_t *o = json_loadb(rec, len, 0, NULL);
+  for (size_t k = 0; o && keys && keys[k] && k < ROWFILE_MAX_KEYS; k++) {
+    row->values[k] = json_text(json_path(o, keys[k]), oom);
+    row->known[k] = true;
+  }
   json_t *f = json_object_get(o, "file"), *model = json_object_get(o, "model");
   json_t *status = json_object_get(o, "status");
   bool ok = json_is_string(f) && (!model || json_is_null(model) || json_is_string(model)) &&
@@ -225,14 +285,25 @@ static bool json_row(const char *rec, size_t len, rowfile_row *row, char **file,
   return ok;
 }
 
-static bool csv_row(const char *rec, size_t len, const size_t col[3], rowfile_row *row,
-                    char **file, bool *oom) {
-  bool missing[3];
+static bool csv_row(const char *rec, size_t len, const size_t col[3 + ROWFILE_MAX_KEYS],
+                    rowfile_row *row, char **file, bool *oom) {
+  for (size_t k = 0; k < ROWFILE_MAX_KEYS; k++) {
+    bool missing = false;
+    char *v = col[3 + k] == SIZE_MAX ? NULL : csv_field(rec, len, col[3 + k], &missing);
+    *oom = *oom || (col[3 + k] != SIZE_MAX && !v && !missing);
+    row->known[k] = col[3 + k] != SIZE_MAX && !missing;
+    if (v && !*v) {
+      free(v);
+      v = NULL;
+    }
+    row->values[k] = v;
+  }
+  bool missing[3], keys_oom = *oom;
   char *f[3];
   for (int k = 0; k < 3; k++)
     f[k] = csv_field(rec, len, col[k], &missing[k]);
   bool ok = f[0] && f[1] && f[2];
-  *oom = !ok && !missing[0] && !missing[1] && !missing[2];
+  *oom = keys_oom || (!ok && !missing[0] && !missing[1] && !missing[2]);
   if (ok) {
     *file = f[0];
     row->model = model_code(f[1]);
@@ -249,9 +320,10 @@ typedef struct read_job {
   reader *r;
   rowfile *rf;
   const char *csv_header;
+  const char *const *keys;
   rowfile_sink sink;
   void *ctx;
-  size_t col[3];
+  size_t col[3 + ROWFILE_MAX_KEYS];
   char *msg;
   size_t n;
 } read_job;
@@ -265,7 +337,7 @@ static int take_record(read_job *j) {
     return failc(CLI_USAGE, j->msg, j->n, "%s:%llu: a NUL byte: not rows of `streamtp batch`",
                  rf->path, (unsigned long long)r->line_no);
   if (csv && !rf->header) {
-    if (!csv_columns(r->rec, r->len, j->col))
+    if (!csv_columns(r->rec, r->len, j->keys, j->col))
       return failc(CLI_USAGE, j->msg, j->n, "%s:1: not rows of `streamtp batch`: the CSV "
                    "header has no file, model and status columns", rf->path);
     if (!(rf->header = strdup(r->rec)))
@@ -276,7 +348,9 @@ static int take_record(read_job *j) {
   char *file = NULL;
   bool oom = false;
   bool ok = csv ? csv_row(r->rec, r->len, j->col, &row, &file, &oom)
-                : json_row(r->rec, r->len, &row, &file, &oom);
+                : json_row(r->rec, r->len, j->keys, &row, &file, &oom);
+  if (oom || !ok)
+    free_values(&row);
   if (oom) {
     free(file);
     return failc(CLI_FAILURE, j->msg, j->n, "%s: out of memory", rf->path);
@@ -288,6 +362,7 @@ static int take_record(read_job *j) {
   row.file = file;
   rf->nrows++;
   ok = !j->sink || j->sink(j->ctx, rf, &row, j->msg, j->n);
+  free_values(&row);
   free(file);
   return ok ? CLI_OK : CLI_USAGE;
 }
@@ -363,6 +438,12 @@ static int open_regular(const char *path, char *msg, size_t n) {
 
 int rowfile_read(const char *path, int format, const char *csv_header, rowfile_sink sink,
                  void *ctx, rowfile *rf, char *msg, size_t n) {
+  return rowfile_read_keys(path, format, csv_header, NULL, sink, ctx, rf, msg, n);
+}
+
+int rowfile_read_keys(const char *path, int format, const char *csv_header,
+                      const char *const *keys, rowfile_sink sink, void *ctx, rowfile *rf,
+                      char *msg, size_t n) {
   memset(rf, 0, offsetof(rowfile, tail));
   rf->ntail = 0;
   if (!(rf->path = strdup(path)))
@@ -382,8 +463,8 @@ int rowfile_read(const char *path, int format, const char *csv_header, rowfile_s
   if (format == ROWFILE_GUESS)
     format = any && r->buf[0] == '{' ? ROWFILE_JSONL : ROWFILE_CSV;
   rf->format = format;
-  read_job j = {.r = r, .rf = rf, .csv_header = csv_header, .sink = sink, .ctx = ctx, .msg = msg,
-                .n = n};
+  read_job j = {.r = r, .rf = rf, .csv_header = csv_header, .keys = keys, .sink = sink,
+                .ctx = ctx, .msg = msg, .n = n};
   if (rc == CLI_OK)
     rc = read_records(&j);
   close(r->fd);

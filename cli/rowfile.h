@@ -1,8 +1,10 @@
 /* rowfile.h: the rows a `batch` wrote (CSV or JSON lines), read back for
  * --resume and --merge: per row its input file, model and status, and where
  * its text lies, so that rows are copied byte for byte and never re-encoded.
- * Only the fields "file", "model" and "status" are read: the others may be
- * renamed (docs/format.md) without breaking a campaign in progress.  The
+ * Only the fields "file", "model" and "status" are read, and the keys a
+ * caller names (the options a row was made with: rowfile_read_keys): the
+ * others may be renamed (docs/format.md) without breaking a campaign in
+ * progress.  The
  * reader streams: it holds one record at a time (at most ROWFILE_MAX_RECORD
  * bytes), hands each row to the caller, and reads only regular files. */
 #ifndef STP_ROWFILE_H
@@ -25,6 +27,9 @@ enum { ROW_OK = 0, ROW_INPUT_ERROR, ROW_INTERNAL_ERROR, ROW_CUT };
  * a row from anything else: its file field). */
 #define ROWFILE_TAIL_MAX 16384
 
+/* The keys a row's options are read from, at most. */
+#define ROWFILE_MAX_KEYS 12
+
 typedef struct rowfile_row {
   const char *file; /* the "file" field (valid during the call of the sink) */
   uint8_t model;    /* ROW_MODEL_* ("model" null or empty: NONE) */
@@ -32,6 +37,12 @@ typedef struct rowfile_row {
   uint64_t offset;  /* of the record's first byte */
   uint64_t length;  /* bytes, its final line break included */
   uint64_t line;    /* line where the record starts, from 1 */
+  /* The keys asked for (rowfile_read_keys), valid during the call of the
+   * sink: the value as CSV writes it ("*" for a JSON object or array),
+   * NULL when null, empty or absent; known[k] false when a CSV header has
+   * no such column (nothing can be said). */
+  const char *values[ROWFILE_MAX_KEYS];
+  bool known[ROWFILE_MAX_KEYS];
 } rowfile_row;
 
 typedef struct rowfile {
@@ -66,6 +77,12 @@ typedef bool (*rowfile_sink)(void *ctx, const rowfile *rf, const rowfile_row *ro
  * error or out of memory.  rf is filled in every case (rowfile_free). */
 int rowfile_read(const char *path, int format, const char *csv_header, rowfile_sink sink,
                  void *ctx, rowfile *rf, char *msg, size_t n);
+/* The same, reading also the fields at the JSON paths keys (NULL-terminated,
+ * at most ROWFILE_MAX_KEYS; NULL: none) of every row: a CSV column of that
+ * name, a member of a JSON line. */
+int rowfile_read_keys(const char *path, int format, const char *csv_header,
+                      const char *const *keys, rowfile_sink sink, void *ctx, rowfile *rf,
+                      char *msg, size_t n);
 void rowfile_free(rowfile *rf);
 
 /* The status of a row as its "status" field names it. */

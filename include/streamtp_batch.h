@@ -55,6 +55,14 @@ typedef struct stp_batch_row {
   const char *message;        /* the error with context; NULL when status is STP_OK */
   double seconds;             /* reading plus evaluating this row */
   stp_limit limit;            /* with STP_ELIMIT: the limit (streamtp_base.h) */
+  /* What the configuration asked besides the evaluation (NULL otherwise,
+   * and when status is not STP_OK): streamtp_explain.h's results. */
+  const struct stp_sensitivity_result *sensitivity; /* ranked as asked */
+  size_t top;                                      /* of them, the first top (0: all) */
+  const struct stp_utilization *utilization;
+  const struct stp_latency_result *latency;
+  int simulated;              /* a row of a Monte Carlo batch (stp_batch_config.simulate) */
+  const stp_sim_result *sim;  /* its simulation (result NULL); NULL when status is not STP_OK */
 } stp_batch_row;
 
 typedef struct stp_batch_summary {
@@ -80,6 +88,21 @@ typedef struct stp_batch_config {
   void (*progress)(const stp_batch_summary *sofar, void *ctx);
   double progress_interval;
   void *ctx;
+  /* Each row also holds (eval --sensitivity, --utilization, --latency):
+   * the elasticities, ranked by rank_by (an stp_rank_by of
+   * streamtp_explain.h; default exp) and the first `top` kept (0: all);
+   * the busy fractions; the latency alone in the pipeline (the first 1000
+   * paths listed).  A failure of one of them fails the row. */
+  int sensitivity, utilization, latency;
+  int rank_by;
+  size_t top;
+  /* Not NULL: every row is a Monte Carlo run (stp_simulate with these
+   * options, the same seed for every input: a row depends only on its
+   * input) instead of an evaluation; its utilization and latency are the
+   * simulation's own (simulate->utilization, ->latency), sensitivity is
+   * refused (EINVAL).  simulate->control is ignored: options.control
+   * stops the runs. */
+  const stp_sim_options *simulate;
 } stp_batch_config;
 
 /* Fill cfg with the defaults (jobs 0, file models, stp_options_init). */

@@ -92,6 +92,18 @@ STP_API stp_status stp_result_json(const stp_mapping *m, const stp_result *r, st
  * row's seconds, status and error (kind "eval"). */
 STP_API stp_status stp_batch_row_json(const stp_batch_row *row, stp_record **out, stp_error *err);
 
+/* The CSV columns (JSON paths) of the rows of a batch run with cfg (NULL:
+ * the defaults): eval's (simulate's for a Monte Carlo batch), then the
+ * summary columns of what cfg adds before "seconds", "status" and "error"
+ * (docs/guide/batch.md): the first sensitivity ("sensitivity.0.*": the
+ * top-ranked), the resource of the largest busy time ("utilization_max.*",
+ * an item of "utilization") and the number of saturated resources
+ * ("utilization_saturated"), which the CSV of a record with "utilization"
+ * derives from it, and the latency's max and mean.  Writes at most cap - 1
+ * of them and a NULL into out (static strings); returns how many there
+ * are. */
+STP_API size_t stp_batch_csv_columns(const stp_batch_config *cfg, const char **out, size_t cap);
+
 /* How far a batch got (its progress, its end): inputs, inputs_done, rows,
  * failed_rows, input_errors, internal_errors, interrupted, seconds. */
 STP_API stp_status stp_batch_summary_json(const stp_batch_summary *s, stp_record **out,

@@ -87,6 +87,24 @@ json_t *stp__utilization_json(const stp_utilization *u) {
   return a;
 }
 
+json_t *stp__utilization_csv(const json_t *rec) {
+  const json_t *a = stp__jget(rec, "utilization"), *top = NULL;
+  if (!json_is_array(a))
+    return NULL;
+  size_t saturated = 0;
+  for (size_t k = 0; k < json_array_size(a); k++) {
+    const json_t *it = json_array_get(a, k);
+    if (!top || stp__jgetd(it, "busy") > stp__jgetd(top, "busy"))
+      top = it;
+    saturated += json_is_true(stp__jget(it, "saturated"));
+  }
+  json_t *o = json_object();
+  if (top)
+    stp__jset(o, "utilization_max", json_incref((json_t *)top));
+  stp__jset(o, "utilization_saturated", stp__ju64(saturated));
+  return o;
+}
+
 static json_t *sim_latency_json(const stp_sim_latency *l) {
   json_t *o = mean_ci_json(l->mean, l->ci_low, l->ci_high);
   stp__jset(o, "quantiles", json_pack("{s:o,s:o,s:o}", "0.5", stp__jnum(l->q50), "0.9",

@@ -106,15 +106,22 @@ void stp__jset(json_t *o, const char *key, json_t *v) {
     json_object_set_new(o, key, v);
 }
 
+/* An array's item by a segment of digits ("sensitivity.0.of"), or NULL. */
+static json_t *array_item(const json_t *a, const char *key) {
+  if (!key[0] || key[strspn(key, "0123456789")] || strlen(key) > 9)
+    return NULL;
+  return json_array_get(a, (size_t)strtoul(key, NULL, 10));
+}
+
 json_t *stp__jget(const json_t *o, const char *path) {
   char key[128];
-  while (o && json_is_object(o)) {
+  while (o && (json_is_object(o) || json_is_array(o))) {
     size_t n = strcspn(path, ".");
     if (n >= sizeof key)
       return NULL;
     memcpy(key, path, n);
     key[n] = '\0';
-    o = json_object_get(o, key);
+    o = json_is_array(o) ? array_item(o, key) : json_object_get(o, key);
     if (!path[n])
       return (json_t *)o;
     path += n + 1;

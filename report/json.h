@@ -27,7 +27,8 @@ json_t *stp__jstrs(char *const *s, size_t n);
 /* Set key of o to v (stealing v; v NULL, out of memory, is ignored). */
 void stp__jset(json_t *o, const char *key, json_t *v);
 /* The value at a JSON path "a.b.c" (borrowed), or NULL.  A key holding a
- * '.' is never written, so the split is unambiguous. */
+ * '.' is never written, so the split is unambiguous; a segment of digits
+ * in an array is an index ("sensitivity.0.of": the first item's "of"). */
 json_t *stp__jget(const json_t *o, const char *path);
 /* Lookups with a default: the number (NaN when null or absent), the
  * string (NULL), the integer (0). */

@@ -14,12 +14,12 @@ static const char *const eval_labels[] = {"file", "model", "det throughput", "ex
 
 static const stp__record_kind kinds[] = {
     {.name = "eval", .text = stp__text_eval, .csv = stp__eval_csv, .table = eval_table,
-     .labels = eval_labels},
+     .labels = eval_labels, .csv_derived = stp__utilization_csv},
     {.name = "batch-summary"},
     {.name = "generate", .text = stp__text_generate},
     {.name = "optimize", .text = stp__text_optimize},
     {.name = "simulate", .text = stp__text_simulate, .csv = stp__sim_csv,
-     .table = stp__sim_table, .labels = stp__sim_labels},
+     .table = stp__sim_table, .labels = stp__sim_labels, .csv_derived = stp__utilization_csv},
     {.name = "redistribute", .text = stp__text_redistribute, .csv = stp__redistribute_csv,
      .table = stp__redistribute_table, .preamble = stp__preamble_redistribute},
     {.name = "bcast", .text = stp__text_bcast, .csv = stp__bcast_csv, .table = stp__bcast_table,

@@ -5,6 +5,7 @@
 
 #include "base/core.h"
 #include "base/numfmt.h"
+#include "streamtp_explain_report.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -196,7 +197,23 @@ stp_status stp_result_json(const stp_mapping *m, const stp_result *r, stp_record
   return stp__record_new("eval", o, out, err);
 }
 
+/* A row of a Monte Carlo batch: the record of `simulate --json`, or the
+ * failure of its input (kind "simulate"). */
+static stp_status sim_row_json(const stp_batch_row *row, stp_record **out, stp_error *err) {
+  if (row->sim)
+    return stp_sim_result_json(row->mapping, row->sim, out, err);
+  json_t *o = stp__record_head(row->path, row->mapping,
+                               row->model_known ? stp_model_name(row->model) : NULL);
+  if (o) {
+    stp__jset(o, "seconds", stp__jnum(row->seconds));
+    stp__record_status(o, row->status, row->message);
+  }
+  return stp__record_new("simulate", o, out, err);
+}
+
 stp_status stp_batch_row_json(const stp_batch_row *row, stp_record **out, stp_error *err) {
+  if (row->simulated)
+    return sim_row_json(row, out, err);
   const char *model = row->model_known ? stp_model_name(row->model) : NULL;
   json_t *o = row->result ? stp__result_object(row->mapping, row->result, false)
                           : stp__record_head(row->path, row->mapping, model);
@@ -204,7 +221,17 @@ stp_status stp_batch_row_json(const stp_batch_row *row, stp_record **out, stp_er
     stp__jset(o, "seconds", stp__jnum(row->seconds));
     stp__record_status(o, row->status, row->message);
   }
-  return stp__record_new("eval", o, out, err);
+  STP_CHECK(stp__record_new("eval", o, out, err));
+  stp_explain_members x = {.sensitivity = row->sensitivity, .top = row->top,
+                           .utilization = row->utilization, .latency = row->latency};
+  if (!row->result || (!x.sensitivity && !x.utilization && !x.latency))
+    return STP_OK;
+  stp_status s = stp_record_add_explain(*out, &x, err);
+  if (s != STP_OK) {
+    stp_record_free(*out);
+    *out = NULL;
+  }
+  return s;
 }
 
 stp_status stp_batch_summary_json(const stp_batch_summary *s, stp_record **out, stp_error *err) {
@@ -232,6 +259,66 @@ const char *const stp__eval_csv[] = {
     "exact_law.period", "exact_law.method", "exact_law.states", "exact_law.solver",
     "exact_law.sweeps", "exact_law.residual", "exact_law.reason", "seconds", "status", "error",
     NULL};
+
+/* The columns of eval (kind 0) or simulate (1) before "seconds": where
+ * the batch's own columns go. */
+static size_t base_columns(int kind, const char **out, size_t cap) {
+  const char *const *cols = kind ? stp__sim_csv : stp__eval_csv;
+  size_t n = 0;
+  for (size_t k = 0; cols[k] && strcmp(cols[k], "seconds") != 0; k++, n++)
+    if (n < cap)
+      out[n] = cols[k];
+  return n;
+}
+
+static size_t add_columns(const char *const *cols, const char **out, size_t n, size_t cap) {
+  for (size_t k = 0; cols[k]; k++, n++)
+    if (n < cap)
+      out[n] = cols[k];
+  return n;
+}
+
+size_t stp_batch_csv_columns(const stp_batch_config *cfg, const char **out, size_t cap) {
+  static const char *const sens[] = {
+      "sensitivity.0.parameter", "sensitivity.0.of", "sensitivity.0.value",
+      "sensitivity.0.deterministic.elasticity", "sensitivity.0.deterministic.left",
+      "sensitivity.0.exponential.elasticity", "sensitivity.0.law.elasticity",
+      "sensitivity_solve.rank_by", NULL};
+  static const char *const util[] = {
+      "utilization_max.resource", "utilization_max.busy", "utilization_max.deterministic",
+      "utilization_max.exponential", "utilization_max.law", NULL};
+  static const char *const util_sim[] = {"utilization_max.simulation.mean",
+                                         "utilization_max.simulation.ci95", NULL};
+  static const char *const saturated[] = {"utilization_saturated", NULL};
+  static const char *const lat[] = {"latency.deterministic.max", "latency.deterministic.mean",
+                                    NULL};
+  static const char *const lat_sim[] = {"latency.simulation.mean", "latency.simulation.ci95",
+                                        "latency.simulation.rate", NULL};
+  static const char *const tail[] = {"seconds", "status", "error", NULL};
+  if (!out)
+    cap = 0;
+  else if (cap)
+    cap--; /* room for the NULL */
+  bool sim = cfg && cfg->simulate;
+  size_t n = base_columns(sim, out, cap);
+  if (cfg && cfg->sensitivity && !sim)
+    n = add_columns(sens, out, n, cap);
+  if (cfg && (sim ? cfg->simulate->utilization : cfg->utilization)) {
+    n = add_columns(util, out, n, cap);
+    if (sim)
+      n = add_columns(util_sim, out, n, cap);
+    n = add_columns(saturated, out, n, cap);
+  }
+  if (cfg && (sim ? cfg->simulate->latency : cfg->latency)) {
+    n = add_columns(lat, out, n, cap);
+    if (sim)
+      n = add_columns(lat_sim, out, n, cap);
+  }
+  n = add_columns(tail, out, n, cap);
+  if (out)
+    out[n < cap ? n : cap] = NULL;
+  return n;
+}
 
 /* ---- the text report -------------------------------------------------------------- */
 static void names_text(FILE *f, const json_t *procs, size_t n, size_t max) {

@@ -35,6 +35,10 @@ typedef struct stp__record_kind {
   /* Optional: the text after the reports of a stream, from all its records
    * (an array): bcast's comparison of its heuristics. */
   void (*summary)(FILE *f, const json_t *records);
+  /* Optional: members the CSV line of a record derives from its JSON (a
+   * new object, or NULL: none), for summary columns of what JSON holds as
+   * a list (eval's and simulate's "utilization_max"). */
+  json_t *(*csv_derived)(const json_t *rec);
 } stp__record_kind;
 
 const stp__record_kind *stp__kind_find(const char *name);
@@ -136,6 +140,11 @@ json_t *stp__utilization_json(const stp_utilization *u);
 json_t *stp__latency_json(const stp_latency_result *l, const stp_sim_latency *sim);
 /* Their text, in eval's and simulate's reports. */
 void stp__utilization_text(FILE *f, const json_t *utilization);
+/* The CSV's summary of a record's "utilization" (NULL without one):
+ * "utilization_max", its item of the largest "busy" (the first of them),
+ * which has the largest busy fraction under every throughput, and
+ * "utilization_saturated", how many items are saturated. */
+json_t *stp__utilization_csv(const json_t *rec);
 void stp__latency_text(FILE *f, const json_t *latency);
 void stp__text_sweep(FILE *f, const json_t *rec, size_t index);
 extern const char *const stp__sweep_csv[];

@@ -169,6 +169,21 @@ static bool keep(stp_sink *s, const stp_record *r) {
   return json_array_append(s->rows, r->obj) == 0;
 }
 
+/* What a CSV line reads: the record, with the members its kind derives
+ * for CSV (a new reference; NULL when out of memory). */
+static json_t *csv_view(const stp_sink *s, const stp_record *r) {
+  json_t *extra = s->kind->csv_derived ? s->kind->csv_derived(r->obj) : NULL;
+  if (!extra)
+    return json_incref(r->obj);
+  json_t *view = json_copy(r->obj); /* shallow: the members are shared */
+  if (view && json_object_update(view, extra) != 0) {
+    json_decref(view);
+    view = NULL;
+  }
+  json_decref(extra);
+  return view;
+}
+
 stp_status stp_sink_put(stp_sink *s, const stp_record *r, char **text, size_t *len,
                         stp_error *err) {
   *text = NULL;
@@ -187,9 +202,14 @@ stp_status stp_sink_put(stp_sink *s, const stp_record *r, char **text, size_t *l
     return st;
   }
   case STP_FORMAT_CSV: {
-    csv_record line = {{s->columns, r->obj}, !s->header_done};
+    json_t *view = csv_view(s, r);
+    if (!view)
+      return stp__oom(err, "a CSV line");
+    csv_record line = {{s->columns, view}, !s->header_done};
     s->header_done = 1;
-    return stp__render(put_csv_record, &line, text, len, err);
+    stp_status st = stp__render(put_csv_record, &line, text, len, err);
+    json_decref(view);
+    return st;
   }
   case STP_FORMAT_TABLE:
     if (!keep(s, r)) /* a table waits for its widths */

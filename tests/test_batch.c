@@ -2,8 +2,11 @@
  * (recursion, sorting, *.json only), rows in input order whatever the number
  * of workers, error rows for bad files, models, summary counts, the sink
  * stopping the batch, and the interrupt flag.  Each row is checked against a
- * direct stp_evaluate of the same file in this thread. */
+ * direct stp_evaluate of the same file in this thread; the sensitivities,
+ * utilization and latency a row adds against a tandem's closed forms, and
+ * Monte Carlo rows against stp_simulate with the same seed. */
 #include "streamtp_batch.h"
+#include "streamtp_explain.h"
 #include "streamtp_generate.h"
 #include "support/testutil.h"
 
@@ -407,4 +410,156 @@ Test(batch_run, bad_arguments_are_refused) {
   cr_assert_eq(stp_batch_run(NULL, 2, &cfg, &sum, &err), STP_EINVAL, "no inputs");
   cr_assert_eq(stp_batch_run(NULL, 0, &cfg, &sum, &err), STP_OK, "an empty batch");
   cr_assert_eq(sum.rows, 0);
+}
+
+/* ---- what rows add: sensitivities, utilization, latency; Monte Carlo rows ------------ */
+/* A tandem without replication: T1 (work 6, output 4) on P0 (speed 2), T2
+ * (work 9) on P1 (speed 1), bandwidth 2.  Overlap, deterministic: the cycle
+ * times are P0 6/2 = 3, P0 out and P1 in 4/2 = 2, P1 9/1 = 9, so the
+ * period is 9; a data set alone takes 3 + 2 + 9 = 14; the busy fractions
+ * (P0, P0 out, P1, P1 in) are 3/9, 2/9, 1 and 2/9; only P1's speed (+1) and T2's work (-1) move the
+ * throughput. */
+static const char tandem[] =
+    "{\"stages\": [{\"name\": \"T1\", \"work\": 6, \"output\": 4}, {\"name\": \"T2\", "
+    "\"work\": 9}], \"processors\": [{\"name\": \"P0\", \"speed\": 2}, {\"name\": \"P1\", "
+    "\"speed\": 1}], \"bandwidth\": 2, \"mapping\": [[\"P0\"], [\"P1\"]]}";
+
+typedef struct explained {
+  size_t n;
+  int has[3];
+  double util[4], util_exp_p1, exp, latency_max, latency_mean;
+  double speed_p1, work_t2, others_max;
+  const char *first_kind;
+  double sim[2], sim_low[2];
+  uint64_t seed[2];
+} explained;
+
+static stp_status keep_explained(const stp_batch_row *row, void *ctx, stp_error *err) {
+  (void)err;
+  explained *x = ctx;
+  cr_assert_eq(row->status, STP_OK, "%s", row->message ? row->message : "");
+  if (row->simulated) {
+    cr_assert_lt(x->n, 2);
+    cr_assert_null(row->result);
+    cr_assert_not_null(row->sim);
+    x->sim[x->n] = row->sim->throughput;
+    x->sim_low[x->n] = row->sim->ci_low;
+    x->seed[x->n++] = row->sim->seed;
+    return STP_OK;
+  }
+  x->n++;
+  x->has[0] = row->sensitivity != NULL;
+  x->has[1] = row->utilization != NULL;
+  x->has[2] = row->latency != NULL;
+  x->exp = row->result->exp_throughput;
+  const stp_utilization *u = row->utilization;
+  cr_assert_eq(u->n, 4, "P0, P0 out, P1, P1 in");
+  for (size_t k = 0; k < 4; k++)
+    x->util[k] = u->items[k].det;
+  x->util_exp_p1 = u->items[2].exp;
+  x->latency_max = row->latency->max;
+  x->latency_mean = row->latency->mean;
+  const stp_sensitivity_result *s = row->sensitivity;
+  x->first_kind = stp_param_kind_name(s->items[0].kind);
+  for (size_t k = 0; k < s->n; k++) {
+    const stp_sensitivity *it = &s->items[k];
+    if (it->kind == STP_PARAM_SPEED && strcmp(it->of, "P1") == 0)
+      x->speed_p1 = it->det.elasticity;
+    else if (it->kind == STP_PARAM_WORK && strcmp(it->of, "T2") == 0)
+      x->work_t2 = it->det.elasticity;
+    else if (fabs(it->det.elasticity) > x->others_max)
+      x->others_max = fabs(it->det.elasticity);
+  }
+  return STP_OK;
+}
+
+Test(batch_run, rows_hold_the_sensitivities_utilization_and_latency_asked) {
+  scratch s;
+  scratch_init(&s);
+  char *path = write_text(&s, "tandem.json", tandem);
+  stp_batch_input *in = inputs_of(&path, 1);
+  stp_batch_config cfg;
+  stp_batch_config_init(&cfg);
+  cfg.sink = keep_explained;
+  cfg.sensitivity = cfg.utilization = cfg.latency = 1;
+  cfg.rank_by = STP_RANK_DET;
+  explained x = {0};
+  cfg.ctx = &x;
+  stp_error err = {0};
+  cr_assert_eq(stp_batch_run(in, 1, &cfg, NULL, &err), STP_OK, "%s", err.message);
+  cr_assert_eq(x.n, 1);
+  cr_assert(x.has[0] && x.has[1] && x.has[2]);
+  const double util[4] = {3.0 / 9, 2.0 / 9, 1, 2.0 / 9};
+  for (size_t k = 0; k < 4; k++)
+    assert_close(x.util[k], util[k], TOL_EXACT);
+  assert_close(x.util_exp_p1, 9 * x.exp, TOL_EXACT); /* throughput x busy time */
+  assert_close(x.latency_max, 14, TOL_EXACT);
+  assert_close(x.latency_mean, 14, TOL_EXACT);
+  assert_close(x.speed_p1, 1, TOL_EXACT);
+  assert_close(x.work_t2, -1, TOL_EXACT);
+  cr_assert_lt(x.others_max, 1e-12);
+  cr_assert_str_eq(x.first_kind, "speed", "ranked by det: P1's speed first");
+  stp_batch_inputs_free(in, 1);
+  scratch_free(&s);
+}
+
+Test(batch_run, monte_carlo_rows_are_stp_simulate_s_whatever_the_workers) {
+  scratch s;
+  scratch_init(&s);
+  char *paths[2] = {write_text(&s, "tandem.json", tandem),
+                    write_generated(&s, "g.json", 4, STP_MODEL_OVERLAP)};
+  stp_batch_input *in = inputs_of(paths, 2);
+  stp_sim_options so;
+  stp_sim_options_init(&so);
+  so.datasets = 20000;
+  so.seed = 42;
+  double want[2];
+  for (size_t k = 0; k < 2; k++) { /* the same runs, one by one in this thread */
+    stp_mapping *m;
+    stp_sim_result *r;
+    stp_error err = {0};
+    cr_assert_eq(stp_mapping_load_file(paths[k], &m, &err), STP_OK, "%s", err.message);
+    cr_assert_eq(stp_simulate(m, STP_MODEL_OVERLAP, &so, &r, &err), STP_OK, "%s", err.message);
+    want[k] = r->throughput;
+    stp_sim_result_free(r);
+    stp_mapping_free(m);
+  }
+  assert_close(want[0], 1.0 / 9, 0.05); /* a tandem of exponential stations: its slowest */
+  for (size_t jobs = 1; jobs <= 2; jobs++) {
+    stp_batch_config cfg;
+    stp_batch_config_init(&cfg);
+    cfg.jobs = jobs;
+    cfg.sink = keep_explained;
+    cfg.simulate = &so;
+    explained x = {0};
+    cfg.ctx = &x;
+    stp_error err = {0};
+    cr_assert_eq(stp_batch_run(in, 2, &cfg, NULL, &err), STP_OK, "%s", err.message);
+    cr_assert_eq(x.n, 2);
+    for (size_t k = 0; k < 2; k++) {
+      cr_assert_eq(x.sim[k], want[k], "jobs %zu, row %zu: the same draws", jobs, k);
+      cr_assert_eq(x.seed[k], 42);
+      cr_assert_lt(x.sim_low[k], x.sim[k]);
+    }
+  }
+  stp_batch_inputs_free(in, 2);
+  scratch_free(&s);
+}
+
+Test(batch_run, a_simulation_has_no_sensitivities_and_rank_by_is_checked) {
+  stp_batch_config cfg;
+  stp_batch_config_init(&cfg);
+  cr_assert_eq(cfg.rank_by, STP_RANK_EXP, "eval's default");
+  stp_sim_options so;
+  stp_sim_options_init(&so);
+  cfg.sink = keep_explained;
+  cfg.simulate = &so;
+  cfg.sensitivity = 1;
+  stp_error err = {0};
+  cr_assert_eq(stp_batch_run(NULL, 0, &cfg, NULL, &err), STP_EINVAL);
+  cr_assert(strstr(err.message, "simulation"), "%s", err.message);
+  cfg.simulate = NULL;
+  cfg.rank_by = 7;
+  cr_assert_eq(stp_batch_run(NULL, 0, &cfg, NULL, &err), STP_EINVAL);
+  cr_assert(strstr(err.message, "rank_by"), "%s", err.message);
 }

@@ -14,6 +14,7 @@
  * starts. */
 #include "base/core.h"
 #include "streamtp_batch.h"
+#include "streamtp_explain.h"
 
 #include <jansson.h>
 #include <pthread.h>
@@ -33,6 +34,11 @@ typedef struct slot {
   stp_batch_row rows[2];
   stp_result *results[2];
   char *messages[2];
+  /* what the configuration asks besides (stp_batch_config) */
+  stp_sensitivity_result *sensitivity[2];
+  stp_utilization *utilization[2];
+  stp_latency_result *latency[2];
+  stp_sim_result *sim[2];
 } slot;
 
 typedef struct batch {
@@ -53,6 +59,7 @@ void stp_batch_config_init(stp_batch_config *cfg) {
   cfg->models = STP_BATCH_FILE_MODEL;
   stp_options_init(&cfg->options);
   cfg->progress_interval = 0.25;
+  cfg->rank_by = STP_RANK_EXP;
 }
 
 /* The flag is a plain volatile int set by a signal handler: a stale read
@@ -65,6 +72,10 @@ static void slot_clear(slot *sl) {
   for (size_t r = 0; r < 2; r++) {
     stp_result_free(sl->results[r]);
     free(sl->messages[r]);
+    stp_sensitivity_result_free(sl->sensitivity[r]);
+    stp_utilization_free(sl->utilization[r]);
+    stp_latency_result_free(sl->latency[r]);
+    stp_sim_result_free(sl->sim[r]);
   }
   stp_mapping_free(sl->mapping);
   memset(sl, 0, sizeof *sl);
@@ -92,7 +103,49 @@ static void row_fail(slot *sl, size_t r, const stp_error *e) {
     sl->interrupted = true;
 }
 
-/* Row r of a loaded mapping; its time counts the reading too. */
+/* What row r adds to its evaluation (eval --sensitivity, --utilization,
+ * --latency): as eval computes them, the same options. */
+static stp_status explain_row(const stp_batch_config *cfg, slot *sl, size_t r, stp_error *e) {
+  stp_batch_row *row = &sl->rows[r];
+  if (cfg->sensitivity) {
+    STP_CHECK(stp_sensitivity_compute(sl->mapping, row->model, &cfg->options,
+                                      &sl->sensitivity[r], e));
+    stp_sensitivity_rank(sl->sensitivity[r], (stp_rank_by)cfg->rank_by);
+    row->sensitivity = sl->sensitivity[r];
+    row->top = cfg->top;
+  }
+  if (cfg->utilization) {
+    STP_CHECK(stp_utilization_compute(sl->mapping, sl->results[r], &sl->utilization[r], e));
+    row->utilization = sl->utilization[r];
+  }
+  if (cfg->latency) {
+    STP_CHECK(stp_latency_compute(sl->mapping, 1000, &sl->latency[r], e));
+    row->latency = sl->latency[r];
+  }
+  return STP_OK;
+}
+
+/* Row r as a Monte Carlo run: the configuration's options, stopped by the
+ * batch's cancel. */
+static stp_status simulate_row(const stp_batch_config *cfg, slot *sl, size_t r, stp_error *e) {
+  stp_sim_options o = *cfg->simulate;
+  o.control = cfg->options.control;
+  o.eval.control = cfg->options.control;
+  STP_CHECK(stp_simulate(sl->mapping, sl->rows[r].model, &o, &sl->sim[r], e));
+  sl->rows[r].sim = sl->sim[r];
+  return STP_OK;
+}
+
+static stp_status run_row(const stp_batch_config *cfg, slot *sl, size_t r, stp_error *e) {
+  if (cfg->simulate)
+    return simulate_row(cfg, sl, r, e);
+  STP_CHECK(stp_evaluate(sl->mapping, sl->rows[r].model, &cfg->options, &sl->results[r], e));
+  sl->rows[r].result = sl->results[r];
+  return explain_row(cfg, sl, r, e);
+}
+
+/* Row r of a loaded mapping; its time counts the reading too.  A row that
+ * fails holds no result. */
 static void evaluate_row(batch *b, slot *sl, size_t r, double reading) {
   stp_batch_row *row = &sl->rows[r];
   stp_error e = {0};
@@ -100,10 +153,10 @@ static void evaluate_row(batch *b, slot *sl, size_t r, double reading) {
   if (interrupted(b)) {
     stp__fail(&e, STP_EINTERRUPTED, "%s: interrupted before evaluation", row->path);
     row_fail(sl, r, &e);
-  } else if (stp_evaluate(sl->mapping, row->model, &b->cfg->options, &sl->results[r], &e) ==
-             STP_OK) {
-    row->result = sl->results[r];
-  } else {
+  } else if (run_row(b->cfg, sl, r, &e) != STP_OK) {
+    *row = (stp_batch_row){.input = row->input, .path = row->path, .mapping = row->mapping,
+                           .model_known = row->model_known, .model = row->model,
+                           .simulated = row->simulated};
     row_fail(sl, r, &e);
   }
   row->seconds = reading + (stp__now() - t0);
@@ -125,7 +178,8 @@ static void process(batch *b, size_t k) {
     sl->rows[r] = (stp_batch_row){.input = k, .path = in->path, .mapping = sl->mapping,
                                   .model = models[r], .status = STP_OK,
                                   .model_known = sl->mapping ||
-                                                 b->cfg->models != STP_BATCH_FILE_MODEL};
+                                                 b->cfg->models != STP_BATCH_FILE_MODEL,
+                                  .simulated = b->cfg->simulate != NULL};
     if (sl->mapping) {
       evaluate_row(b, sl, r, loaded);
     } else {
@@ -289,6 +343,12 @@ stp_status stp_batch_run(const stp_batch_input *in, size_t n, const stp_batch_co
     *summary = sum;
   if (!cfg || !cfg->sink || (n && !in))
     return stp__fail(err, STP_EINVAL, "stp_batch_run: inputs, configuration or sink is NULL");
+  if (cfg->simulate && cfg->sensitivity)
+    return stp__fail(err, STP_EINVAL, "stp_batch_run: sensitivities are an evaluation's, not a "
+                     "simulation's");
+  if ((unsigned)cfg->rank_by > STP_RANK_LAW)
+    return stp__fail(err, STP_EINVAL, "stp_batch_run: rank_by %d is no stp_rank_by",
+                     cfg->rank_by);
   double t0 = stp__now();
   batch b = {.in = in, .n = n, .cfg = cfg};
   b.slots = stp__calloc(n, sizeof *b.slots);

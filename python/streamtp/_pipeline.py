@@ -240,7 +240,10 @@ _SUMMARY_FN = ctypes.CFUNCTYPE(None, _P, _P)
 
 class _BatchConfig(ctypes.Structure):
     _fields_ = [("jobs", _c_size), ("models", _c_int), ("options", _Options), ("sink", _P),
-                ("progress", _P), ("progress_interval", ctypes.c_double), ("ctx", _P)]
+                ("progress", _P), ("progress_interval", ctypes.c_double), ("ctx", _P),
+                ("sensitivity", _c_int), ("utilization", _c_int), ("latency", _c_int),
+                ("rank_by", _c_int), ("top", _c_size),
+                ("simulate", ctypes.POINTER(_SimOptions))]
 
 
 class _BatchInput(ctypes.Structure):  # an input struct (the paths handed over), not a result
@@ -261,8 +264,14 @@ _BATCH_MODELS = {None: 0, "overlap": 1, "strict": 2, "both": 3}
 _MAX_JOBS = 1024  # batch --jobs
 
 
+_RANK = {"det": 0, "exp": 1, "law": 2}
+
+
 def batch(*inputs, model=None, jobs=None, law=None, exp_method="auto", max_transitions=None,
-          max_states=None, max_memory=None, progress=None):
+          max_states=None, max_memory=None, progress=None, sensitivity=False, rank_by=None,
+          top=None, utilization=False, latency=False, simulate=False, datasets=1000000,
+          seed=1, warmup=None, batches=20, replications=None, associated=False,
+          resource_law=None, bounds=True, source_rate=None):
     """Evaluate many mapping files at once, on worker threads: the rows of
     `streamtp batch --format jsonl`, one per file and model, in input order
     (a directory stands for every *.json file below it, sorted by path).
@@ -272,8 +281,14 @@ def batch(*inputs, model=None, jobs=None, law=None, exp_method="auto", max_trans
     exp_method and the limits as for evaluate.  progress(summary) is called
     about four times a second with {"inputs", "inputs_done", "rows",
     "failed_rows", ...}.  Ctrl-C stops it (KeyboardInterrupt) at once.
-    Campaigns over many machines (--shard, --resume, --merge) are the
-    command line's: docs/guide/batch.md."""
+    sensitivity, rank_by, top, utilization, latency: each row also holds
+    them, as evaluate's (`batch --sensitivity --utilization --latency`).
+    simulate=True: each row is the dict of simulate(file, ...) instead,
+    with datasets, seed (the same for every file), warmup, batches,
+    replications, associated, resource_law, bounds, utilization, latency
+    and source_rate as simulate's and law the simulation's default law
+    (`batch --simulate`).  Campaigns over many machines (--shard, --resume,
+    --merge) are the command line's: docs/guide/batch.md."""
     if not inputs:
         raise Error("EINVAL", "no mapping file or directory given")
     args = [path("input", p) for p in inputs]
@@ -282,14 +297,54 @@ def batch(*inputs, model=None, jobs=None, law=None, exp_method="auto", max_trans
     cfg.models = choice("model", model, _BATCH_MODELS) if model is not None else 0
     if jobs is not None:
         cfg.jobs = integer("jobs", jobs, 1, _MAX_JOBS)
+    if rank_by is not None:
+        cfg.rank_by = choice("rank_by", rank_by, _RANK)
+    if top is not None:
+        cfg.top = integer("top", top, 1, ctype="size")
+    if (rank_by is not None or top is not None) and not sensitivity:
+        raise Error("EINVAL", "rank_by and top need sensitivity=True")
+    cfg.sensitivity, cfg.utilization = int(bool(sensitivity)), int(bool(utilization))
+    cfg.latency = int(bool(latency))
+    sim = None
+    if simulate:
+        if sensitivity:
+            raise Error("EINVAL", "sensitivity is evaluate's: not with simulate=True")
+        sim = _batch_sim_options(datasets, seed, warmup, batches, replications, associated,
+                                 resource_law, bounds, utilization, latency, source_rate)
+        cfg.utilization = cfg.latency = 0  # the simulation's own
+    elif resource_law is not None or source_rate is not None:
+        raise Error("EINVAL", "resource_law and source_rate need simulate=True")
     return interruptible(_batch_run_all, args, cfg, law, exp_method, max_transitions,
-                         max_states, progress, max_memory=max_memory)
+                         max_states, progress, sim, resource_law, max_memory=max_memory)
 
 
-def _batch_run_all(run, args, cfg, law, exp_method, max_transitions, max_states, progress):
+def _batch_sim_options(datasets, seed, warmup, batches, replications, associated, resource_law,
+                       bounds, utilization, latency, source_rate):
+    """The options of batch's simulations, checked as simulate checks them."""
+    o = _SimOptions()
+    _sim_options_init(ctypes.byref(o))
+    o.datasets = integer("datasets", datasets, 2, _MAX_DATASETS)
+    o.seed = integer("seed", seed)
+    o.batches = integer("batches", batches, 2, _MAX_GROUPS)
+    o.warmup = _SIM_AUTO if warmup is None else integer("warmup", warmup, 0, _MAX_DATASETS)
+    if replications is not None:
+        o.replications = integer("replications", replications, 2, _MAX_GROUPS)
+    if resource_law is not None and not associated:
+        raise Error("EINVAL", "resource_law needs associated=True")
+    o.associated, o.bounds = int(bool(associated)), int(bool(bounds))
+    o.utilization, o.latency = int(bool(utilization)), int(bool(latency))
+    if source_rate is not None:
+        if not latency:
+            raise Error("EINVAL", "source_rate needs latency=True")
+        o.source_rate = time_value("source_rate", source_rate, allow_zero=False)
+    return o
+
+
+def _batch_run_all(run, args, cfg, law, exp_method, max_transitions, max_states, progress, sim,
+                   resource_law):
     cfg.options = options(run, max_transitions, max_states, exp_method)
     cfg.options.control.progress.fn = None  # the rows in parallel: the summary says it
-    limits = limits_of(cfg.options)
+    limits = limits_of(cfg.options, sim.seed if sim is not None else None)
     rows, raised = [], []
 
     def sink(row, _ctx, err):
@@ -314,8 +369,13 @@ def _batch_run_all(run, args, cfg, law, exp_method, max_transitions, max_states,
     cfg.progress = ctypes.cast(summary_fn, _P).value
     argv = (_c_str * len(args))(*args)
     ins, n, err = ctypes.POINTER(_BatchInput)(), _c_size(), _Error()
-    with Law(law, "law") as lw:
+    with Law(law, "law") as lw, Law(resource_law, "resource_law") as rl:
         cfg.options.law = lw.ptr
+        if sim is not None:  # as simulate: --law is the runs' law, the bounds as eval's
+            sim.law, sim.resource_law = lw.ptr, rl.ptr
+            sim.eval = cfg.options
+            sim.eval.law = None
+            cfg.simulate = ctypes.pointer(sim)
         st = _batch_collect(argv, len(args), ctypes.byref(ins), ctypes.byref(n),
                             ctypes.byref(err))
         if st != 0:

@@ -15,7 +15,11 @@
 #   one writer per output: two writers at once and a kill -9 loop of two
 #     writers give the rows of one run; a merge of a part being written is
 #     refused; a merge written whole leaves the old file on a failed write;
-#   a build without MPI refuses to run a batch under mpirun.
+#   a build without MPI refuses to run a batch under mpirun;
+#   rows with --sensitivity/--utilization/--latency are eval --json's, their
+#     CSV summary columns those of the JSON; --simulate rows are simulate
+#     --json's with the same seed, the same on any number of workers, shards
+#     and resumes; a resume or merge with other options is refused.
 # Usage: campaign.sh PATH/TO/streamtp [1: built with MPI]
 set -uo pipefail
 bin=$(realpath "$1")
@@ -344,6 +348,137 @@ check "--shard 3/3 is refused (I counts from 0)" bash -c "[ $? = 2 ] && grep -q 
 check "--shard 1-3 is refused" bash -c "[ $? = 2 ] && grep -q 'is not I/N' s2.err"
 "$bin" batch in -q --resume one.csv -o x.csv 2> s3.err
 check "--resume with -o is refused" bash -c "[ $? = 2 ] && grep -q 'drop -o' s3.err"
+
+# ---- what rows add (--sensitivity, --utilization, --latency) and --simulate ----------
+# Rows without their wall times (and those of the sensitivities and the runs).
+xrows() {
+  python3 - "$1" <<'EOF2'
+import csv, json, sys
+TIMES = ("seconds", "cpu_seconds", "bounds_seconds", "firings_per_second", "firings_per_cpu_second")
+text = open(sys.argv[1]).read()
+if text.startswith("{"):
+    for line in text.splitlines():
+        r = {k: v for k, v in json.loads(line).items() if k not in TIMES + ("components",)}
+        r.get("sensitivity_solve", {}).pop("seconds", None)
+        print(json.dumps(r, sort_keys=True))
+else:
+    rows = list(csv.reader(open(sys.argv[1])))
+    col = rows[0].index("seconds")
+    for r in rows:
+        print(r[:col] + r[col + 1:])
+EOF2
+}
+same_xrows() { diff <(xrows "$1") <(xrows "$2") > /dev/null; }
+mkdir -p ex
+cp in/map-0000[1-6].json in/s-00001.json in/s-00002.json in/broken.json ex/
+X="--sensitivity --utilization --latency --law erlang:k=2"
+"$bin" batch ex --model both $X -q --format jsonl -o x.jsonl
+"$bin" eval ex/*.json --model both $X --json > x-eval.jsonl 2> /dev/null
+check "batch --sensitivity --utilization --latency: each row is eval --json's of its file (components and times aside)" \
+  bash -c "$(declare -f xrows same_xrows); same_xrows x.jsonl x-eval.jsonl"
+"$bin" batch ex --model both $X -q -o x.csv
+check "their CSV: the top-ranked sensitivity, the item of the largest busy time, the saturated count and the latency of the JSON rows" \
+  python3 - x.csv x.jsonl <<'EOF2'
+import csv, json, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+recs = [json.loads(l) for l in open(sys.argv[2])]
+assert len(rows) == len(recs) == 18, len(rows)
+def same(cell, v):
+    if v is None:
+        return cell == ""
+    if isinstance(v, str):
+        return cell == v
+    return math.isclose(float(cell), v, rel_tol=0, abs_tol=0)
+checked = 0
+for row, rec in zip(rows, recs):
+    assert row["file"] == rec["file"] and row["model"] == rec["model"]
+    if rec["status"] != "OK":
+        assert row["sensitivity.0.of"] == "" and row["utilization_max.resource"] == ""
+        continue
+    top = rec["sensitivity"][0]
+    # the ranking by exp, recomputed: no item has a larger exp elasticity than the first
+    assert all(it["exponential"]["elasticity"] <= top["exponential"]["elasticity"] for it in rec["sensitivity"])
+    assert same(row["sensitivity.0.parameter"], top["parameter"]) and same(row["sensitivity.0.of"], top["of"])
+    assert same(row["sensitivity.0.deterministic.elasticity"], top["deterministic"]["elasticity"])
+    assert same(row["sensitivity.0.deterministic.left"], top["deterministic"]["left"])
+    assert same(row["sensitivity.0.exponential.elasticity"], top["exponential"]["elasticity"])
+    assert same(row["sensitivity.0.law.elasticity"], top.get("law", {}).get("elasticity"))
+    busiest = max(rec["utilization"], key=lambda it: it["busy"])  # the first of the largest
+    assert same(row["utilization_max.resource"], busiest["resource"])
+    assert same(row["utilization_max.deterministic"], busiest["deterministic"])
+    # det, exp and law are each throughput x busy: the busiest is the largest under each
+    for k in ("deterministic", "exponential", "law"):
+        if k in busiest:
+            assert max(it[k] for it in rec["utilization"]) == busiest[k], k
+    assert int(row["utilization_saturated"]) == sum(it["saturated"] for it in rec["utilization"])
+    assert same(row["latency.deterministic.max"], rec["latency"]["deterministic"]["max"])
+    assert same(row["latency.deterministic.mean"], rec["latency"]["deterministic"]["mean"])
+    checked += 1
+assert checked == 16, checked
+EOF2
+mkdir -p xp
+for i in 0 1 2; do "$bin" batch ex --model both $X -q --shard "$i/3" -o "xp/$i.csv"; done
+"$bin" batch ex --model both $X -q --merge xp -o x-merged.csv
+check "3 shards of --sensitivity --utilization --latency rows merged: the rows of one run" \
+  bash -c "$(declare -f xrows same_xrows); same_xrows x.csv x-merged.csv"
+"$bin" batch ex --model both -q --format jsonl -o plain.jsonl
+"$bin" batch ex --model both --latency -q --resume plain.jsonl 2> xr.err
+check "--resume --latency of rows made without it: refused, the option named" \
+  bash -c "[ $? = 2 ] && grep -q 'made with other options (latency absent, this batch.s present)' xr.err"
+"$bin" batch ex --model both -q -o plain.csv
+"$bin" batch ex --model both --latency -q --resume plain.csv 2> xr2.err
+check "--resume --latency of CSV rows made without it: refused (another header)" \
+  bash -c "[ $? = 2 ] && grep -q 'CSV header is not the one' xr2.err"
+
+S="--simulate -n 4000 --seed 7 --utilization --latency"
+"$bin" batch ex --model both $S -q --jobs 1 --format jsonl -o sim1.jsonl
+"$bin" batch ex --model both $S -q --jobs 2 --format jsonl -o sim2.jsonl
+check "batch --simulate: the same rows on 1 and 2 workers" cmp -s <(xrows sim1.jsonl) <(xrows sim2.jsonl)
+for f in ex/*.json; do
+  for m in overlap strict; do
+    "$bin" simulate "$f" --model $m -n 4000 --seed 7 --utilization --latency --json 2> /dev/null ||
+      true
+  done
+done > sim-each.jsonl
+check "batch --simulate: each row is simulate --json's of its file, same seed (times aside)" \
+  python3 - sim1.jsonl sim-each.jsonl <<'EOF2'
+import json, sys
+T = ("seconds", "cpu_seconds", "bounds_seconds", "firings_per_second", "firings_per_cpu_second")
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [r for r in map(json.loads, open(sys.argv[2])) if r["status"] == "OK"]
+ok = [r for r in a if r["status"] == "OK"]
+assert len(ok) == 16 and len(b) == 16, (len(ok), len(b))
+for x, y in zip(ok, b):
+    assert {k: v for k, v in x.items() if k not in T} == {k: v for k, v in y.items() if k not in T}, x["file"]
+    assert x["simulation"]["seed"] == 7 and "utilization" in x and "simulation" in x["latency"]
+EOF2
+"$bin" batch ex --model both $S -q -o sim.csv
+mkdir -p sp
+for i in 0 1 2 3; do "$bin" batch ex --model both $S -q --shard "$i/4" -o "sp/$i.csv"; done
+"$bin" batch ex --model both $S -q --merge sp -o sim-merged.csv
+check "4 shards of --simulate merged: the rows of one run (same seed, same rows)" \
+  bash -c "$(declare -f xrows same_xrows); same_xrows sim.csv sim-merged.csv"
+head -n 7 sim1.jsonl > sim-resumed.jsonl
+"$bin" batch ex --model both $S -q --resume sim-resumed.jsonl
+check "--simulate killed after 7 rows, resumed: the rows of one run" \
+  bash -c "$(declare -f xrows same_xrows); same_xrows sim1.jsonl sim-resumed.jsonl"
+head -n 5 sim.csv > sim-resumed.csv
+"$bin" batch ex --model both $S -q --jobs 2 --resume sim-resumed.csv
+check "--simulate CSV resumed on 2 workers: the rows of one run" \
+  bash -c "$(declare -f xrows same_xrows); same_xrows sim.csv sim-resumed.csv"
+for opt in "--seed 8" "-n 8000" "--replications 4" "--law erlang:k=3"; do
+  args="--simulate -n 4000 --seed 7 --utilization --latency $opt"
+  cp sim.csv again.csv
+  "$bin" batch ex --model both $args -q --resume again.csv 2> again.err
+  check "--resume of --simulate rows with $opt instead: refused, untouched" \
+    bash -c "[ $? = 2 ] && grep -q 'made with other options' again.err && cmp -s sim.csv again.csv"
+done
+"$bin" batch ex --model both --simulate -n 4000 --seed 8 --utilization --latency -q --merge sp 2> sm.err
+check "--merge of --simulate parts under another seed: foreign rows, nothing written" \
+  bash -c "[ $? = 2 ] && grep -q 'foreign row: ex/map-00001.json (overlap) was made with other options (simulation.seed 7, this batch.s 8)' sm.err"
+"$bin" batch ex --model both -q --merge sp 2> sm2.err
+check "--merge of --simulate parts as eval rows: foreign" \
+  bash -c "[ $? = 2 ] && grep -q 'foreign row' sm2.err"
 
 [ $fail -eq 0 ] && echo "all campaign checks passed" || echo "$fail campaign checks FAILED"
 exit $((fail > 0))

@@ -49,6 +49,10 @@ CALLS = [
     ("redistribute optimal", lambda: streamtp.redistribute(P=4, Q=6, r=3, s=2,
                                                            strategy="optimal")),
     ("batch", lambda: streamtp.batch(EX)),
+    ("batch explain", lambda: streamtp.batch(EX, sensitivity=True, top=3, utilization=True,
+                                             latency=True)),
+    ("batch simulate", lambda: streamtp.batch(EX, simulate=True, datasets=20000, seed=3,
+                                              utilization=True, latency=True)),
 ]
 
 
