@@ -110,8 +110,9 @@ static bool parse_options(const cli_command *cmd, const cli_args *a, run *r) {
       return false;
     r->o.max_team = (size_t)k;
   }
+  /* a time, as every time of a file: 0 would mean no limit to the library */
   if ((s = cli_get(cmd, a, "max-latency")) &&
-      !cli_parse_double(cmd, "max-latency", s, 0, INFINITY, &r->o.max_latency))
+      !cli_parse_double(cmd, "max-latency", s, 1e-150, 1e300, &r->o.max_latency))
     return false;
   r->o.use = cli_get(cmd, a, "use");
   if ((s = cli_get(cmd, a, "fix")) && !parse_fix(r, s))

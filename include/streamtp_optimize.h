@@ -102,7 +102,8 @@ typedef struct stp_optimize_options {
   uint64_t seed;           /* heuristic and random: same seed, same sequence of candidates */
   double max_latency;      /* > 0: only candidates whose deterministic latency (the longest
                               path of one data set alone, stp_latency_compute's max) is at
-                              most this; 0 or INFINITY: no constraint */
+                              most this; 0 or INFINITY: no constraint (the command line
+                              and Python refuse 0: there it is a time) */
   stp_options eval;        /* limits of each evaluation (eval.law: the law of the law
                               objective, which must be phase-type), and the run's control: the search
                               stops on eval.control.cancel, and reports to

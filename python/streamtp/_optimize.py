@@ -117,7 +117,7 @@ def optimize(problem, objective="det", method="auto", *, model=None, max_team=No
         o.max_evaluations = integer("max_evaluations", max_evaluations, 1)
     o.seed = integer("seed", seed)
     if max_latency is not None:
-        o.max_latency = number("max_latency", max_latency, 0, 1e300)
+        o.max_latency = number("max_latency", max_latency, 1e-150, 1e300)
     use_text = None if use is None else ",".join(_names("use", use)).encode()
     specs = [f.encode() for f in _fix_specs(fix)]
     return interruptible(_optimize_run, problem, o, model, use_text, specs, law, exp_method,

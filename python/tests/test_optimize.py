@@ -118,6 +118,9 @@ def test_optimize_latency_and_law(tmp_path):
     assert "needs phase-type laws" in str(e.value)
     with pytest.raises(streamtp.Error):
         streamtp.optimize(EXAMPLE_A, "law:nonsense")
+    with pytest.raises(streamtp.Error) as e:  # a time: 0 is no limit only in C
+        streamtp.optimize(EXAMPLE_A, max_latency=0)
+    assert "max_latency: 0 is out of range" in str(e.value)
 
 
 @pytest.mark.parametrize("seed,all_links", [(2, False), (5, False), (7, True)])
