@@ -1,8 +1,10 @@
 /* cmd_optimize.c: `streamtp optimize FILE...`: the mapping of best
  * throughput for each problem file (a mapping file whose "mapping" is
- * optional), under the deterministic or the exponential objective
- * (stp_optimize); a report or a JSON line per file, and with -o the
- * problem written back with its "mapping" set to the answer. */
+ * optional), under the deterministic, the exponential or a phase-type
+ * law's objective, optionally under a latency limit (stp_optimize); a
+ * report or a JSON line per file, and with --write-mapping (-o; --output,
+ * its former name, for one release) the problem written back with its
+ * "mapping" set to the answer, before the report. */
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -19,19 +21,24 @@
 #include <string.h>
 
 static const cli_option optimize_options[] = {
-    {"objective", 0, "det|exp", "det (default: deterministic throughput) or exp (the exponential\n"
-                          "                               throughput, guaranteed for every N.B.U.E. law)"},
+    {"objective", 0, "det|exp|law:SPEC", "det (default: deterministic throughput), exp (the exponential\n"
+                          "                               throughput, guaranteed for every N.B.U.E. law) or law:SPEC\n"
+                          "                               (the exact throughput of eval --law SPEC, a phase-type law)"},
     {"method", 0, "auto|exact|heuristic|random", "auto (default), exact (branch and bound, with a proof), heuristic\n"
                        "                               (local search), or random (best of random mappings)"},
     {"model", 0, "overlap|strict", "overlap or strict (default: the file's \"model\", else overlap)"},
     {"max-team", 0, "K", "largest team (default: no limit)"},
+    {"max-latency", 0, "L", "only mappings whose latency (eval --latency: the longest path of\n"
+                          "                               one data set alone) is at most L"},
     {"use", 0, "P1,P2,...", "only these processors"},
     {"fix", 0, "T=P1,P2;...", "keep these teams as given, in this order (';' between stages)"},
     {"time-limit", 0, "S", "stop after S seconds with the best so far (heuristic default 10)"},
     {"max-evaluations", 0, "N", "stop after N candidates (heuristic and random: reproducible)"},
     {"seed", 0, "S", "seed of the heuristic and random methods (default 1)"},
     {"json", 0, NULL, "one JSON object per file, one per line"},
-    {"output", 'o', "FILE.json", "write the problem with its \"mapping\" set to the answer"},
+    {"write-mapping", 'o', "FILE.json", "write the problem with its \"mapping\" set to the answer,\n"
+                          "                               before the report"},
+    {"output", 0, "FILE.json", "the former name of --write-mapping, kept for this release"},
     {"exp-method", 0, "auto|closed-form|ctmc|none", "auto (default), closed-form or ctmc"},
     {"max-transitions", 0, "N", "largest event graph or pattern built (default 20000000)"},
     {"max-states", 0, "N", "largest Markov chain solved (default 2000000)"},
@@ -43,7 +50,8 @@ typedef struct run {
   int models;       /* CLI_MODEL_FILE, _OVERLAP, _STRICT */
   cli_limits limits; /* the records' "limits" (options.h) */
   bool json;
-  const char *out;  /* -o */
+  const char *out;  /* --write-mapping (-o, --output) */
+  stp_law *law;     /* --objective law:SPEC */
   char *fix_text;   /* --fix, split at ';' into fix[] */
   const char **fix;
 } run;
@@ -70,15 +78,32 @@ static bool parse_fix(run *r, const char *s) {
   return true;
 }
 
+/* det, exp, or law:SPEC (the law read as eval --law reads it). */
+static bool parse_objective(const cli_command *cmd, const char *s, run *r) {
+  if (strncmp(s, "law:", 4) == 0) {
+    stp_error err;
+    if (stp_law_parse(s + 4, NULL, &r->law, &err) != STP_OK) {
+      cli_usage_error(cmd, "--objective law:SPEC: %s", err.message);
+      return false;
+    }
+    r->o.objective = STP_OBJECTIVE_LAW;
+    r->o.eval.law = r->law;
+    return true;
+  }
+  if (stp_objective_parse(s, &r->o.objective) != STP_OK || r->o.objective == STP_OBJECTIVE_LAW) {
+    cli_bad_value(cmd, "objective", s, "det, exp, law:SPEC");
+    return false;
+  }
+  return true;
+}
+
 static bool parse_options(const cli_command *cmd, const cli_args *a, run *r) {
   stp_optimize_options_init(&r->o);
   if (!cli_parse_eval_options(cmd, a, &r->o.eval, &r->models, false, &r->limits))
     return false;
   const char *s;
-  if ((s = cli_get(cmd, a, "objective")) && stp_objective_parse(s, &r->o.objective) != STP_OK) {
-    cli_bad_value(cmd, "objective", s, "det, exp");
+  if ((s = cli_get(cmd, a, "objective")) && !parse_objective(cmd, s, r))
     return false;
-  }
   if ((s = cli_get(cmd, a, "method")) && stp_optimize_method_parse(s, &r->o.method) != STP_OK) {
     cli_bad_value(cmd, "method", s, "auto, exact, heuristic, random");
     return false;
@@ -89,6 +114,10 @@ static bool parse_options(const cli_command *cmd, const cli_args *a, run *r) {
       return false;
     r->o.max_team = (size_t)k;
   }
+  /* a time, as every time of a file: 0 would mean no limit to the library */
+  if ((s = cli_get(cmd, a, "max-latency")) &&
+      !cli_parse_double(cmd, "max-latency", s, 1e-150, 1e300, &r->o.max_latency))
+    return false;
   r->o.use = cli_get(cmd, a, "use");
   if ((s = cli_get(cmd, a, "fix")) && !parse_fix(r, s))
     return false;
@@ -103,9 +132,16 @@ static bool parse_options(const cli_command *cmd, const cli_args *a, run *r) {
   r->limits.has_seed = true;
   r->limits.seed = r->o.seed;
   r->json = cli_flag(cmd, a, "json");
-  r->out = cli_get(cmd, a, "output");
+  r->out = cli_get(cmd, a, "write-mapping");
+  const char *old = cli_get(cmd, a, "output");
+  if (r->out && old) {
+    cli_usage_error(cmd, "--output is the former name of --write-mapping: give one of them");
+    return false;
+  }
+  r->out = r->out ? r->out : old;
   if (r->out && strcmp(r->out, "-") == 0) {
-    cli_usage_error(cmd, "-o -: standard output holds the report; give -o a file name");
+    cli_usage_error(cmd, "--write-mapping -: standard output holds the report; give it a file "
+                         "name");
     return false;
   }
   return true;
@@ -328,7 +364,7 @@ static int run_optimize(int argc, char **argv) {
   else if (a.npos == 0)
     cli_usage_error(cmd, "no problem file given");
   else if (r.out && a.npos > 1)
-    cli_usage_error(cmd, "-o writes one answer: give one problem file");
+    cli_usage_error(cmd, "--write-mapping writes one answer: give one problem file");
   else
     usable = true;
   if (!usable)
@@ -339,14 +375,15 @@ static int run_optimize(int argc, char **argv) {
   }
   free(r.fix_text);
   free(r.fix);
+  stp_law_free(r.law);
   cli_args_free(&a);
   return status;
 }
 
 const cli_command cli_optimize_command = {
     .name = "optimize",
-    .synopsis = "optimize FILE... [--objective det|exp] [--method auto|exact|heuristic|random] "
-                "[--model overlap|strict] [--json] [-o FILE.json]",
+    .synopsis = "optimize FILE... [--objective det|exp|law:SPEC] [--method auto|exact|heuristic|random] "
+                "[--model overlap|strict] [--max-latency L] [--json] [--write-mapping FILE.json]",
     .summary = "Choose the mapping: the teams of best throughput for each problem file (a\n"
                "mapping file whose \"mapping\" is optional), with an upper bound and the gap.",
     .details = "Candidates give every stage a non-empty ordered team; a processor serves at most\n"
@@ -355,6 +392,10 @@ const cli_command cli_optimize_command = {
                "optimum (branch and bound; without --time-limit it runs to the proof), heuristic\n"
                "searches large problems (local search and restarts; the same --seed and\n"
                "--max-evaluations give the same answer), auto picks exact for small problems.\n"
+               "The upper bound is the deterministic one: it bounds every law's throughput\n"
+               "(law:SPEC too, N.B.U.E. or not). --max-latency L keeps the mappings whose\n"
+               "deterministic latency is at most L; the report and the JSON give the answer's.\n"
+               "-o is --write-mapping; --output, its former name, is kept for this release.\n"
                "Progress on standard error after a second; Ctrl-C prints the best mapping so\n"
                "far and exits 130. FILE '-' reads standard input.\n"
                "Exit status: 0 success, 1 internal failure, 2 bad input or usage, 130\n"

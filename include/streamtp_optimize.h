@@ -61,10 +61,13 @@ STP_API const stp_mapping *stp_problem_start(const stp_problem *p);
 /* ---- options ---------------------------------------------------------------- */
 typedef enum {
   STP_OBJECTIVE_DET = 0, /* deterministic throughput (the N.B.U.E. upper bound) */
-  STP_OBJECTIVE_EXP = 1  /* exponential throughput: guaranteed for every N.B.U.E. law */
+  STP_OBJECTIVE_EXP = 1, /* exponential throughput: guaranteed for every N.B.U.E. law */
+  STP_OBJECTIVE_LAW = 2  /* the exact throughput under the phase-type law eval.law (and the
+                            file's "laws"), as stp_evaluate's exact_law gives it */
 } stp_objective;
-STP_API const char *stp_objective_name(stp_objective o);                 /* "det", "exp" */
-STP_API stp_status stp_objective_parse(const char *s, stp_objective *out); /* EINVAL */
+STP_API const char *stp_objective_name(stp_objective o);   /* "det", "exp", "law" */
+/* "det", "exp" or "law" (the law itself is the options' eval.law); EINVAL. */
+STP_API stp_status stp_objective_parse(const char *s, stp_objective *out);
 
 typedef enum {
   STP_OPTIMIZE_AUTO = 0,  /* exact when the problem is small enough, else heuristic */
@@ -97,7 +100,12 @@ typedef struct stp_optimize_options {
   double time_limit;       /* seconds; <= 0: none (exact runs to its proof) */
   uint64_t max_evaluations; /* candidates; 0: no limit */
   uint64_t seed;           /* heuristic and random: same seed, same sequence of candidates */
-  stp_options eval;        /* limits of each evaluation, and the run's control: the search
+  double max_latency;      /* > 0: only candidates whose deterministic latency (the longest
+                              path of one data set alone, stp_latency_compute's max) is at
+                              most this; 0 or INFINITY: no constraint (the command line
+                              and Python refuse 0: there it is a time) */
+  stp_options eval;        /* limits of each evaluation (eval.law: the law of the law
+                              objective, which must be phase-type), and the run's control: the search
                               stops on eval.control.cancel, and reports to
                               eval.control.progress ten times a second a line "optimizing:
                               best B, bound U, gap G %, candidates" (done: the count) */
@@ -115,7 +123,7 @@ typedef struct stp_optimize_result {
   stp_model model;
   stp_objective objective;
   const char *method;      /* what ran: "exact", "heuristic" or "random" (static) */
-  double value;            /* its objective: eval's det or exp throughput */
+  double value;            /* its objective: eval's det, exp or exact_law throughput */
   int optimal;             /* 1: proved optimal (no mapping better by 1e-9 relative) */
   double upper_bound;      /* no mapping has a larger objective */
   double gap;              /* (upper_bound - value) / upper_bound, 0 when optimal */
@@ -127,6 +135,10 @@ typedef struct stp_optimize_result {
   int interrupted;         /* 1: stopped by eval.cancel (the best so far is returned) */
   int timed_out;           /* 1: stopped by time_limit or max_evaluations */
   char *note;              /* why optimal is 0 when that is not only the method, else NULL */
+  double max_latency;      /* the options' constraint (0: none) */
+  double latency;          /* the answer's deterministic latency: its max over the paths
+                              (NaN beyond stp_latency_compute's program) */
+  double latency_mean;     /* and its mean over the paths */
   double seconds;
 } stp_optimize_result;
 
@@ -136,8 +148,9 @@ typedef struct stp_optimize_result {
  * evaluations, cancellation) is not an error: the best mapping so far is
  * returned with optimal = 0 and the bound proved so far.  Errors: EINVAL
  * (bad constraints: an unknown processor or stage, a fixed team breaking a
- * rule; no mapping satisfies them), ELIMIT (exp: no candidate's exponential
- * value is within the limits), EINTERRUPTED (cancelled before any mapping
+ * rule; no mapping satisfies them; a latency constraint no mapping meets; a
+ * law objective whose law is not phase-type), ELIMIT (exp, law: no
+ * candidate's value is within the limits), EINTERRUPTED (cancelled before any mapping
  * was evaluated), ENOMEM. */
 STP_API stp_status stp_optimize(const stp_problem *p, const stp_optimize_options *o,
                                 stp_optimize_result **out, stp_error *err);

@@ -52,6 +52,8 @@ stp_status stp_optimize_result_json(const stp_optimize_result *res, stp_record *
       json_array_append_new(stages, stp__jstr(stp_mapping_stage_name(res->mapping, i)));
     stp__jset(o, "stages", stages);
     stp__jset(o, "objective", json_string(stp_objective_name(res->objective)));
+    if (res->objective == STP_OBJECTIVE_LAW)
+      stp__jset(o, "law", stp__jstr(res->eval->exact_law.law));
     stp__jset(o, "value", stp__jnum(res->value));
     stp__jset(o, "optimal", json_boolean(res->optimal));
     stp__jset(o, "upper_bound", stp__jnum(res->upper_bound));
@@ -67,8 +69,14 @@ stp_status stp_optimize_result_json(const stp_optimize_result *res, stp_record *
     stp__jset(o, "timed_out", json_boolean(res->timed_out));
     stp__jset(o, "note", stp__jstr(res->note));
     stp__jset(o, "links", links_json(res->mapping));
+    if (res->max_latency > 0) { /* the constraint, and the answer's latency (eval --latency's) */
+      stp__jset(o, "max_latency", stp__jnum(res->max_latency));
+      stp__jset(o, "latency",
+                json_pack("{s:{s:o,s:o}}", "deterministic", "max", stp__jnum(res->latency),
+                          "mean", stp__jnum(res->latency_mean)));
+    }
     const char *tail[] = {"replication", "paths", "deterministic", "exponential", "bounds",
-                          "components", NULL};
+                          "exact_law", "components", NULL};
     for (const char **k = tail; *k; k++)
       if (json_object_get(ev, *k))
         json_object_set(o, *k, json_object_get(ev, *k));
@@ -103,15 +111,18 @@ static void gain_text(FILE *f, double ref, double value) {
 }
 
 void stp__text_optimize(FILE *f, const json_t *rec, size_t index) {
-  bool exp = strcmp(stp__jgets(rec, "objective"), "exp") == 0;
+  const char *objective = stp__jgets(rec, "objective");
+  bool exp = strcmp(objective, "exp") == 0, law = strcmp(objective, "law") == 0;
   double value = stp__jgetd(rec, "value"), seconds = stp__jgetd(rec, "seconds");
   uint64_t evaluated = stp__jgetu(rec, "evaluated");
   if (index)
     fputc('\n', f);
-  fprintf(f, "%s: %s, %s model, objective %s (%s)\n", stp__jgets(rec, "file"),
-          stp__jgets(rec, "name"), stp__jgets(rec, "model"), stp__jgets(rec, "objective"),
-          exp ? "exponential throughput, guaranteed for every N.B.U.E. law"
-              : "deterministic throughput");
+  fprintf(f, "%s: %s, %s model, objective %s%s%s (%s)\n", stp__jgets(rec, "file"),
+          stp__jgets(rec, "name"), stp__jgets(rec, "model"), objective, law ? ":" : "",
+          law ? stp__jgets(rec, "law") : "",
+          law   ? "exact throughput under this phase-type law"
+          : exp ? "exponential throughput, guaranteed for every N.B.U.E. law"
+                : "deterministic throughput");
   fputs("  mapping         ", f);
   teams_text(f, rec);
   stp__fprintf(f, "  value           %.10g (period %.8g)\n", value, 1 / value);
@@ -129,6 +140,10 @@ void stp__text_optimize(FILE *f, const json_t *rec, size_t index) {
   if (seconds > 0)
     stp__fprintf(f, " (%.0f/s)", (double)evaluated / seconds);
   fputc('\n', f);
+  if (stp__jget(rec, "max_latency"))
+    stp__fprintf(f, "  latency         %.10g (mean %.8g), limit %.10g\n",
+                 stp__jgetd(rec, "latency.deterministic.max"),
+                 stp__jgetd(rec, "latency.deterministic.mean"), stp__jgetd(rec, "max_latency"));
   if (isfinite(stp__jgetd(rec, "start"))) {
     fputs("  start           ", f);
     gain_text(f, stp__jgetd(rec, "start"), value);

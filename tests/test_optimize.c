@@ -8,6 +8,8 @@
  * search but the evaluator that `eval` uses. */
 #include "models/pipeline/optimize/optimize.h"
 #include "streamtp_build.h"
+#include "streamtp_explain.h"
+#include "streamtp_law.h"
 #include "streamtp_optimize.h"
 #include "testutil.h"
 
@@ -1045,4 +1047,224 @@ Test(optimize, evaluator_checks_the_memory_budget_before_a_pattern) {
   stp__opt_eval_free(&ev);
   stp__opt_space_free(&sp);
   wide_free(&w);
+}
+
+/* ---- the latency constraint and the law objective (issue 33) ------------------- */
+/* The feasible mappings of the oracle (o.list), each with its latency
+ * (stp_latency_compute, as eval --latency gives it) in lat[]. */
+static double *latencies(oracle *o) {
+  double *lat = malloc((o->feasible ? o->feasible : 1) * sizeof *lat);
+  cr_assert(lat);
+  for (size_t k = 0; k < o->feasible; k++) {
+    stp_mapping *m = build(o->p, o->list[k].sizes, o->list[k].teams);
+    stp_latency_result *l;
+    stp_error err = {0};
+    cr_assert_eq(stp_latency_compute(m, 0, &l, &err), STP_OK, "%s", err.message);
+    cr_assert(l->max_exact);
+    lat[k] = l->max;
+    stp_latency_result_free(l);
+    stp_mapping_free(m);
+  }
+  return lat;
+}
+
+static int by_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The value of mapping k under objective obj (law: the options' law). */
+static double value_of(const oracle *o, size_t k, stp_objective obj, const stp_law *law) {
+  stp_mapping *m = build(o->p, o->list[k].sizes, o->list[k].teams);
+  stp_options opts;
+  stp_options_init(&opts);
+  opts.law = law;
+  if (obj == STP_OBJECTIVE_LAW)
+    opts.exp_method = STP_EXP_NONE; /* the law's chains do not need it */
+  stp_result *r;
+  stp_error err = {0};
+  cr_assert_eq(stp_evaluate(m, o->model, &opts, &r, &err), STP_OK, "%s", err.message);
+  double v = obj == STP_OBJECTIVE_DET ? r->det_throughput
+             : obj == STP_OBJECTIVE_EXP ? r->exp_throughput
+                                        : r->exact_law.throughput;
+  cr_assert(obj == STP_OBJECTIVE_DET || (obj == STP_OBJECTIVE_EXP ? r->exp_available
+                                                                   : r->exact_law.available),
+            "%s", r->exact_law.reason ? r->exact_law.reason : "exp unavailable");
+  stp_result_free(r);
+  stp_mapping_free(m);
+  return v;
+}
+
+/* The best objective over the oracle's mappings of latency <= limit (lat
+ * NULL: all), by decreasing det: once det no longer beats the best, no
+ * later mapping can (every value here is at most det: exp, and any law by
+ * Jensen).  -INFINITY: none. */
+static double best_under(oracle *o, const double *lat, double limit, stp_objective obj,
+                         const stp_law *law) {
+  size_t n = o->feasible, *order = malloc((n ? n : 1) * sizeof *order);
+  cr_assert(order);
+  for (size_t k = 0; k < n; k++)
+    order[k] = k;
+  for (size_t a = 1; a < n; a++) /* by decreasing det (insertion: small lists) */
+    for (size_t b = a; b > 0 && o->list[order[b]].det > o->list[order[b - 1]].det; b--) {
+      size_t t = order[b];
+      order[b] = order[b - 1];
+      order[b - 1] = t;
+    }
+  double best = -INFINITY;
+  for (size_t j = 0; j < n && o->list[order[j]].det > best; j++) {
+    size_t k = order[j];
+    if (lat && lat[k] > limit)
+      continue;
+    double v = obj == STP_OBJECTIVE_DET ? o->list[k].det : value_of(o, k, obj, law);
+    best = fmax(best, v);
+  }
+  free(order);
+  return best;
+}
+
+static stp_optimize_result *optimize_with(const problem *p, stp_model model, stp_objective obj,
+                                          stp_optimize_method method, double max_latency,
+                                          const stp_law *law, uint64_t evals) {
+  stp_optimize_options o;
+  stp_optimize_options_init(&o);
+  o.max_latency = max_latency;
+  o.eval.law = law;
+  o.max_evaluations = evals;
+  return optimize(p, model, obj, method, &o);
+}
+
+/* --max-latency: the exact method's answer is the best of the enumerated
+ * mappings whose latency (stp_latency_compute of each) is at most the
+ * limit, the limit drawn among the enumerated latencies so that it binds;
+ * the answer's latency is reported and within it; the heuristic never
+ * claims more; below every mapping's latency the run is refused. */
+Test(optimize, max_latency_equals_enumeration, .timeout = 600) {
+  trng r = {.s = 3333};
+  int compared = 0, binding = 0;
+  for (int k = 0; k < 48; k++) {
+    problem p;
+    random_problem(&r, 3, 6, &p);
+    stp_model model = k % 2 ? STP_MODEL_STRICT : STP_MODEL_OVERLAP;
+    stp_objective obj = k % 3 == 2 && model == STP_MODEL_OVERLAP ? STP_OBJECTIVE_EXP
+                                                                  : STP_OBJECTIVE_DET;
+    oracle o = {.p = &p, .model = model};
+    enumerate(&o, 0, 0);
+    if (o.feasible == 0) {
+      free(o.list);
+      continue;
+    }
+    double *lat = latencies(&o), *sorted = malloc(o.feasible * sizeof *sorted);
+    memcpy(sorted, lat, o.feasible * sizeof *sorted);
+    qsort(sorted, o.feasible, sizeof *sorted, by_double);
+    double limit = sorted[trng_int(&r, 0, (int)o.feasible - 1) / 4]; /* the lowest quarter */
+    double want = best_under(&o, lat, limit, obj, NULL);
+    double free_best = best_under(&o, NULL, 0, obj, NULL);
+    binding += want < free_best * (1 - TOL_SOLVE);
+    stp_optimize_result *res = optimize_with(&p, model, obj, STP_OPTIMIZE_EXACT, limit, NULL, 0);
+    cr_assert(res->optimal, "problem %d: not proved", k);
+    assert_close(res->value, want, TOL_SOLVE);
+    cr_assert(res->latency <= limit, "problem %d: latency %.17g above %.17g", k, res->latency,
+              limit);
+    cr_assert(res->upper_bound >= want * (1 - TOL_SOLVE));
+    stp_optimize_result_free(res);
+    res = optimize_with(&p, model, obj, STP_OPTIMIZE_HEURISTIC, limit, NULL, 300);
+    cr_assert(res->value <= want * (1 + TOL_SOLVE) && res->latency <= limit);
+    stp_optimize_result_free(res);
+    /* below the smallest latency: no candidate */
+    stp_optimize_options so;
+    stp_optimize_options_init(&so);
+    so.model = model;
+    so.method = STP_OPTIMIZE_EXACT;
+    so.max_latency = sorted[0] * (1 - 1e-6);
+    const char *msg = optimize_error(&p, &so, STP_EINVAL);
+    cr_assert(strstr(msg, "no mapping has a latency of at most"), "%s", msg);
+    free(sorted);
+    free(lat);
+    free(o.list);
+    compared++;
+  }
+  cr_assert_geq(compared, 40);
+  cr_assert_geq(binding, 10, "the limit changed the optimum on %d problems only", binding);
+}
+
+/* --objective law:SPEC: the exact method's answer is the best law
+ * throughput (stp_evaluate's exact_law) of the enumerated mappings, for an
+ * N.B.U.E. law (erlang:k=2) and one that is not (hyperexp:cv=2), both
+ * models; the deterministic upper bound lies above it for both (any law's
+ * throughput is at most det: Jensen, RR-7510 section 3).  With a latency
+ * limit as well, the best of those within it. */
+Test(optimize, law_objective_equals_enumeration, .timeout = 900) {
+  const char *specs[] = {"erlang:k=2", "hyperexp:cv=2"};
+  trng r = {.s = 5151};
+  int compared = 0;
+  for (int k = 0; k < 24; k++) {
+    problem p;
+    stp_model model = k % 2 ? STP_MODEL_STRICT : STP_MODEL_OVERLAP;
+    random_problem(&r, 3, model == STP_MODEL_STRICT ? 4 : 5, &p);
+    stp_law *law;
+    stp_error err = {0};
+    cr_assert_eq(stp_law_parse(specs[(k / 2) % 2], NULL, &law, &err), STP_OK, "%s", err.message);
+    oracle o = {.p = &p, .model = model};
+    enumerate(&o, 0, 0);
+    if (o.feasible == 0) {
+      free(o.list);
+      stp_law_free(law);
+      continue;
+    }
+    double want = best_under(&o, NULL, 0, STP_OBJECTIVE_LAW, law);
+    stp_optimize_result *res = optimize_with(&p, model, STP_OBJECTIVE_LAW, STP_OPTIMIZE_EXACT, 0,
+                                             law, 0);
+    cr_assert(res->optimal, "problem %d: not proved", k);
+    assert_close(res->value, want, TOL_SOLVE);
+    cr_assert(res->upper_bound >= want * (1 - TOL_SOLVE), "bound %.17g below %.17g",
+              res->upper_bound, want);
+    cr_assert_eq(res->objective, STP_OBJECTIVE_LAW);
+    cr_assert_str_eq(res->eval->exact_law.law, stp_law_spec(law));
+    stp_optimize_result_free(res);
+    res = optimize_with(&p, model, STP_OBJECTIVE_LAW, STP_OPTIMIZE_HEURISTIC, 0, law, 200);
+    cr_assert(res->value <= want * (1 + TOL_SOLVE));
+    stp_optimize_result_free(res);
+    if (k % 4 < 2) { /* and under a latency limit */
+      double *lat = latencies(&o), limit = lat[trng_int(&r, 0, (int)o.feasible - 1)];
+      double within = best_under(&o, lat, limit, STP_OBJECTIVE_LAW, law);
+      res = optimize_with(&p, model, STP_OBJECTIVE_LAW, STP_OPTIMIZE_EXACT, limit, law, 0);
+      assert_close(res->value, within, TOL_SOLVE);
+      cr_assert(res->optimal && res->latency <= limit);
+      stp_optimize_result_free(res);
+      free(lat);
+    }
+    free(o.list);
+    stp_law_free(law);
+    compared++;
+  }
+  cr_assert_geq(compared, 20);
+}
+
+/* A law that is not phase-type, or none, is refused with the reason. */
+Test(optimize, law_objective_refusals) {
+  problem p;
+  trng r = {.s = 2};
+  sized_problem(&r, 2, 4, &p);
+  p.bandwidth = 1;
+  stp_optimize_options o;
+  stp_optimize_options_init(&o);
+  o.objective = STP_OBJECTIVE_LAW;
+  const char *msg = optimize_error(&p, &o, STP_EINVAL);
+  cr_assert(strstr(msg, "the law objective needs a law"), "%s", msg);
+  stp_law *law;
+  stp_error err = {0};
+  cr_assert_eq(stp_law_parse("gamma:cv=0.5", NULL, &law, &err), STP_OK, "%s", err.message);
+  o.eval.law = law;
+  msg = optimize_error(&p, &o, STP_EINVAL);
+  cr_assert(strstr(msg, "needs phase-type laws") && strstr(msg, "not phase-type"), "%s", msg);
+  stp_law_free(law);
+  stp_optimize_options_init(&o);
+  o.max_latency = NAN;
+  msg = optimize_error(&p, &o, STP_EINVAL);
+  cr_assert(strstr(msg, "latency limit"), "%s", msg);
+  cr_assert_str_eq(stp_objective_name(STP_OBJECTIVE_LAW), "law");
+  stp_objective obj;
+  cr_assert_eq(stp_objective_parse("law", &obj), STP_OK);
+  cr_assert_eq(obj, STP_OBJECTIVE_LAW);
 }

@@ -168,6 +168,20 @@ static stp_status graph_rate(const stp_graph *g, const law_setup *ls, size_t col
   return s;
 }
 
+/* A u x v pattern under a law of P phases, refused before it is built (u
+ * and v coprime: one component): its u v transitions of P phases each,
+ * u + v tokens, the min(u, v) transitions k < min(u, v) enabled at the
+ * start (see stp__pattern_event_graph). */
+static stp_status pattern_precheck(size_t u, size_t v, const stp_coxian *cox,
+                                   const stp_options *o, stp_error *err) {
+  uint64_t p = stp__reach_phases(cox), uv = (uint64_t)u * v, start = 1;
+  for (size_t k = 0; k < (u < v ? u : v) && start != UINT64_MAX; k++)
+    if (!stp__mul_u64(start, p, &start))
+      start = UINT64_MAX;
+  return stp__reach_ph_precheck(uv > UINT64_MAX / p ? UINT64_MAX : uv * p, (uint64_t)u + v,
+                                start, o, err);
+}
+
 static stp_status transfer_rate(const stp_mapping *m, const stp_component *c, const law_setup *ls,
                                 const stp_component_result *cr, const stp_options *o,
                                 double *rho, law_acc *acc, stp_error *err) {
@@ -178,15 +192,7 @@ static stp_status transfer_rate(const stp_mapping *m, const stp_component *c, co
                                          : (void)(acc->used_closed = true));
     return STP_OK;
   }
-  /* refused before the pattern is built (u and v coprime: one component):
-   * its u v transitions of P phases each, u + v tokens, the min(u, v)
-   * transitions k < min(u, v) enabled at the start (see stp__pattern_event_graph) */
-  uint64_t p = stp__reach_phases(ls->cox[column]), uv = (uint64_t)c->u * c->v, start = 1;
-  for (size_t k = 0; k < (c->u < c->v ? c->u : c->v) && start != UINT64_MAX; k++)
-    if (!stp__mul_u64(start, p, &start))
-      start = UINT64_MAX;
-  stp_status s = stp__reach_ph_precheck(uv > UINT64_MAX / p ? UINT64_MAX : uv * p,
-                                        (uint64_t)c->u + c->v, start, o, err);
+  stp_status s = pattern_precheck(c->u, c->v, ls->cox[column], o, err);
   double *times = NULL;
   stp_graph *g = NULL;
   if (s == STP_OK)
@@ -227,14 +233,10 @@ static stp_status overlap_law(const stp_mapping *m, const stp_component_set *cs,
 
 /* ---- Strict: the full event graph ------------------------------------------------------- */
 
-static stp_status strict_law(const stp_mapping *m, const law_setup *ls, const stp_options *o,
-                             const stp_result *r, law_acc *acc, double *rho, stp_error *err) {
-  if (ls->all_exp && r->exp_available) {
-    *rho = r->exp_throughput;
-    note_chain(acc, r->exp_states, r->exp_solver, r->exp_solver_reason, r->exp_sweeps,
-               r->exp_residual);
-    return STP_OK;
-  }
+/* The Strict graph of m, each transition with its column's law. */
+static stp_status strict_graph_rate(const stp_mapping *m, const law_setup *ls,
+                                    const stp_options *o, law_acc *acc, double *rho,
+                                    stp_error *err) {
   STP_CHECK(stp__teg_check_size(m, STP_MODEL_STRICT, o->max_transitions, err));
   STP_CHECK(stp__teg_check_memory(m, STP_MODEL_STRICT, stp_options_memory_budget(o), err));
   uint64_t least = stp__strict_min_markings(m); /* each with at least one state */
@@ -249,6 +251,17 @@ static stp_status strict_law(const stp_mapping *m, const law_setup *ls, const st
   stp_status s = graph_rate(g, ls, 0, ls->ncols, o, rho, acc, err);
   stp_graph_free(g);
   return s;
+}
+
+static stp_status strict_law(const stp_mapping *m, const law_setup *ls, const stp_options *o,
+                             const stp_result *r, law_acc *acc, double *rho, stp_error *err) {
+  if (ls->all_exp && r->exp_available) {
+    *rho = r->exp_throughput;
+    note_chain(acc, r->exp_states, r->exp_solver, r->exp_solver_reason, r->exp_sweeps,
+               r->exp_residual);
+    return STP_OK;
+  }
+  return strict_graph_rate(m, ls, o, acc, rho, err);
 }
 
 /* ---- the result ------------------------------------------------------------------------ */
@@ -390,4 +403,25 @@ stp_status stp__law_columns_resolve(const stp_mapping *m, const stp_options *o,
 void stp__law_columns_free(stp_law_columns *lc) {
   free(lc->cox);
   memset(lc, 0, sizeof *lc);
+}
+
+/* ---- single values, for the optimiser's law objective ------------------------------- */
+stp_status stp__law_pattern_rate(size_t u, size_t v, const double *times, const stp_coxian *cox,
+                                 const stp_options *o, double *rate, stp_error *err) {
+  STP_CHECK(pattern_precheck(u, v, cox, o, err));
+  stp_component c = {.kind = STP_COMPONENT_TRANSFER, .u = u, .v = v, .g = 1};
+  stp_graph *g;
+  STP_CHECK(stp__pattern_event_graph(&c, times, &g, err));
+  law_setup ls = {.ncols = 1, .cox = &cox};
+  law_acc acc = {0};
+  stp_status s = graph_rate(g, &ls, 0, 0, o, rate, &acc, err);
+  stp_graph_free(g);
+  return s;
+}
+
+stp_status stp__law_strict_rate(const stp_mapping *m, const stp_law_columns *lc,
+                                const stp_options *o, double *rate, stp_error *err) {
+  law_setup ls = {.ncols = lc->ncols, .cox = lc->cox};
+  law_acc acc = {0};
+  return strict_graph_rate(m, &ls, o, &acc, rate, err);
 }

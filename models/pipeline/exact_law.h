@@ -35,6 +35,17 @@ void stp__law_columns_free(stp_law_columns *lc);
 stp_status stp__pattern_event_graph(const stp_component *c, const double *times, stp_graph **out,
                                     stp_error *err);
 
+/* The optimiser's law objective (optimize/evaluate.c), one value at a
+ * time with the code of stp__law_evaluate: the inner rate of a u x v
+ * transfer pattern of mean times `times` (as stp__pattern_times lays them
+ * out) under the law cox on every transition; and the throughput of the
+ * Strict mapping m, each column under lc's law.  ELIMIT beyond the limits
+ * of o (the message says which). */
+stp_status stp__law_pattern_rate(size_t u, size_t v, const double *times, const stp_coxian *cox,
+                                 const stp_options *o, double *rate, stp_error *err);
+stp_status stp__law_strict_rate(const stp_mapping *m, const stp_law_columns *lc,
+                                const stp_options *o, double *rate, stp_error *err);
+
 /* Frees what r->exact_law holds (not r). */
 void stp__law_result_clear(stp_law_result *lr);
 

@@ -2,9 +2,9 @@
 the library's record of the answer, as `streamtp optimize --json` prints it."""
 import ctypes
 
-from ._lib import (PE, _Error, _Options, _P, _c_double, _c_int, _c_size, _c_str, _c_u64, Error,
-                   check_layout, choice, fail, fn, integer, interruptible, limits_of, number,
-                   options, path, record, text)
+from ._lib import (PE, Law, _Error, _Options, _P, _c_double, _c_int, _c_size, _c_str, _c_u64,
+                   Error, check_layout, choice, fail, fn, integer, interruptible, limits_of,
+                   number, options, path, record, text)
 from ._pipeline import MODELS, mapping_text, relocated
 
 
@@ -12,7 +12,7 @@ class _OptimizeOptions(ctypes.Structure):
     _fields_ = [("model", _c_int), ("objective", _c_int), ("method", _c_int),
                 ("max_team", _c_size), ("use", _c_str), ("fix", ctypes.POINTER(_c_str)),
                 ("nfix", _c_size), ("time_limit", _c_double), ("max_evaluations", _c_u64),
-                ("seed", _c_u64), ("eval", _Options), ("progress", _P),
+                ("seed", _c_u64), ("max_latency", _c_double), ("eval", _Options), ("progress", _P),
                 ("progress_data", _P)]
 
 
@@ -28,7 +28,7 @@ _optimize = fn("stp_optimize", _c_int, _P, ctypes.POINTER(_OptimizeOptions), cty
 _result_free = fn("stp_optimize_result_free", None, _P)
 _result_json = fn("stp_optimize_result_json", _c_int, _P, ctypes.POINTER(_P), PE)
 
-OBJECTIVES = {"det": 0, "exp": 1}
+OBJECTIVES = {"det": 0, "exp": 1, "law:SPEC": 2}
 METHODS = {"auto": 0, "exact": 1, "heuristic": 2, "random": 3}
 
 
@@ -76,13 +76,26 @@ def _fix_specs(fix):
     return [f for f in fix if text("fix", f)]
 
 
+def _objective(objective):
+    """"det", "exp" or "law:SPEC" -> (the library's number, the law's spec or None)."""
+    if isinstance(objective, str) and objective.startswith("law:"):
+        return 2, objective[4:]
+    if objective == "law:SPEC":
+        raise ValueError("objective: give the law, as in 'law:erlang:k=3'")
+    return choice("objective", objective, OBJECTIVES), None
+
+
 def optimize(problem, objective="det", method="auto", *, model=None, max_team=None, use=None,
-             fix=None, time_limit=None, max_evaluations=None, seed=1, exp_method="auto",
-             max_transitions=None, max_states=None, max_memory=None, progress=None):
+             fix=None, time_limit=None, max_evaluations=None, seed=1, max_latency=None,
+             exp_method="auto", max_transitions=None, max_states=None, max_memory=None,
+             progress=None):
     """The mapping of best throughput for a problem: a mapping file's dict
     (its "mapping" optional: the starting point when given) or a path.
-    objective: "det" or "exp" (the throughput guaranteed for every
-    N.B.U.E. law); method: "auto", "exact", "heuristic" or "random";
+    objective: "det", "exp" (the throughput guaranteed for every
+    N.B.U.E. law) or "law:SPEC" (the exact throughput of evaluate(...,
+    law=SPEC), a phase-type law); max_latency: only mappings whose
+    deterministic latency (evaluate(..., latency=True)) is at most it;
+    method: "auto", "exact", "heuristic" or "random";
     model: "overlap" or "strict" (default: the problem's); max_team: the
     largest team; use: the processors allowed (a list, or "P1,P2"); fix:
     teams kept as given ({"T2": ["P1", "P3"]}); time_limit (seconds, 0.001 to 1e9, as --time-limit)
@@ -92,7 +105,7 @@ def optimize(problem, objective="det", method="auto", *, model=None, max_team=No
     (KeyboardInterrupt) within a second."""
     o = _OptimizeOptions()
     _options_init(ctypes.byref(o))
-    o.objective = choice("objective", objective, OBJECTIVES)
+    o.objective, law = _objective(objective)
     o.method = choice("method", method, METHODS)
     if model is not None:
         choice("model", model, MODELS)
@@ -103,15 +116,23 @@ def optimize(problem, objective="det", method="auto", *, model=None, max_team=No
     if max_evaluations is not None:
         o.max_evaluations = integer("max_evaluations", max_evaluations, 1)
     o.seed = integer("seed", seed)
+    if max_latency is not None:
+        o.max_latency = number("max_latency", max_latency, 1e-150, 1e300)
     use_text = None if use is None else ",".join(_names("use", use)).encode()
     specs = [f.encode() for f in _fix_specs(fix)]
-    return interruptible(_optimize_run, problem, o, model, use_text, specs, exp_method,
+    return interruptible(_optimize_run, problem, o, model, use_text, specs, law, exp_method,
                          max_transitions, max_states, max_memory=max_memory, progress=progress)
 
 
-def _optimize_run(run, problem, o, model, use_text, specs, exp_method, max_transitions,
+def _optimize_run(run, problem, o, model, use_text, specs, law, exp_method, max_transitions,
                   max_states):
     o.eval = options(run, max_transitions, max_states, exp_method)
+    with Law(law, "objective") as lw:
+        o.eval.law = lw.ptr
+        return _optimize_with(problem, o, model, use_text, specs)
+
+
+def _optimize_with(problem, o, model, use_text, specs):
     o.use = use_text
     fixes = (_c_str * max(len(specs), 1))(*specs)
     o.fix, o.nfix = ctypes.cast(fixes, ctypes.POINTER(_c_str)), len(specs)

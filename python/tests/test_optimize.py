@@ -39,17 +39,22 @@ def problem():
 
 
 @pytest.mark.parametrize("args", [
-    ("exact", "det", "overlap"), ("exact", "exp", "overlap"), ("exact", "det", "strict"),
-    ("heuristic", "exp", "overlap")])
+    ("exact", "det", "overlap", None), ("exact", "exp", "overlap", None),
+    ("exact", "det", "strict", None), ("heuristic", "exp", "overlap", None),
+    ("exact", "law:erlang:k=2", "overlap", 800), ("exact", "law:hyperexp:cv=2", "overlap", None),
+    ("heuristic", "det", "overlap", 800)])
 def test_optimize_is_the_command(tmp_path, args):
-    method, objective, model = args
+    method, objective, model, max_latency = args
     path = tmp_path / "a.json"
     path.write_text(json.dumps(problem()))
     extra = ["--max-evaluations", "500", "--seed", "7"] if method == "heuristic" else []
+    if max_latency is not None:
+        extra += ["--max-latency", str(max_latency)]
     want = json.loads(cli("optimize", str(path), "--json", "--method", method, "--objective",
                           objective, "--model", model, *extra))
     got = streamtp.optimize(str(path), objective, method, model=model,
-                            max_evaluations=500 if extra else None, seed=7 if extra else 1)
+                            max_evaluations=500 if method == "heuristic" else None,
+                            seed=7 if method == "heuristic" else 1, max_latency=max_latency)
     assert list(got) == list(want)
     assert without_times(got) == without_times(want)
     assert json.loads(json.dumps(got)) == got
@@ -88,6 +93,34 @@ def test_optimize_constraints_and_errors():
     with pytest.raises(streamtp.Error) as e:
         streamtp.optimize(EXAMPLE_A, objective="fast")
     assert "objective: 'fast' is not one of det, exp" in str(e.value)
+
+
+def test_optimize_latency_and_law(tmp_path):
+    """max_latency keeps the mappings of deterministic latency within it
+    (the answer's as evaluate(latency=True) gives it); objective="law:SPEC"
+    is evaluate(law=SPEC)'s exact throughput of the answer."""
+    got = streamtp.optimize(EXAMPLE_A, "law:erlang:k=3", max_latency=700)
+    assert got["objective"] == "law" and got["law"] == "erlang:k=3" and got["optimal"]
+    assert got["max_latency"] == 700
+    path = tmp_path / "answer.json"
+    d = json.load(open(EXAMPLE_A))
+    d["mapping"] = got["mapping"]
+    path.write_text(json.dumps(d))
+    back = streamtp.evaluate(str(path), law="erlang:k=3", latency=True)
+    assert back["exact_law"]["throughput"] == pytest.approx(got["value"], rel=1e-12)
+    assert back["latency"]["deterministic"]["max"] == got["latency"]["deterministic"]["max"]
+    assert got["latency"]["deterministic"]["max"] <= 700
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.optimize(EXAMPLE_A, max_latency=600)
+    assert "no mapping has a latency of at most 600" in str(e.value)
+    with pytest.raises(streamtp.Error) as e:
+        streamtp.optimize(EXAMPLE_A, "law:gamma:cv=0.5")
+    assert "needs phase-type laws" in str(e.value)
+    with pytest.raises(streamtp.Error):
+        streamtp.optimize(EXAMPLE_A, "law:nonsense")
+    with pytest.raises(streamtp.Error) as e:  # a time: 0 is no limit only in C
+        streamtp.optimize(EXAMPLE_A, max_latency=0)
+    assert "max_latency: 0 is out of range" in str(e.value)
 
 
 @pytest.mark.parametrize("seed,all_links", [(2, False), (5, False), (7, True)])

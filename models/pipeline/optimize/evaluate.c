@@ -1,7 +1,12 @@
 /* evaluate.c: the evaluator of stp_optimize's candidates (optimize.h):
  * item by item, with a cache of the transfer patterns and Strict mappings
  * already solved; a Strict candidate is evaluated on the problem's
- * platform with the candidate's teams (stp_teams). */
+ * platform with the candidate's teams (stp_teams).  Under the law
+ * objective a pattern's (or a Strict mapping's) value is the phase-type
+ * chain of exact_law.c, kept where the exponential value goes: one
+ * objective per run, so that slot holds the objective's value.  The
+ * latency constraint is checked on the candidates valued exactly, with
+ * the tables of latency.h. */
 #include "models/pipeline/optimize/optimize.h"
 
 #include "base/core.h"
@@ -30,7 +35,7 @@ typedef struct cache_entry {
   size_t off;     /* its key in the arena */
   uint32_t len;
   int exp_state;
-  double det, exp; /* NaN until computed */
+  double det, exp; /* NaN until computed; exp: the exp or law objective's value */
 } cache_entry;
 
 struct stp_opt_cache {
@@ -152,6 +157,7 @@ void stp__opt_eval_free(stp_opt_eval *ev) {
   if (!ev)
     return;
   cache_free(ev->cache);
+  stp__law_columns_free(&ev->lc);
   free(ev->team_off);
   free(ev->team);
   free(ev->times);
@@ -173,6 +179,19 @@ stp_status stp__opt_eval_init(stp_opt_eval *ev, const stp_opt_space *sp, stp_obj
   ev->opts = *opts;
   ev->opts.control.progress = (stp_progress){0}; /* the run reports; evaluations do not */
   ev->opts.control.max_memory = stp_options_memory_budget(opts);
+  ev->least_latency = INFINITY;
+  if (obj == STP_OBJECTIVE_LAW) {
+    stp_status s = stp__law_columns_resolve(sp->plat, &ev->opts, &ev->lc, err);
+    if (s == STP_EINVAL)
+      stp_error_prefix(err, "%s: the law objective needs phase-type laws (exp, erlang, "
+                            "hyperexp, coxian, ph)", sp->plat->file);
+    if (s == STP_OK && ev->lc.ncols == 0)
+      s = stp__fail(err, STP_EINVAL, "the law objective needs a law");
+    if (s != STP_OK) {
+      stp__law_columns_free(&ev->lc);
+      return s;
+    }
+  }
   ev->cache = cache_new();
   ev->team_off = stp__calloc(N + 1, sizeof *ev->team_off);
   ev->team = stp__calloc(M, sizeof *ev->team);
@@ -225,6 +244,25 @@ static stp_status entry_exp(stp_opt_eval *ev, cache_entry *e, size_t u, size_t v
     stp_error local = {0};
     stp_status s = stp__pattern_exp_value(u, v, ev->times, &ev->opts, &e->exp, &method, &info,
                                           &local);
+    if (s == STP_ELIMIT)
+      e->exp_state = EXP_BEYOND;
+    else if (s != STP_OK)
+      return err ? (*err = local, s) : s;
+    else
+      e->exp_state = EXP_DONE;
+  }
+  return e->exp_state == EXP_BEYOND ? STP_ELIMIT : STP_OK;
+}
+
+/* The law objective's value of a cached pattern entry of column col
+ * (ev->times its times), computed once: the phase-type chain of
+ * exact_law.c (ELIMIT beyond the limits, remembered). */
+static stp_status entry_law(stp_opt_eval *ev, cache_entry *e, size_t u, size_t v, size_t col,
+                            stp_error *err) {
+  if (e->exp_state == EXP_UNKNOWN) {
+    stp_error local = {0};
+    stp_status s = stp__law_pattern_rate(u, v, ev->times, ev->lc.cox[col], &ev->opts, &e->exp,
+                                         &local);
     if (s == STP_ELIMIT)
       e->exp_state = EXP_BEYOND;
     else if (s != STP_OK)
@@ -305,6 +343,19 @@ static stp_status component_value(stp_opt_eval *ev, const stp_opt_cand *c, size_
    * value within the solver's precision */
   if (*out <= thr || ev->objective == STP_OBJECTIVE_DET || u == 1 || v == 1)
     return STP_OK;
+  uint64_t states;
+  if (ev->objective == STP_OBJECTIVE_LAW && ev->lc.cox[2 * i + 1]->n > 1) {
+    /* a law of several phases: its chain (a column of one phase is the
+     * exponential one, below, as eval reuses the exponential value) */
+    if (e->exp_state == EXP_UNKNOWN && ev->chain_cap &&
+        (!stp__pattern_state_count(u, v, &states) || states > ev->chain_cap)) {
+      ev->capped_now = true;
+      return STP_ELIMIT;
+    }
+    STP_CHECK(entry_law(ev, e, u, v, 2 * i + 1, err));
+    *out = (double)g * e->exp;
+    return STP_OK;
+  }
   /* before its chain: with every link at the pattern's fastest time the
    * exponential rate is larger (daters grow with the times, pathwise), and
    * that is Theorem 4's uv / (d_min (u + v - 1)) */
@@ -316,7 +367,6 @@ static stp_status component_value(stp_opt_eval *ev, const stp_opt_cand *c, size_
     *out = fmin(*out, above);
     return STP_OK;
   }
-  uint64_t states;
   if (e->exp_state == EXP_UNKNOWN && ev->chain_cap &&
       (!stp__pattern_state_count(u, v, &states) || states > ev->chain_cap)) {
     ev->capped_now = true; /* the heuristic's cap: not solved, not a limit */
@@ -432,13 +482,58 @@ stp_status stp__opt_strict_prefix(stp_opt_eval *ev, const stp_opt_cand *c, size_
   cache_entry *e;
   STP_CHECK(strict_det(ev, c, n, &e, err));
   *value = e->det;
-  if (*value <= threshold || ev->objective == STP_OBJECTIVE_DET || n == ev->sp->N)
+  /* law: the deterministic bound of the cut pipeline (valid for every law) */
+  if (*value <= threshold || ev->objective != STP_OBJECTIVE_EXP || n == ev->sp->N)
     return STP_OK;
   /* exp: the cut pipeline's exponential value bounds too, and is tighter */
   stp_status s = strict_exp(ev, c, n, e, err);
   if (s == STP_OK)
     *value = fmin(*value, e->exp);
   return s == STP_ELIMIT ? STP_OK : s; /* beyond the limits: the det bound stands */
+}
+
+/* Whether every column's law has one phase (the law objective is then the
+ * exponential chain's, as eval reuses it). */
+static bool all_exponential(const stp_opt_eval *ev) {
+  for (size_t k = 0; k < ev->lc.ncols; k++)
+    if (ev->lc.cox[k]->n > 1)
+      return false;
+  return true;
+}
+
+/* The law objective of a whole Strict candidate (its cache entry e): the
+ * candidate as a mapping, each column under its law (exact_law.c). */
+static stp_status strict_law(stp_opt_eval *ev, const stp_opt_cand *c, cache_entry *e,
+                             stp_error *err) {
+  const stp_opt_space *sp = ev->sp;
+  if (e->exp_state == EXP_UNKNOWN) {
+    stp_teams tm = set_teams(ev, c, sp->N);
+    stp_mapping *m = NULL;
+    stp_error local = {0};
+    stp_options o = ev->opts;
+    bool capped = ev->chain_cap && ev->chain_cap < o.max_states;
+    if (capped)
+      o.max_states = ev->chain_cap;
+    stp_status s = stp__problem_mapping(sp->pb, STP_MODEL_STRICT, c->size, tm.member, &m,
+                                        &local);
+    if (s == STP_OK)
+      s = stp__law_strict_rate(m, &ev->lc, &o, &e->exp, &local);
+    stp_mapping_free(m);
+    if (s == STP_ELIMIT && capped) {
+      ev->capped_now = true;
+      return s;
+    }
+    if (s == STP_ELIMIT) {
+      e->exp_state = EXP_BEYOND;
+    } else if (s != STP_OK) {
+      if (err)
+        *err = local;
+      return s;
+    } else {
+      e->exp_state = EXP_DONE;
+    }
+  }
+  return e->exp_state == EXP_BEYOND ? STP_ELIMIT : STP_OK;
 }
 
 static stp_status strict_item(stp_opt_eval *ev, const stp_opt_cand *c, double thr, double *out,
@@ -449,7 +544,10 @@ static stp_status strict_item(stp_opt_eval *ev, const stp_opt_cand *c, double th
   cache_entry *e = strict_entry(ev, c, ev->sp->N);
   if (!e)
     return stp__oom(err, "caching mappings");
-  STP_CHECK(strict_exp(ev, c, ev->sp->N, e, err));
+  if (ev->objective == STP_OBJECTIVE_LAW && !all_exponential(ev))
+    STP_CHECK(strict_law(ev, c, e, err));
+  else
+    STP_CHECK(strict_exp(ev, c, ev->sp->N, e, err));
   *out = e->exp;
   return STP_OK;
 }
@@ -515,6 +613,60 @@ stp_status stp__opt_evaluate(stp_opt_eval *ev, const stp_opt_cand *c, const stp_
     }
   summarise(ev, out);
   out->exact = true;
+  bool ok;
+  double latency;
+  if (ev->max_latency > 0 && out->value > -INFINITY) {
+    STP_CHECK(stp__opt_latency_ok(ev, c, &ok, &latency, err));
+    if (!ok)
+      out->value = -INFINITY; /* infeasible, as a link without bandwidth */
+  }
+  return STP_OK;
+}
+
+/* ---- the latency constraint ------------------------------------------------------------ */
+typedef struct latency_ctx {
+  const stp_opt_space *sp;
+  const stp_opt_cand *c;
+} latency_ctx;
+
+static double latency_comp(const void *ctx, size_t i, size_t a) {
+  const latency_ctx *x = ctx;
+  return x->sp->comp[i * x->sp->M + stp__opt_team(x->sp, x->c, i)[a]];
+}
+
+static double latency_comm(const void *ctx, size_t i, size_t a, size_t b) {
+  const latency_ctx *x = ctx;
+  size_t p = stp__opt_team(x->sp, x->c, i)[a], q = stp__opt_team(x->sp, x->c, i + 1)[b];
+  return stp__opt_link_time(x->sp, i, p, q);
+}
+
+stp_status stp__opt_latency_ok(stp_opt_eval *ev, const stp_opt_cand *c, bool *ok,
+                               double *latency, stp_error *err) {
+  *ok = true;
+  *latency = NAN;
+  if (!(ev->max_latency > 0) || isinf(ev->max_latency))
+    return STP_OK;
+  stp_latency_tables t;
+  stp_latency l;
+  latency_ctx ctx = {ev->sp, c};
+  stp_status s = stp__latency_tables_alloc(ev->sp->N, c->size, &t, err);
+  if (s == STP_ELIMIT) { /* tables beyond memory: the constraint cannot be shown */
+    *ok = false;
+    ev->too_slow++;
+    return STP_OK;
+  }
+  STP_CHECK(s);
+  stp__latency_tables_fill(&t, latency_comp, latency_comm, &ctx);
+  s = stp__latency_solve(&t, 0, &l, err);
+  stp__latency_tables_free(&t);
+  STP_CHECK(s);
+  /* beyond the program's cap only its upper bound proves the constraint */
+  *latency = l.max_exact ? l.max : l.max_upper;
+  *ok = *latency <= ev->max_latency;
+  if (!*ok) {
+    ev->too_slow++;
+    ev->least_latency = fmin(ev->least_latency, l.max_exact ? l.max : l.max_lower);
+  }
   return STP_OK;
 }
 

@@ -16,9 +16,12 @@
  * all beat it with the processors left (the counting of optimize.h, "bounds").
  * Children are visited best bound first, so good mappings come early.
  *
+ * A latency constraint (--max-latency) is checked at the leaves only: the
+ * bounds above stay bounds of the mappings that keep it.
+ *
  * Symmetry: numbering the data sets from s instead of 0 turns every team
  * by s places and leaves the throughput alone (the unrolled event graph is
- * the same), so without fixed teams only mappings whose first team starts
+ * the same, and so is the set of paths of the latency), so without fixed teams only mappings whose first team starts
  * with its smallest processor are searched.
  *
  * When the search stops early, every mapping not visited lies below a
@@ -130,7 +133,13 @@ static stp_status leaf(bb *t, double known, stp_error *err) {
   stp_opt_eval *ev = run->ev;
   if (sp->model == STP_MODEL_OVERLAP) { /* every item is known: known is the value */
     ev->evaluated++;
-  } else {
+    bool ok = true;
+    double latency;
+    if (known > t->theta)
+      STP_CHECK(stp__opt_latency_ok(ev, &t->c, &ok, &latency, err));
+    if (!ok)
+      return STP_OK; /* the latency constraint: not a candidate */
+  } else { /* the evaluator checks the latency */
     stp_status s = stp__opt_evaluate(ev, &t->c, NULL, NULL, t->theta, &t->vals, err);
     if (s == STP_ELIMIT) {
       drop(t, known);

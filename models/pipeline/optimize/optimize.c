@@ -33,13 +33,17 @@ void stp_optimize_options_init(stp_optimize_options *o) {
   stp_options_init(&o->eval);
 }
 
-const char *stp_objective_name(stp_objective o) { return o == STP_OBJECTIVE_EXP ? "exp" : "det"; }
+const char *stp_objective_name(stp_objective o) {
+  return o == STP_OBJECTIVE_LAW ? "law" : o == STP_OBJECTIVE_EXP ? "exp" : "det";
+}
 
 stp_status stp_objective_parse(const char *s, stp_objective *out) {
   if (s && strcmp(s, "det") == 0)
     *out = STP_OBJECTIVE_DET;
   else if (s && strcmp(s, "exp") == 0)
     *out = STP_OBJECTIVE_EXP;
+  else if (s && strcmp(s, "law") == 0)
+    *out = STP_OBJECTIVE_LAW;
   else
     return STP_EINVAL;
   return STP_OK;
@@ -72,7 +76,7 @@ void stp_optimize_result_free(stp_optimize_result *r) {
 static stp_status check_options(const stp_optimize_options *o, stp_error *err) {
   if (o->model != STP_MODEL_OVERLAP && o->model != STP_MODEL_STRICT)
     return stp__fail(err, STP_EINVAL, "stp_optimize: unknown model %d", (int)o->model);
-  if (o->objective != STP_OBJECTIVE_DET && o->objective != STP_OBJECTIVE_EXP)
+  if ((unsigned)o->objective > STP_OBJECTIVE_LAW)
     return stp__fail(err, STP_EINVAL, "stp_optimize: unknown objective %d", (int)o->objective);
   if ((unsigned)o->method > STP_OPTIMIZE_RANDOM)
     return stp__fail(err, STP_EINVAL, "stp_optimize: unknown method %d", (int)o->method);
@@ -83,6 +87,10 @@ static stp_status check_options(const stp_optimize_options *o, stp_error *err) {
   if (o->eval.exp_method == STP_EXP_NONE && o->objective == STP_OBJECTIVE_EXP)
     return stp__fail(err, STP_EINVAL,
                      "the exp objective needs exponential values: exp_method cannot be none");
+  if (o->objective == STP_OBJECTIVE_LAW && !o->eval.law)
+    return stp__fail(err, STP_EINVAL, "the law objective needs a law (eval.law)");
+  if (isnan(o->max_latency) || o->max_latency < 0)
+    return stp__fail(err, STP_EINVAL, "stp_optimize: the latency limit must be a number >= 0");
   return STP_OK;
 }
 
@@ -160,6 +168,8 @@ static bool start_candidate(const stp_opt_space *sp, stp_opt_cand *c) {
 static double objective_of(const stp_result *r, stp_objective obj) {
   if (obj == STP_OBJECTIVE_DET)
     return r->det_throughput;
+  if (obj == STP_OBJECTIVE_LAW)
+    return r->exact_law.available ? r->exact_law.throughput : NAN;
   return r->exp_available ? r->exp_throughput : NAN;
 }
 
@@ -178,7 +188,7 @@ static int start_cancelled(void *data) {
  * first best when it keeps the constraints. */
 static stp_status use_start(stp_opt_run *run, stp_optimize_result *res, stp_error *err) {
   const stp_opt_space *sp = run->sp;
-  const stp_opt_eval *ev = run->ev;
+  stp_opt_eval *ev = run->ev;
   res->start = NAN;
   if (!sp->pb->has_start)
     return STP_OK;
@@ -213,10 +223,18 @@ static stp_status use_start(stp_opt_run *run, stp_optimize_result *res, stp_erro
   stp_result_free(r);
   stp_opt_cand c;
   STP_CHECK(stp__opt_cand_alloc(sp, &c, err));
-  bool kept = start_candidate(sp, &c);
-  if (kept && !isnan(res->start))
+  bool kept = start_candidate(sp, &c), fast = true;
+  double latency = NAN;
+  s = kept ? stp__opt_latency_ok(run->ev, &c, &fast, &latency, err) : STP_OK;
+  if (s == STP_OK && kept && fast && !isnan(res->start))
     stp__opt_offer(run, &c, res->start);
   stp__opt_cand_free(&c);
+  STP_CHECK(s);
+  if (kept && !fast &&
+      !(res->note = stp__asprintf("the problem's mapping has a latency of %.6g, above the "
+                                  "limit of %.6g: not a starting point",
+                                  latency, run->opts->max_latency)))
+    return stp__oom(err, "recording a note");
   if (!kept &&
       !(res->note = stp__strdup("the problem's mapping breaks the constraints: not a starting "
                                 "point")))
@@ -261,7 +279,9 @@ static stp_status nothing_found(const stp_opt_run *run, stp_error *err) {
                      "%s: no mapping's %s throughput is within the limits (%llu beyond them); "
                      "raise an evaluation's limits on states, transitions or memory",
                      sp->plat->file,
-                     run->ev->objective == STP_OBJECTIVE_EXP ? "exponential" : "deterministic",
+                     run->ev->objective == STP_OBJECTIVE_LAW   ? "law"
+                     : run->ev->objective == STP_OBJECTIVE_EXP ? "exponential"
+                                                               : "deterministic",
                      (unsigned long long)run->skipped);
   const char *limit = run->stop == STP_OPT_TIME ? "time limit" : "evaluations";
   if (run->stop != STP_OPT_RUNNING && run->capped)
@@ -273,10 +293,29 @@ static stp_status nothing_found(const stp_opt_run *run, stp_error *err) {
   if (run->stop != STP_OPT_RUNNING)
     return stp__fail(err, STP_ELIMIT, "%s: no mapping found within the %s", sp->plat->file,
                      limit);
+  if (run->ev->too_slow)
+    return stp__fail(err, STP_EINVAL,
+                     "%s: no mapping has a latency of at most %.6g: the %llu candidates "
+                     "refused for it have %.6g at least",
+                     sp->plat->file, run->opts->max_latency,
+                     (unsigned long long)run->ev->too_slow, run->ev->least_latency);
   return stp__fail(err, STP_EINVAL,
                    "%s: no mapping keeps the constraints (every stage needs a processor it may "
                    "use, and consecutive teams the links that carry their data)",
                    sp->plat->file);
+}
+
+/* The answer's deterministic latency, as eval --latency gives it. */
+static stp_status answer_latency(stp_optimize_result *res, stp_error *err) {
+  stp_latency l;
+  stp_status s = stp__mapping_latency(res->mapping, 0, &l, err);
+  res->latency = res->latency_mean = NAN;
+  if (s == STP_ELIMIT) /* tables beyond memory: no latency to give */
+    return STP_OK;
+  STP_CHECK(s);
+  res->latency = l.max;
+  res->latency_mean = l.mean;
+  return STP_OK;
 }
 
 /* The best candidate as a mapping, evaluated as eval does. */
@@ -307,6 +346,7 @@ static stp_status finish(stp_opt_run *run, stp_optimize_result *res, stp_error *
   }
   STP_CHECK(st);
   res->value = objective_of(res->eval, ev->objective);
+  STP_CHECK(answer_latency(res, err));
   if (!stp__close(res->value, run->best_value, 1e-9, 0))
     return stp__fail(err, STP_EINTERNAL,
                      "%s: the search valued its best mapping %.17g, the evaluation %.17g; this "
@@ -410,7 +450,8 @@ stp_status stp_optimize(const stp_problem *p, const stp_optimize_options *o,
   if (!res)
     return stp__oom(err, "allocating a result");
   *res = (stp_optimize_result){.model = o->model, .objective = o->objective, .start = NAN,
-                               .constructive = NAN};
+                               .constructive = NAN, .latency = NAN, .latency_mean = NAN,
+                               .max_latency = isinf(o->max_latency) ? 0 : o->max_latency};
   stp_opt_space sp;
   stp_opt_eval ev;
   stp_opt_run run;
@@ -418,6 +459,7 @@ stp_status stp_optimize(const stp_problem *p, const stp_optimize_options *o,
   if (s == STP_OK) {
     s = stp__opt_eval_init(&ev, &sp, o->objective, &o->eval, err);
     if (s == STP_OK) {
+      ev.max_latency = o->max_latency;
       s = stp__opt_run_init(&run, &sp, &ev, o, t0, err);
       if (s == STP_OK)
         s = optimize(&run, o, res, err);

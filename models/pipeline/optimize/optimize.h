@@ -17,6 +17,8 @@
 #ifndef STP_OPTIMIZE_INTERNAL_H
 #define STP_OPTIMIZE_INTERNAL_H
 
+#include "models/pipeline/exact_law.h"
+#include "models/pipeline/latency.h"
 #include "models/pipeline/mapping.h"
 #include "models/pipeline/problem.h"
 #include "streamtp_optimize.h"
@@ -129,6 +131,13 @@ typedef struct stp_opt_eval {
                              the limits of opts */
   bool capped_now;        /* the last ELIMIT came from chain_cap */
   uint64_t evaluated;     /* candidates evaluated */
+  /* the law objective: each column's law (the file's "laws", else opts.law) */
+  stp_law_columns lc;
+  /* the latency constraint: candidates whose deterministic latency exceeds
+   * max_latency are infeasible (value -INFINITY); 0: none */
+  double max_latency;
+  uint64_t too_slow;      /* candidates valued but refused for their latency */
+  double least_latency;   /* the smallest latency among those (INFINITY: none) */
   stp_opt_cache *cache;
   /* scratch */
   size_t *team_off, *team; /* N + 1, M: the candidate's teams (stp_teams) for Strict */
@@ -145,7 +154,8 @@ typedef struct stp_opt_eval {
 } stp_opt_eval;
 
 /* The evaluator of candidates of sp under objective obj with the limits of
- * opts (copied; its progress is not used). */
+ * opts (copied; its progress is not used); under the law objective the
+ * columns' laws are resolved (EINVAL: one is not phase-type). */
 stp_status stp__opt_eval_init(stp_opt_eval *ev, const stp_opt_space *sp, stp_objective obj,
                               const stp_options *opts, stp_error *err);
 void stp__opt_eval_free(stp_opt_eval *ev);
@@ -166,6 +176,13 @@ void stp__opt_vals_copy(const stp_opt_eval *ev, stp_opt_vals *dst, const stp_opt
 stp_status stp__opt_evaluate(stp_opt_eval *ev, const stp_opt_cand *c, const stp_opt_vals *cur,
                              const unsigned char *changed, double threshold, stp_opt_vals *out,
                              stp_error *err);
+/* Whether c keeps the latency constraint (always true without one): its
+ * deterministic latency over the lcm paths (latency.h, the code of
+ * stp_latency_compute) is at most max_latency, the largest path exactly or,
+ * beyond the program's cap, its upper bound; *latency the value compared.
+ * A refusal is counted in too_slow and least_latency. */
+stp_status stp__opt_latency_ok(stp_opt_eval *ev, const stp_opt_cand *c, bool *ok,
+                               double *latency, stp_error *err);
 /* One Overlap item (column col of the event graph) of c, with the same
  * threshold rule; the teams it reads must be complete.  Used by the exact
  * search as columns complete. */

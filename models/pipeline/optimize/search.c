@@ -467,14 +467,14 @@ static bool keeps_sizes(const search *s) {
 }
 
 /* Apply one random move (false: none found in a few tries); in a profile
- * climb (keep_sizes) one that keeps every team's size.  Under exp,
- * nine moves in ten must not break the divisibility of team sizes: a u x 1
+ * climb (keep_sizes) one that keeps every team's size.  Under exp (and
+ * law), nine moves in ten must not break the divisibility of team sizes: a u x 1
  * pattern loses nothing to synchronisation and costs no chain, so the good
  * mappings are there, and the others cost a Markov chain each. */
 static bool random_move(search *s) {
   if (!s->nstages)
     return false;
-  bool divisible = s->ev->objective == STP_OBJECTIVE_EXP && unit(s) < 0.9;
+  bool divisible = s->ev->objective != STP_OBJECTIVE_DET && unit(s) < 0.9;
   for (int tries = 0; tries < 16; tries++) {
     size_t a = pick_stage(s);
     double u = unit(s);
