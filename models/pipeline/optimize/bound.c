@@ -1,6 +1,7 @@
 /* bound.c: per-processor busy times and the bounds on the throughput of
  * every mapping of a problem (optimize.h, "bounds"; docs/design.md,
- * "Choosing the mapping"): counting, capacity, size profiles. */
+ * "Choosing the mapping"): counting, capacity, size profiles; the root
+ * bound is the smallest of these and the team bound (bound_teams.c). */
 #include "models/pipeline/optimize/optimize.h"
 
 #include "base/core.h"
@@ -242,9 +243,14 @@ static double capacity_bound(const stp_opt_space *sp, const stp_opt_bound *b,
   return bound;
 }
 
+double stp__opt_bound_resources(const stp_opt_space *sp, const stp_opt_bound *b,
+                                const stp_cancel *cancel) {
+  return fmin(counting_bound(sp, b, cancel), capacity_bound(sp, b, cancel));
+}
+
 double stp__opt_bound_root(const stp_opt_space *sp, const stp_opt_bound *b,
                           const stp_cancel *cancel) {
-  return fmin(counting_bound(sp, b, cancel), capacity_bound(sp, b, cancel));
+  return stp__opt_bound_teams(sp, b, stp__opt_bound_resources(sp, b, cancel), cancel);
 }
 
 /* Above this many candidate values the counting bound is left out (the

@@ -250,10 +250,23 @@ typedef struct stp_opt_bound {
 stp_status stp__opt_bound_init(const stp_opt_space *sp, stp_opt_bound *b, const stp_cancel *cancel,
                                stp_error *err);
 void stp__opt_bound_free(stp_opt_bound *b);
-/* The bound on every mapping of the problem; cancelled, a weaker one (still
- * a bound). */
+/* The bound on every mapping of the problem: the smallest of the counting,
+ * capacity and team bounds; cancelled, a weaker one (still a bound). */
 double stp__opt_bound_root(const stp_opt_space *sp, const stp_opt_bound *b,
                            const stp_cancel *cancel);
+/* The counting and capacity bounds alone (bound.c; the root bound before
+ * the team bound). */
+double stp__opt_bound_resources(const stp_opt_space *sp, const stp_opt_bound *b,
+                                const stp_cancel *cancel);
+/* The team bound (bound_teams.c, where the proof is): the largest over
+ * every vector of team sizes R of the largest theta at which each stage i
+ * finds R_i distinct processors whose resource cycle-time allows theta,
+ * their senders and receivers counted as R fixes them (the sum of their
+ * u or v fastest partners); at most cap.  cap itself when it is not
+ * computed (no dense bandwidths, tables too large, the enumeration beyond
+ * its budget, or cancelled). */
+double stp__opt_bound_teams(const stp_opt_space *sp, const stp_opt_bound *b, double cap,
+                            const stp_cancel *cancel);
 /* A bound in N x M steps without the tables of b (when their set-up was
  * interrupted): stage i with team T runs at most R_i / max c_i(p) <= the
  * sum over T of 1 / c_i(p) <= that sum over every processor allowed. */
