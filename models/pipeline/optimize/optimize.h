@@ -267,6 +267,12 @@ double stp__opt_bound_resources(const stp_opt_space *sp, const stp_opt_bound *b,
  * its budget, or cancelled). */
 double stp__opt_bound_teams(const stp_opt_space *sp, const stp_opt_bound *b, double cap,
                             const stp_cancel *cancel);
+/* The price bound (bound_prices.c, where the proof is): the smallest
+ * throughput that prices on the processors prove no disjoint teams reach
+ * (a Lagrangian relaxation of the disjointness, bisected), at most cap;
+ * cap when it is not computed (too large, cancelled). */
+double stp__opt_bound_prices(const stp_opt_space *sp, const stp_opt_bound *b, double cap,
+                             const stp_cancel *cancel);
 /* A bound in N x M steps without the tables of b (when their set-up was
  * interrupted): stage i with team T runs at most R_i / max c_i(p) <= the
  * sum over T of 1 / c_i(p) <= that sum over every processor allowed. */
