@@ -373,3 +373,69 @@ Test(optimize_bound, cancelled_team_bound_is_its_cap) {
   stp__opt_space_free(&sp);
   stp_problem_free(pb);
 }
+
+/* ---- the exact method's progress ------------------------------------------------ */
+/* The paper's Table 1 shape (generate --all-links): equal works, every
+ * computation and transfer time uniform in [5, 15] (speeds and
+ * bandwidths 1 / time), every pair linked: proofs take seconds here. */
+static void table1_problem(trng *r, size_t n, size_t m, problem *p) {
+  memset(p, 0, sizeof *p);
+  p->n = n;
+  p->m = m;
+  for (size_t i = 0; i < n; i++)
+    p->st[i] = (stp_build_stage){NULL, 1, 1};
+  for (size_t q = 0; q < m; q++) {
+    snprintf(p->names[q], sizeof p->names[q], "P%zu", q);
+    p->pr[q] = (stp_build_processor){p->names[q], 1 / trng_uniform(r, 5, 15)};
+  }
+  for (size_t a = 0; a < m; a++)
+    for (size_t b = 0; b < m; b++)
+      if (a != b)
+        p->ln[p->nl++] = (stp_build_link){a, b, 1 / trng_uniform(r, 5, 15)};
+}
+
+typedef struct reports {
+  size_t n;
+  double bound[4096];
+} reports;
+
+static void record(const stp_optimize_progress_info *info, void *data) {
+  reports *r = data;
+  if (r->n < 4096)
+    r->bound[r->n++] = info->upper_bound;
+}
+
+/* The bound the exact method reports while it runs (the largest bound of
+ * the nodes left open, refreshed before each report) never falls below
+ * the optimum it proves in the end, and never rises: on a problem of 4
+ * stages x 11 processors under exp (5-15 s; how many reports come depends
+ * on the machine, each is checked). */
+Test(optimize_bound, exact_progress_bound_holds, .timeout = 600) {
+  trng r = {.s = 3304};
+  for (int k = 0; k < 1; k++) {
+    problem p;
+    table1_problem(&r, 4, 11, &p);
+    stp_build_spec s = spec_of(&p, NULL, NULL);
+    stp_problem *pb;
+    stp_error err = {0};
+    cr_assert_eq(stp_problem_build(&s, &pb, &err), STP_OK, "%s", err.message);
+    static reports rep;
+    rep.n = 0;
+    stp_optimize_options o;
+    stp_optimize_options_init(&o);
+    o.objective = STP_OBJECTIVE_EXP;
+    o.method = STP_OPTIMIZE_EXACT;
+    o.progress = record;
+    o.progress_data = &rep;
+    stp_optimize_result *res;
+    cr_assert_eq(stp_optimize(pb, &o, &res, &err), STP_OK, "%s", err.message);
+    cr_assert(res->optimal);
+    for (size_t j = 0; j < rep.n; j++) {
+      cr_assert(rep.bound[j] >= res->value * (1 - TOL), "problem %d, report %zu: bound %.17g "
+                "below the optimum %.17g", k, j, rep.bound[j], res->value);
+      cr_assert(j == 0 || rep.bound[j] <= rep.bound[j - 1], "problem %d: the bound rose", k);
+    }
+    stp_optimize_result_free(res);
+    stp_problem_free(pb);
+  }
+}

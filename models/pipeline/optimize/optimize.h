@@ -210,6 +210,12 @@ typedef struct stp_opt_run {
   stp_opt_cand best;
   double best_value;       /* -INFINITY: none yet */
   double upper_bound;      /* proved so far */
+  /* exact: before each progress report, refresh(run, refresh_data) brings
+   * upper_bound down to what the open nodes allow and sets closed, the
+   * estimated share of the tree closed (NaN: not the exact method) */
+  void (*refresh)(struct stp_opt_run *run, void *data);
+  void *refresh_data;
+  double closed;
 } stp_opt_run;
 
 /* A run on sp with evaluator ev under o; the evaluator's cancellation
