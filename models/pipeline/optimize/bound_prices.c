@@ -40,6 +40,16 @@
  * up to N teams take one processor (larger steps oscillated on 20 x 100). */
 #define PRICE_STEP 0.05
 
+/* A member of a mapping of value theta or more has t x theta <= R up to a
+ * rounding: the valid teams are taken that much wider (a larger set of
+ * teams, a weaker proof, never a wrong one). */
+#define VALID_SLACK (1 + 1e-12)
+
+typedef struct priced {
+  double mu;
+  size_t p;
+} priced;
+
 typedef struct prices {
   const stp_opt_space *sp;
   const stp_opt_bound *b;
@@ -47,6 +57,7 @@ typedef struct prices {
   double *mu;       /* M */
   size_t *rank;     /* M: p's place by increasing price */
   size_t *by_price; /* M */
+  priced *sorted;   /* M: scratch of the sort */
   double *fw_sum;   /* M + 1: Fenwick tree over the ranks (sums of prices) */
   size_t *fw_n;     /* M + 1: (counts) */
   size_t *takes;    /* M: how many cheapest teams take p */
@@ -78,13 +89,12 @@ static double fw_cheapest(const prices *pr, size_t r) {
   return sum + pr->mu[pr->by_price[at]];
 }
 
-static const double *g_mu; /* qsort's key (the prices of one call) */
-
+/* By price, then by processor (qsort is not stable). */
 static int by_mu(const void *a, const void *b) {
-  size_t x = *(const size_t *)a, y = *(const size_t *)b;
-  if (g_mu[x] != g_mu[y])
-    return g_mu[x] < g_mu[y] ? -1 : 1;
-  return (x > y) - (x < y);
+  const priced *x = a, *y = b;
+  if (x->mu != y->mu)
+    return x->mu < y->mu ? -1 : 1;
+  return (x->p > y->p) - (x->p < y->p);
 }
 
 /* Stage i's cheapest valid team at theta: its price (INFINITY: none), and
@@ -97,7 +107,7 @@ static double cheapest_team(prices *pr, size_t i, double theta) {
   memset(pr->fw_sum, 0, (pr->M + 1) * sizeof *pr->fw_sum);
   memset(pr->fw_n, 0, (pr->M + 1) * sizeof *pr->fw_n);
   for (size_t r = 1, k = 0; r <= sp->kmax; r++) {
-    for (; k < n && pr->b->t[i * pr->M + ord[k]] * theta <= (double)r; k++)
+    for (; k < n && pr->b->t[i * pr->M + ord[k]] * theta <= (double)r * VALID_SLACK; k++)
       if (sp->reserved[ord[k]] == STP_OPT_NONE) {
         fw_add(pr, pr->rank[ord[k]], pr->mu[ord[k]]);
         in++;
@@ -119,7 +129,7 @@ static double cheapest_team(prices *pr, size_t i, double theta) {
   for (size_t j = 0, got = 0; j < pr->M && got < best_r; j++) {
     size_t p = pr->by_price[j];
     if (sp->allowed[i * pr->M + p] && sp->reserved[p] == STP_OPT_NONE &&
-        pr->b->t[i * pr->M + p] * theta <= (double)best_r) {
+        pr->b->t[i * pr->M + p] * theta <= (double)best_r * VALID_SLACK) {
       pr->takes[p]++;
       got++;
     }
@@ -146,11 +156,12 @@ static bool unreachable(prices *pr, double theta) {
     return false;
   for (int round = 0; round < PRICE_ROUNDS && !price_stop(pr); round++) {
     for (size_t p = 0; p < M; p++)
-      pr->by_price[p] = p;
-    g_mu = pr->mu;
-    qsort(pr->by_price, M, sizeof *pr->by_price, by_mu);
-    for (size_t j = 0; j < M; j++)
+      pr->sorted[p] = (priced){pr->mu[p], p};
+    qsort(pr->sorted, M, sizeof *pr->sorted, by_mu);
+    for (size_t j = 0; j < M; j++) {
+      pr->by_price[j] = pr->sorted[j].p;
       pr->rank[pr->by_price[j]] = j;
+    }
     memset(pr->takes, 0, M * sizeof *pr->takes);
     double total = 0, paid = 0;
     for (size_t i = 0; i < pr->N; i++) {
@@ -195,11 +206,12 @@ double stp__opt_bound_prices(const stp_opt_space *sp, const stp_opt_bound *b, do
   pr.fw_sum = stp__malloc_array(M + 1, sizeof *pr.fw_sum);
   pr.fw_n = stp__malloc_array(M + 1, sizeof *pr.fw_n);
   pr.takes = stp__malloc_array(M, sizeof *pr.takes);
+  pr.sorted = stp__malloc_array(M, sizeof *pr.sorted);
   double lo = 0, hi = cap;
-  if (pr.mu && pr.rank && pr.by_price && pr.fw_sum && pr.fw_n && pr.takes)
-    for (size_t p = 0; p < M; p++)
-      pr.mu[p] = 1; /* each step starts from the last step's prices */
-  if (pr.mu && pr.rank && pr.by_price && pr.fw_sum && pr.fw_n && pr.takes)
+  bool ready = pr.mu && pr.rank && pr.by_price && pr.fw_sum && pr.fw_n && pr.takes && pr.sorted;
+  for (size_t p = 0; ready && p < M; p++)
+    pr.mu[p] = 1; /* each step starts from the last step's prices */
+  if (ready)
     for (int s = 0; s < PRICE_STEPS && !pr.stopped; s++) {
       double mid = lo + (hi - lo) / 2;
       if (unreachable(&pr, mid))
@@ -213,5 +225,6 @@ double stp__opt_bound_prices(const stp_opt_space *sp, const stp_opt_bound *b, do
   free(pr.fw_sum);
   free(pr.fw_n);
   free(pr.takes);
+  free(pr.sorted);
   return hi;
 }
