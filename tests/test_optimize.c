@@ -699,7 +699,9 @@ Test(optimize, cancel_returns_the_best_so_far) {
 
 /* Stopped early (here after a few complete mappings, from no incumbent),
  * the branch and bound still bounds every mapping: the bound from the
- * nodes it left open is at least the optimum. */
+ * nodes it left open is at least the optimum.  Its root is the counting
+ * and capacity bound: from the team bound the search proves some of these
+ * problems within those few mappings. */
 Test(optimize, exact_stopped_early_gives_a_bound) {
   trng r = {.s = 8};
   for (int k = 0; k < 12; k++) {
@@ -713,7 +715,7 @@ Test(optimize, exact_stopped_early_gives_a_bound) {
     c.o.model = model;
     c.o.max_evaluations = 1 + k % 4;
     context_start(&c, problem_of(&p, NULL, NULL));
-    double root = c.run.upper_bound, upper;
+    double root = stp__opt_bound_resources(&c.sp, &c.b, NULL), upper;
     bool proved;
     stp_error err = {0};
     cr_assert_eq(stp__opt_exact(&c.run, &c.b, root, &proved, &upper, &err), STP_OK, "%s",

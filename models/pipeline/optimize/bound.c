@@ -1,6 +1,7 @@
 /* bound.c: per-processor busy times and the bounds on the throughput of
  * every mapping of a problem (optimize.h, "bounds"; docs/design.md,
- * "Choosing the mapping"): counting, capacity, size profiles. */
+ * "Choosing the mapping"): counting, capacity, size profiles; the root
+ * bound is the smallest of these and the team bound (bound_teams.c). */
 #include "models/pipeline/optimize/optimize.h"
 
 #include "base/core.h"
@@ -134,8 +135,11 @@ size_t stp__opt_bound_need(const stp_opt_space *sp, const stp_opt_bound *b, size
     if (owner && owner[p] != STP_OPT_NONE)
       continue;
     r++; /* the r-th fastest free member: a team of r reaches r / t at most */
-    double t = b->t[i * sp->M + p] * theta;
-    if (strict ? t < (double)r : t <= (double)r)
+    double t = b->t[i * sp->M + p];
+    /* reaching: r / t as the counting bound's candidates are computed, so
+     * that a candidate reaches itself (t x (r / t) may round above r: the
+     * bound had fallen to the next candidate, below the optimum) */
+    if (strict ? t * theta < (double)r : (double)r / t >= theta)
       return r;
   }
   return 0;
@@ -242,9 +246,18 @@ static double capacity_bound(const stp_opt_space *sp, const stp_opt_bound *b,
   return bound;
 }
 
+double stp__opt_bound_resources(const stp_opt_space *sp, const stp_opt_bound *b,
+                                const stp_cancel *cancel) {
+  return fmin(counting_bound(sp, b, cancel), capacity_bound(sp, b, cancel));
+}
+
 double stp__opt_bound_root(const stp_opt_space *sp, const stp_opt_bound *b,
                           const stp_cancel *cancel) {
-  return fmin(counting_bound(sp, b, cancel), capacity_bound(sp, b, cancel));
+  double old = stp__opt_bound_resources(sp, b, cancel);
+  double teams = stp__opt_bound_teams(sp, b, old, cancel);
+  /* the team bound, when it completes, is below the price bound (it knows
+   * the partners and matches whole profiles); when it did not, prices */
+  return teams < old ? teams : stp__opt_bound_prices(sp, b, old, cancel);
 }
 
 /* Above this many candidate values the counting bound is left out (the

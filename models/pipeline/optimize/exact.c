@@ -40,6 +40,12 @@ typedef struct child {
   size_t what; /* a team size or a processor */
 } child;
 
+/* One open node's children being visited: pool[first .. first + n), the
+ * k-th now (those before it closed). */
+typedef struct frame {
+  size_t first, n, k;
+} frame;
+
 typedef struct bb {
   stp_opt_run *run;
   const stp_opt_bound *b;
@@ -54,6 +60,8 @@ typedef struct bb {
   child *pool;     /* children of the open nodes, a stack */
   size_t used, cap;
   double *slowest; /* per stage: slowest computation placed */
+  frame *frames;   /* the path from the root: one per open node */
+  size_t depth, max_depth;
 } bb;
 
 static void set_theta(bb *t) {
@@ -79,7 +87,12 @@ static stp_status visit_children(bb *t, size_t first, size_t s, size_t r, visit_
   size_t n = t->used - first;
   qsort(t->pool + first, n, sizeof *t->pool, by_bound_desc);
   stp_status st = STP_OK;
+  frame *f = t->depth < t->max_depth ? &t->frames[t->depth++] : NULL;
+  if (f)
+    *f = (frame){first, n, 0};
   for (size_t k = 0; k < n && st == STP_OK; k++) {
+    if (f)
+      f->k = k;
     child ch = t->pool[first + k];
     if (ch.bound <= t->theta)
       break; /* sorted: the others cannot beat the best either */
@@ -90,8 +103,39 @@ static stp_status visit_children(bb *t, size_t first, size_t s, size_t r, visit_
     }
     st = visit(t, s, r, &ch, err);
   }
+  if (f)
+    t->depth--;
   t->used = first;
   return st;
+}
+
+/* The run's progress (run.c, refresh): every mapping not yet visited lies
+ * below a child not yet visited of a node on the path (pool[first + k + 1]
+ * of its frame has the largest bound of them: sorted), below the child
+ * being visited at the deepest frame, or in a subtree dropped for the
+ * limits (ub_lost); children already visited were searched or pruned
+ * below the best (within STP_OPT_RTOL).  The largest of these bounds, and
+ * the best, bound every mapping; it only falls as the search goes on.
+ * The share closed weighs a frame's closed children by its node's share
+ * of the tree, each child an equal part of its parent (an estimate). */
+static void refresh(stp_opt_run *run, void *data) {
+  const bb *t = data;
+  if (t->depth == 0 || t->depth > t->max_depth)
+    return;
+  double open = t->ub_lost, weight = 1, closed = 0;
+  for (size_t d = 0; d < t->depth; d++) {
+    const frame *f = &t->frames[d];
+    if (f->k + 1 < f->n)
+      open = fmax(open, t->pool[f->first + f->k + 1].bound);
+    if (d + 1 == t->depth)
+      open = fmax(open, t->pool[f->first + f->k].bound);
+    closed += weight * (double)f->k / (double)f->n;
+    weight /= (double)f->n;
+  }
+  double upper = fmax(run->best_value, open);
+  if (upper < run->upper_bound)
+    run->upper_bound = upper;
+  run->closed = closed;
 }
 
 static stp_status push(bb *t, double bound, size_t what, stp_error *err) {
@@ -383,8 +427,15 @@ stp_status stp__opt_exact(stp_opt_run *run, const stp_opt_bound *b, double root,
           .symmetric = sp->fixed_off[sp->N] == 0, .cap = 256};
   t.pool = stp__malloc_array(t.cap, sizeof *t.pool);
   t.slowest = stp__calloc(sp->N, sizeof *t.slowest);
-  stp_status s = t.pool && t.slowest ? stp__opt_cand_alloc(sp, &t.c, err)
-                                     : stp__oom(err, "searching mappings");
+  /* a stage's size, then its members: N (kmax + 1) levels at most */
+  t.max_depth = sp->N * (sp->kmax + 1);
+  t.frames = stp__malloc_array(t.max_depth, sizeof *t.frames);
+  stp_status s = t.pool && t.slowest && t.frames ? stp__opt_cand_alloc(sp, &t.c, err)
+                                                 : stp__oom(err, "searching mappings");
+  run->upper_bound = fmin(run->upper_bound, root);
+  run->closed = 0;
+  run->refresh = refresh;
+  run->refresh_data = &t;
   if (s == STP_OK)
     s = stp__opt_vals_alloc(run->ev, &t.vals, err);
   if (s == STP_OK) {
@@ -397,13 +448,17 @@ stp_status stp__opt_exact(stp_opt_run *run, const stp_opt_bound *b, double root,
     double best = run->best_value;
     *proved = ended && !t.lost && best > -INFINITY;
     double open = fmax(t.ub_lost, ended ? -INFINITY : t.ub_open);
-    *upper = fmin(root, fmax(best, open));
+    *upper = fmin(fmin(root, run->upper_bound), fmax(best, open));
     if (*proved)
       *upper = best;
   }
+  run->refresh = NULL;
+  run->refresh_data = NULL;
+  run->closed = NAN;
   stp__opt_vals_free(&t.vals);
   stp__opt_cand_free(&t.c);
   free(t.pool);
   free(t.slowest);
+  free(t.frames);
   return s;
 }

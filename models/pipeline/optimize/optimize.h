@@ -227,6 +227,12 @@ typedef struct stp_opt_run {
   stp_opt_cand best;
   double best_value;       /* -INFINITY: none yet */
   double upper_bound;      /* proved so far */
+  /* exact: before each progress report, refresh(run, refresh_data) brings
+   * upper_bound down to what the open nodes allow and sets closed, the
+   * estimated share of the tree closed (NaN: not the exact method) */
+  void (*refresh)(struct stp_opt_run *run, void *data);
+  void *refresh_data;
+  double closed;
 } stp_opt_run;
 
 /* A run on sp with evaluator ev under o; the evaluator's cancellation
@@ -267,10 +273,29 @@ typedef struct stp_opt_bound {
 stp_status stp__opt_bound_init(const stp_opt_space *sp, stp_opt_bound *b, const stp_cancel *cancel,
                                stp_error *err);
 void stp__opt_bound_free(stp_opt_bound *b);
-/* The bound on every mapping of the problem; cancelled, a weaker one (still
- * a bound). */
+/* The bound on every mapping of the problem: the smallest of the counting,
+ * capacity and team bounds; cancelled, a weaker one (still a bound). */
 double stp__opt_bound_root(const stp_opt_space *sp, const stp_opt_bound *b,
                            const stp_cancel *cancel);
+/* The counting and capacity bounds alone (bound.c; the root bound before
+ * the team bound). */
+double stp__opt_bound_resources(const stp_opt_space *sp, const stp_opt_bound *b,
+                                const stp_cancel *cancel);
+/* The team bound (bound_teams.c, where the proof is): the largest over
+ * every vector of team sizes R of the largest theta at which each stage i
+ * finds R_i distinct processors whose resource cycle-time allows theta,
+ * their senders and receivers counted as R fixes them (the sum of their
+ * u or v fastest partners); at most cap.  cap itself when it is not
+ * computed (no dense bandwidths, tables too large, the enumeration beyond
+ * its budget, or cancelled). */
+double stp__opt_bound_teams(const stp_opt_space *sp, const stp_opt_bound *b, double cap,
+                            const stp_cancel *cancel);
+/* The price bound (bound_prices.c, where the proof is): the smallest
+ * throughput that prices on the processors prove no disjoint teams reach
+ * (a Lagrangian relaxation of the disjointness, bisected), at most cap;
+ * cap when it is not computed (too large, cancelled). */
+double stp__opt_bound_prices(const stp_opt_space *sp, const stp_opt_bound *b, double cap,
+                             const stp_cancel *cancel);
 /* A bound in N x M steps without the tables of b (when their set-up was
  * interrupted): stage i with team T runs at most R_i / max c_i(p) <= the
  * sum over T of 1 / c_i(p) <= that sum over every processor allowed. */

@@ -57,7 +57,9 @@ bool stp__opt_reached_bound(const stp_opt_run *run) {
 /* To the options' callback with numbers, and through the run contract's
  * control.progress as a line ("optimizing: best 0.21, bound 0.3, gap 30 %,
  * candidates: 1234 so far, ..." on the command line). */
-static void report_progress(const stp_opt_run *run, double t) {
+static void report_progress(stp_opt_run *run, double t) {
+  if (run->refresh)
+    run->refresh(run, run->refresh_data);
   double best = run->best_value > -INFINITY ? run->best_value : NAN;
   stp_optimize_progress_info info = {.best = best, .upper_bound = run->upper_bound,
                                      .gap = (run->upper_bound - best) / run->upper_bound,
@@ -67,9 +69,16 @@ static void report_progress(const stp_opt_run *run, double t) {
     run->opts->progress(&info, run->opts->progress_data);
   if (!run->shown.fn)
     return;
-  char what[96];
-  snprintf(what, sizeof what, "optimizing: best %.6g, bound %.6g, gap %.2f %%, %s", best,
-           info.upper_bound, 100 * info.gap, run->nodes ? "search nodes" : "candidates");
+  char what[160]; /* the command line keeps 96 */
+  if (run->refresh && run->closed > 0) /* the exact method: the share of its tree closed, and
+                                          the time to the proof at the rate so far (an
+                                          estimate: subtrees differ); short, for a line of 96 */
+    snprintf(what, sizeof what, "exact: best %.6g, bound %.6g, gap %.2f %%, closed %.2g %%, ~%.2g s "
+             "left, nodes", best, info.upper_bound, 100 * info.gap, 100 * run->closed,
+             info.seconds / run->closed * (1 - run->closed));
+  else
+    snprintf(what, sizeof what, "optimizing: best %.6g, bound %.6g, gap %.2f %%, %s", best,
+             info.upper_bound, 100 * info.gap, run->nodes ? "search nodes" : "candidates");
   run->shown.fn(&(stp_progress_info){.what = what,
                                      .done = run->nodes ? run->nodes : run->ev->evaluated,
                                      .seconds = info.seconds},
