@@ -16,8 +16,8 @@
  *   - a file with no complete record and a non-empty tail is accepted only
  *     when that tail is the start of the header. */
 #include "cli/run.h"
-#include "cli/report.h"
 #include "cli/rowfile.h"
+#include "streamtp_report.h"
 #include "fuzz_check.h"
 
 #include <jansson.h>
@@ -28,11 +28,11 @@
 #include <unistd.h>
 
 static char path[64];
-static char *header; /* batch's CSV header (report_csv_header_text) */
+static char *header; /* batch's CSV header (the eval sink's, as batch --resume takes it) */
 
 static void remove_file(void) {
   unlink(path);
-  free(header);
+  stp_free(header);
 }
 
 typedef struct seen {
@@ -132,7 +132,11 @@ static void check_accepted(const rowfile *rf, const seen *s, const char *csv_hea
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!path[0]) {
     snprintf(path, sizeof path, "/tmp/stp-fuzz-rowfile-%ld", (long)getpid());
-    header = report_csv_header_text();
+    stp_sink *probe = NULL;
+    stp_error e = {0};
+    if (stp_sink_new("eval", STP_FORMAT_CSV, NULL, &probe, &e) == STP_OK)
+      stp_sink_header(probe, &header, NULL, &e);
+    stp_sink_free(probe);
     atexit(remove_file);
   }
   if (size == 0)
