@@ -57,7 +57,15 @@ wait $reader
 check "eval -o FIFO: written in place to the reader" \
   bash -c "grep -q '\"throughput\"' from-fifo && [ -p fifo ]"
 "$bin" eval "$ex" -o fifo 2> fifo.err & pid=$!
-sleep 0.5
+# Ctrl-C once streamtp catches SIGINT (bit 2 of SigCgt), not before: on a
+# loaded machine half a second did not always get it that far, and the
+# default action then killed it without a word
+for _ in $(seq 1 100); do
+  cgt=$(awk '/^SigCgt:/ { print $2 }' /proc/$pid/status 2> /dev/null)
+  [ -n "$cgt" ] && (( 16#$cgt & 2 )) && break
+  sleep 0.1
+done
+sleep 0.2 # then into the open() that waits for a reader
 kill -INT $pid
 for _ in $(seq 1 50); do kill -0 $pid 2> /dev/null || break; sleep 0.1; done
 kill -0 $pid 2> /dev/null && { kill -9 $pid; echo "(still waiting 5 s after Ctrl-C: killed)"; }
