@@ -185,6 +185,7 @@ static int draw_gantt(const run *r, gantt_spec *chart) {
            (unsigned long long)stp_redist_schedule_steps(sc));
   chart->g = g;
   chart->title = title;
+  chart->time_unit = "units of alpha and beta";
   int rc = cli_gantt(chart);
   stp_graph_free(g);
   stp_redist_result_free(res);

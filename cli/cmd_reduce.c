@@ -249,6 +249,7 @@ static int draw_gantt(const reduce_run *run, const stp_reduce *t) {
   gantt_spec chart = run->chart;
   chart.g = g;
   chart.title = title;
+  chart.time_unit = "units of d and c";
   int rc = cli_gantt(&chart);
   stp_graph_free(g);
   return rc;

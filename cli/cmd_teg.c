@@ -46,24 +46,16 @@ static int print_summary(const stp_mapping *m, const stp_teg_summary *t, int fmt
   return rc;
 }
 
-/* The Gantt chart of the mapping's event graph (cli/gantt.h): one row per
- * processor and link. */
+/* The Gantt chart of the mapping's event graph (streamtp_gantt.h): one row
+ * per port and computation (Overlap) or per processor (Strict).  The size
+ * limit is checked first, as for --dot. */
 static int draw_gantt(const stp_mapping *m, stp_model model, uint64_t max_transitions,
                       gantt_spec *gs) {
   stp_error err = {0};
   stp_teg_summary sum;
-  stp_graph *g = NULL;
-  if (stp_mapping_teg_summary(m, model, max_transitions, &sum, &err) != STP_OK ||
-      stp_mapping_graph(m, model, &g, &err) != STP_OK)
+  if (stp_mapping_teg_summary(m, model, max_transitions, &sum, &err) != STP_OK)
     return cli_report_mapping_error(&err, model);
-  char title[600];
-  snprintf(title, sizeof title, "%s: %s model, %llu paths", stp_mapping_name(m),
-           stp_model_name(model), (unsigned long long)sum.rows);
-  gs->g = g;
-  gs->title = title;
-  int rc = cli_gantt(gs);
-  stp_graph_free(g);
-  return rc;
+  return cli_gantt_mapping(gs, m, model);
 }
 
 /* The event graph of the mapping as a graph file (json) or Graphviz dot,

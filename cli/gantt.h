@@ -1,38 +1,24 @@
-/* gantt.h: Gantt charts of schedules as SVG (the --gantt option of teg,
- * graph, reduce, redistribute and bcast).  Any event graph is drawn the same
- * way: one row per resource (processor, link, machine; a transition without
- * one gets a row of its own), one bar per firing of the earliest schedule
- * (stp_graph_trace), the critical activities in red:
- *   - a timed event graph with constant times: a few periods of its periodic
- *     steady state, the transitions of Howard's critical cycle in red;
- *   - an activity DAG with constant times: its one run, the critical path
- *     in red;
- *   - with a law (random): one simulated run (a DAG) or a few periods after
- *     a warm-up (a TEG), the chain of activities that bound the last
- *     completion drawn in the window in red.
- * Every bar carries its transition, firing, start and end as attributes, so
- * that tests and scripts can read the chart back (tests/gantt/check.py). */
+/* gantt.h: the --gantt option of teg, graph, reduce, redistribute and bcast:
+ * its parsing (--gantt, --periods, --law, --seed) into a gantt_spec, and the
+ * call of the library's writer (streamtp_gantt.h), whose SVG goes to
+ * standard output through the run contract. */
 #ifndef STP_CLI_GANTT_H
 #define STP_CLI_GANTT_H
 
 #include "cli/args.h"
-#include "streamtp_graph.h"
+#include "streamtp_gantt.h"
 
 #include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-
-#define GANTT_DEFAULT_PERIODS 3
-#define GANTT_MAX_BARS 20000 /* beyond, the chart is refused: unreadable and heavy */
 
 typedef struct gantt_spec {
-  const stp_graph *g;
-  const char *title;      /* the first line of the chart */
-  int periods;            /* timed event graphs: periods drawn (>= 1) */
-  bool periods_given;     /* --periods was given: refused for a DAG, which has none */
-  bool random;            /* one simulated run instead of the constant times */
-  const stp_law *law;     /* random: law of transitions without one; NULL = exp */
-  uint64_t seed;          /* random */
+  const stp_graph *g;    /* the graph drawn (cli_gantt) */
+  const char *title;     /* the first line of the chart */
+  const char *time_unit; /* the axis's unit; NULL: "units of the file" */
+  int periods;           /* timed event graphs: periods drawn (1 to 100) */
+  bool periods_given;    /* --periods was given: refused for a DAG, which has none */
+  bool random;           /* one simulated run instead of the constant times */
+  const stp_law *law;    /* random: law of transitions without one; NULL = exp */
+  uint64_t seed;         /* random */
 } gantt_spec;
 
 /* The options of a command that draws (with CLI_SIM_OPTIONS for --law and
@@ -50,11 +36,10 @@ typedef struct gantt_spec {
  * error. */
 bool cli_parse_gantt(const cli_command *cmd, const cli_args *a, bool *on, gantt_spec *s,
                      stp_law **law);
-/* Draw s on standard output; the exit status. */
+/* Draw s->g on standard output (stp_graph_gantt_svg); the exit status. */
 int cli_gantt(const gantt_spec *s);
-
-/* The chart as an SVG document on f.  STP_ELIMIT when it would hold more
- * than GANTT_MAX_BARS bars; the errors of the analyses otherwise. */
-stp_status gantt_write(FILE *f, const gantt_spec *s, stp_error *err);
+/* Draw the event graph of m under model, one row per port or processor
+ * (stp_mapping_gantt_svg); s->g is not used; the exit status. */
+int cli_gantt_mapping(const gantt_spec *s, const stp_mapping *m, stp_model model);
 
 #endif /* STP_CLI_GANTT_H */

@@ -1,6 +1,6 @@
 /* fuzz_svg.c: libFuzzer target of the SVG writers (issue 34: pictures always
- * well-formed): the Gantt chart of --gantt (cli/gantt.c, CLI code built in
- * from the CLI's objects), the sweep and sensitivity plots of explain
+ * well-formed): the Gantt charts of a graph and of a mapping
+ * (streamtp_gantt.h, report/gantt.c), the sweep and sensitivity plots of explain
  * (report/plot.c) and the text of names in pictures (stp_write_xml_text,
  * base/textout.c).  The input is a few bytes of parameters (fuzz_bytes.h:
  * which writer, sizes, times from a table that holds 0, the edges of the
@@ -9,12 +9,13 @@
  * a sweep's labels and critical resources, the sensitivities' parameters,
  * the titles.  Whatever a writer accepts must be well-formed XML
  * (fuzz_xml.h); a refusal must say why. */
-#include "cli/gantt.h"
 #include "fuzz_bytes.h"
 #include "fuzz_check.h"
 #include "fuzz_xml.h"
 #include "streamtp_base.h"
+#include "streamtp_build.h"
 #include "streamtp_explain.h"
+#include "streamtp_gantt.h"
 #include "streamtp_plot.h"
 #include "streamtp_report.h"
 
@@ -84,6 +85,65 @@ static void fuzz_text(const names *s) {
   free(buf);
 }
 
+/* The chart of g (m NULL) or of m's event graph, checked or refused. */
+static void write_gantt(const stp_graph *g, const stp_mapping *m, stp_model model,
+                        const stp_gantt_options *o) {
+  char *buf = NULL;
+  size_t len = 0;
+  stp_error err = {0};
+  FILE *f = open_memstream(&buf, &len);
+  if (!f)
+    return;
+  stp_status st = m ? stp_mapping_gantt_svg(m, model, o, f, &err)
+                    : stp_graph_gantt_svg(g, o, f, &err);
+  if (fclose(f) == 0 && st == STP_OK)
+    check_svg(m ? "stp_mapping_gantt_svg" : "stp_graph_gantt_svg", buf, len);
+  else if (st != STP_OK)
+    fuzz_refusal(&err);
+  free(buf);
+}
+
+/* A mapping of up to 3 stages on teams of up to 3 processors (names, works,
+ * sizes and speeds from the input), drawn under Overlap or Strict: its
+ * rows are ports and processors. */
+static void fuzz_mapping_gantt(fuzz_bytes *b, const names *s) {
+  stp_build_stage st[3];
+  stp_build_processor pr[9];
+  size_t sizes[3], teams[9], ns = 1 + fuzz_take(b, 1) % 3, np = 0;
+  for (size_t i = 0; i < ns; i++) {
+    st[i] = (stp_build_stage){name_of(s, 1 + i), number(b), number(b)};
+    sizes[i] = 1 + fuzz_take(b, 1) % 3;
+    for (size_t k = 0; k < sizes[i]; k++, np++) {
+      pr[np] = (stp_build_processor){name_of(s, 4 + np), number(b)};
+      teams[np] = np;
+    }
+  }
+  stp_build_spec spec;
+  stp_build_spec_init(&spec);
+  spec.name = name_of(s, 0);
+  spec.stages = st;
+  spec.nstages = ns;
+  spec.processors = pr;
+  spec.nprocessors = np;
+  spec.bandwidth = number(b);
+  spec.team_sizes = sizes;
+  spec.teams = teams;
+  stp_mapping *m = NULL;
+  stp_error err = {0};
+  if (stp_mapping_build(&spec, &m, &err) != STP_OK) {
+    fuzz_refusal(&err);
+    return;
+  }
+  stp_gantt_options o;
+  stp_gantt_options_init(&o);
+  o.title = fuzz_take(b, 1) & 1 ? name_of(s, 13) : NULL;
+  o.periods = (int)(fuzz_take(b, 1) % 3);
+  o.random = fuzz_take(b, 1) & 1;
+  o.seed = fuzz_take(b, 8);
+  write_gantt(NULL, m, fuzz_take(b, 1) & 1 ? STP_MODEL_STRICT : STP_MODEL_OVERLAP, &o);
+  stp_mapping_free(m);
+}
+
 /* A graph of up to 8 transitions (names, resources, times from the input),
  * a few places, drawn as a Gantt chart: constant times or one simulated
  * run. */
@@ -116,20 +176,13 @@ static void fuzz_gantt(fuzz_bytes *b, const names *s) {
   }
   if (fuzz_take(b, 1) & 1)
     (void)stp_graph_set_output(g, nt - 1, &err);
-  gantt_spec spec = {.g = g, .title = name_of(s, 17), .periods = 1 + (int)(fuzz_take(b, 1) % 3)};
-  spec.random = fuzz_take(b, 1) & 1;
-  spec.seed = fuzz_take(b, 8);
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (f) {
-    stp_status st = gantt_write(f, &spec, &err);
-    if (fclose(f) == 0 && st == STP_OK)
-      check_svg("gantt_write", buf, len);
-    else if (st != STP_OK)
-      fuzz_refusal(&err);
-    free(buf);
-  }
+  stp_gantt_options o;
+  stp_gantt_options_init(&o);
+  o.title = name_of(s, 17);
+  o.periods = stp_graph_is_dag(g) ? 0 : 1 + (int)(fuzz_take(b, 1) % 3);
+  o.random = fuzz_take(b, 1) & 1;
+  o.seed = fuzz_take(b, 8);
+  write_gantt(g, NULL, STP_MODEL_OVERLAP, &o);
 out:
   stp_graph_free(g);
 }
@@ -228,9 +281,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   names_split(&s, data + b.n, size - b.n);
   if (!s.text)
     return 0;
-  switch (fuzz_take(&b, 1) % 4) {
+  uint64_t which = fuzz_take(&b, 1); /* 1: a graph's Gantt chart, 5: a mapping's */
+  switch (which % 4) {
   case 0: fuzz_text(&s); break;
-  case 1: fuzz_gantt(&b, &s); break;
+  case 1: which & 4 ? fuzz_mapping_gantt(&b, &s) : fuzz_gantt(&b, &s); break;
   case 2: fuzz_sweep(&b, &s); break;
   default: fuzz_bars(&b, &s); break;
   }

@@ -22,6 +22,7 @@
 #include "streamtp_distributed.h"
 #include "streamtp_explain.h"
 #include "streamtp_explain_report.h"
+#include "streamtp_gantt.h"
 #include "streamtp_generate.h"
 #include "streamtp_graph.h"
 #include "streamtp_graph_file.h"

@@ -46,8 +46,9 @@ seed_corpus() { # TARGET DIR
       printf '\x01%s\n' 1 2 3.5 0.25 7 > "$2/a"; printf '\x01# times\n0.1 0.2,1e3\n5e-1\n' > "$2/b"
       printf '\x00%s\n' 1 1 1 1.000001 > "$2/c"; printf '\x011e-6\n1e6\n' > "$2/two-points"
       if [ -f examples/measured-times.txt ]; then { printf '\x01'; cat examples/measured-times.txt; } > "$2/measured"; fi ;;
-    fuzz_svg) # 64 bytes of parameters (the first: 0 text, 1 Gantt, 2 sweep, 3 bars), then names
-      for k in 0 1 2 3; do
+    fuzz_svg) # 64 bytes of parameters (the first: 0 text, 1 Gantt of a graph, 5 of a mapping,
+      # 2 sweep, 3 bars), then names
+      for k in 0 1 2 3 5; do
         { printf "\\x0$k\\x03\\x01\\x02\\x00\\x01\\x01\\x00\\x02\\x03\\x01\\x00\\x02\\x01\\x01"; head -c 49 /dev/zero
           printf 'g\0P1 & <P2>\0T"2"\0caf\xc3\xa9\0\xef\xbf\xbe\0ctl\x01\0bad\xff\0x\0y'; } > "$2/seed$k"; done ;;
     fuzz_shapes|fuzz_params) # parameters as bytes (fuzz/fuzz_bytes.h): one seed per family

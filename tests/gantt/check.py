@@ -16,13 +16,20 @@ from the drawing code:
     longest paths over the graph file;
   - a simulated run's red bars form one gap-free chain that ends at the
     last completion drawn;
-  - in the rendered image, the pixel at the middle of each bar has the
-    bar's colour: red for the critical ones, blue for the others.
+  - in the rendered image, each bar is painted in its data set's colour
+    and the critical ones (only they) have a red outline;
+  - the rows of a mapping are its ports and processors, computed here from
+    the mapping file (Overlap: in port, computations, out port of each
+    processor, in stage then team order; Strict: one row per processor),
+    every bar lies in its row and inside the drawn area (never cut), the
+    data set of a bar is k R + j (path j, firing k), and the legend and the
+    time unit are there.
 The PNG is decoded here (zlib), so the check needs no imaging library.
 Usage: check.py PATH/TO/streamtp   (run from anywhere; uses the repository's
 examples)."""
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -101,13 +108,24 @@ class Chart:
             if "firing" not in (r.get("class") or "").split():
                 continue
             self.bars.append({"t": r.get("data-transition"), "k": int(r.get("data-firing")),
+                              "d": int(r.get("data-dataset")), "row": r.get("data-row"),
                               "start": float(r.get("data-start")),
                               "end": float(r.get("data-end")),
                               "critical": "critical" in r.get("class").split(),
                               "x": float(r.get("x")), "y": float(r.get("y")),
                               "w": float(r.get("width")), "h": float(r.get("height")),
                               "fill": r.get("fill")})
-        self.labels = [t.text for t in self.root.iter(SVG + "text") if t.get("class") == "row"]
+        rows = [t for t in self.root.iter(SVG + "text") if t.get("class") == "row"]
+        self.labels = [t.text for t in rows]
+        self.label_y = {t.text: float(t.get("y")) for t in rows}
+        plots = [r for r in self.root.iter(SVG + "rect") if r.get("class") == "plot"]
+        self.plot = plots[0] if len(plots) == 1 else None
+        self.legend = [g for g in self.root.iter(SVG + "g") if g.get("class") == "legend"]
+        self.texts = ["".join(t.itertext()) for t in self.root.iter(SVG + "text")]
+
+    def firings(self):
+        """One bar per firing (a mapping's transfer is drawn in two rows)."""
+        return list({(b["t"], b["k"]): b for b in self.bars}.values())
 
 
 def render(name, svg_text, tmp):
@@ -119,20 +137,54 @@ def render(name, svg_text, tmp):
     return png_pixels(png)
 
 
+def hex_rgb(h):
+    return tuple(int(h[i:i + 2], 16) for i in (1, 3, 5))
+
+
 def colours_match(name, chart, image):
+    """Inside each bar (left of its label, inside its outline) the bar's
+    fill; on the outline of a critical bar red, on the others not."""
     w, h, bpp, rows = image
     scale = w / chart.width
     bad = []
     for b in chart.bars:
-        if b["w"] * scale < 3:
-            continue  # a sliver: its middle pixel is mostly edge
-        x, y = int((b["x"] + b["w"] / 2) * scale), int((b["y"] + b["h"] / 2) * scale)
-        r, g, bl = rows[y][x * bpp:x * bpp + 3]
+        if b["w"] * scale < 8:
+            continue  # a sliver: mostly outline
+        y = int((b["y"] + b["h"] / 2) * scale)
+        x_in, x_edge = int((b["x"] + 3.5) * scale), int((b["x"] + 0.3) * scale)
+        fill = rows[y][x_in * bpp:x_in * bpp + 3]
+        r, g, bl = rows[y][x_edge * bpp:x_edge * bpp + 3]
         red = r > 180 and g < 90 and bl < 90
-        blue = bl > r + 40
-        if (b["critical"] and not red) or (not b["critical"] and not blue):
-            bad.append((b["t"], b["k"], (r, g, bl)))
-    check(f"{name}: in the image, the critical bars are red and only they", not bad, bad[:5])
+        want = hex_rgb(b["fill"])
+        if any(abs(a - c) > 24 for a, c in zip(fill, want)) or red != b["critical"]:
+            bad.append((b["t"], b["k"], b["row"], tuple(fill), want, (r, g, bl)))
+    check(f"{name}: in the image, bars have their data set's colour and the critical ones "
+          "(only they) a red outline", not bad, bad[:5])
+
+
+def geometry_holds(name, chart, unit="units of the file"):
+    """Every bar inside the drawn area, in its row; the legend and the unit."""
+    p = chart.plot
+    check(f"{name}: one drawn area", p is not None)
+    if p is None:
+        return
+    x0, x1 = float(p.get("x")), float(p.get("x")) + float(p.get("width"))
+    t0, t1 = float(p.get("data-t0")), float(p.get("data-t1"))
+    out = [(b["t"], b["k"]) for b in chart.bars
+           if b["x"] < x0 - 1e-6 or b["x"] + b["w"] > x1 + 1e-6
+           or b["start"] < t0 - TOL * max(1, abs(t0)) or b["end"] > t1 + TOL * max(1, abs(t1))]
+    check(f"{name}: every bar lies inside the drawn area (none cut)", not out, out[:5])
+    span = (x1 - x0) / (t1 - t0)
+    off = [(b["t"], b["k"]) for b in chart.bars if b["w"] > 1.01 and
+           abs(b["x"] - (x0 + (b["start"] - t0) * span)) > 0.02]
+    check(f"{name}: every bar starts at its data-start on the axis", not off, off[:5])
+    misplaced = [(b["t"], b["row"]) for b in chart.bars
+                 if b["row"] not in chart.label_y or abs(chart.label_y[b["row"]] - b["y"] - 11) > 1e-6]
+    check(f"{name}: every bar is in the row it names", not misplaced, misplaced[:5])
+    check(f"{name}: a legend says what red means", len(chart.legend) == 1 and any(
+        "red" in "".join(g.itertext()) for g in chart.legend))
+    check(f"{name}: the axis says its unit", f"time ({unit})" in chart.texts,
+          [t for t in chart.texts if t.startswith("time")])
 
 
 def graph_of(path):
@@ -161,7 +213,64 @@ def precedences_hold(name, chart, g, lam):
     check(f"{name}: every place, the single-server order and the period hold", not bad, bad[:5])
 
 
-def teg_case(name, args, graph_path, tmp):
+def mapping_rows(path, model):
+    """The rows of a mapping's chart, from its file: per processor in stage
+    then team order, Overlap: "P in" (not in the first stage), "P", "P out"
+    (not in the last); Strict: "P"."""
+    m = json.load(open(os.path.join(ROOT, path)))
+    n, rows = len(m["stages"]), []
+    for i, team in enumerate(m["mapping"]):
+        for p in team:
+            rows += ([p + " in"] if model == "overlap" and i > 0 else []) + [p] + \
+                    ([p + " out"] if model == "overlap" and i < n - 1 else [])
+    return rows, n
+
+
+NAME = re.compile(r"^r(\d+):([^@:]+)(?:@(.+)|:(.+)->(.+))$")
+
+
+def mapping_checks(name, chart, mapping, model, ntransitions):
+    """Rows are the ports and processors; each bar in its resources' rows;
+    data set k R + j."""
+    want, n = mapping_rows(mapping, model)
+    if mapping.endswith("example-a.json"):  # written out once, as a reader checks it
+        first = ["P0", "P0 out", "P1 in", "P1", "P1 out"] if model == "overlap" else \
+            ["P0", "P1", "P2", "P3", "P4", "P5", "P6"]
+        check(f"{name}: Example A's first rows are {', '.join(first)}",
+              chart.labels[:len(first)] == first and want[:len(first)] == first, chart.labels)
+    check(f"{name}: the rows are the mapping's {'ports and processors' if model == 'overlap' else 'processors'}"
+          " in stage then team order", chart.labels == want, (chart.labels, want))
+    paths = ntransitions // (2 * n - 1)
+    rows_of, bad_d = {}, []
+    for b in chart.bars:
+        j, _, at, src, dst = NAME.match(b["t"]).groups()
+        rows_of.setdefault(b["t"], set()).add(b["row"])
+        if b["d"] != b["k"] * paths + int(j):
+            bad_d.append((b["t"], b["k"], b["d"]))
+    bad_rows = []
+    for t, got in rows_of.items():
+        j, _, at, src, dst = NAME.match(t).groups()
+        exp = {at} if at else ({src + " out", dst + " in"} if model == "overlap" else {src, dst})
+        if got != exp:
+            bad_rows.append((t, got, exp))
+    check(f"{name}: a computation in its processor's row, a transfer in its sender's and "
+          "receiver's", not bad_rows, bad_rows[:5])
+    check(f"{name}: the data set of firing k of path j is k R + j", not bad_d, bad_d[:5])
+    fills = {}
+    for b in chart.bars:
+        fills.setdefault(b["d"], set()).add(b["fill"])
+    same = all(len(f) == 1 for f in fills.values())
+    ds = sorted(fills)
+    apart = all(fills[a] != fills[b] for a, b in zip(ds, ds[1:]))
+    check(f"{name}: one colour per data set, consecutive data sets apart", same and apart, fills)
+    labels = [t for t in chart.root.iter(SVG + "text") if t.get("class") == "dataset"]
+    check(f"{name}: data set numbers written in the bars", len(labels) > len(chart.bars) / 3,
+          len(labels))
+    check(f"{name}: the legend names the data sets", any(
+        "data set" in "".join(g.itertext()) for g in chart.legend))
+
+
+def teg_case(name, args, graph_path, tmp, mapping=None, model=None, periods=3):
     """A timed event graph with constant times: Howard's cycle in red."""
     chart = Chart(run(*args))
     image = render(name, run(*args), tmp)
@@ -175,25 +284,28 @@ def teg_case(name, args, graph_path, tmp):
     check(f"{name}: the red bars are the critical cycle's transitions", red == cycle & drawn
           and cycle <= drawn, (sorted(red), sorted(cycle)))
     precedences_hold(name, chart, g, lam)
-    # the periodic steady state: every transition fires in each of the 3
-    # periods drawn (3 bars, or 4 with the two ends cut)
-    count = {t["name"]: 0 for t in g["transitions"]}
+    # the periodic steady state: every transition fires once in each period
+    # drawn (the firings that start in the window), in each of its rows
+    count = {}
     for b in chart.bars:
-        count[b["t"]] += 1
-    odd = {t: n for t, n in count.items() if n not in (3, 4)}
-    check(f"{name}: every transition fires once per period drawn", not odd, list(odd.items())[:5])
+        count[(b["t"], b["row"])] = count.get((b["t"], b["row"]), 0) + 1
+    odd = {t: n for t, n in count.items() if n != periods}
+    check(f"{name}: every transition fires once per period drawn", not odd and
+          {t for t, _ in count} == {t["name"] for t in g["transitions"] if t["time"] > 0},
+          list(odd.items())[:5])
     # the critical cycle's firings follow each other without a gap
-    crit = sorted((b for b in chart.bars if b["critical"]), key=lambda b: b["start"])
+    crit = sorted((b for b in chart.firings() if b["critical"]), key=lambda b: b["start"])
     gaps = [(a["t"], b["t"]) for a, b in zip(crit, crit[1:])
             if not close(b["start"], a["end"], lam)]
     check(f"{name}: the critical firings run back to back", not gaps, gaps[:5])
-    # rows: one per resource of the graph file
-    res_of = {t["name"]: t.get("resource", t["name"]) for t in g["transitions"]}
-    rows = {}
-    for b in chart.bars:
-        rows.setdefault(b["y"], set()).add(res_of[b["t"]])
-    check(f"{name}: one row per resource", all(len(v) == 1 for v in rows.values()) and
-          len(rows) == len({res_of[b['t']] for b in chart.bars}), rows)
+    if mapping:
+        mapping_checks(name, chart, mapping, model, len(g["transitions"]))
+    else:  # a graph file: one row per resource, named after it
+        res_of = {t["name"]: t.get("resource", t["name"]) for t in g["transitions"]}
+        bad = [(b["t"], b["row"]) for b in chart.bars if b["row"] != res_of[b["t"]]]
+        check(f"{name}: one row per resource", not bad and
+              len(chart.labels) == len(set(res_of.values())), bad[:5])
+    geometry_holds(name, chart)
     colours_match(name, chart, image)
 
 
@@ -215,7 +327,7 @@ def longest_paths(g):
     return start, time
 
 
-def dag_case(name, args, tmp, graph_path=None, makespan=None):
+def dag_case(name, args, tmp, graph_path=None, makespan=None, unit="units of the file"):
     """An activity DAG with constant times: the critical path in red."""
     text = run(*args)
     chart, image = Chart(text), render(name, text, tmp)
@@ -236,6 +348,7 @@ def dag_case(name, args, tmp, graph_path=None, makespan=None):
         want = {n for n in path if time[n] > 0}
         check(f"{name}: the red bars are the critical path of `graph --json`",
               {b["t"] for b in crit} == want, ([b["t"] for b in crit], path))
+    geometry_holds(name, chart, unit)
     colours_match(name, chart, image)
 
 
@@ -244,11 +357,12 @@ def trace_case(name, args, tmp):
     completion drawn; the same seed draws the same chart."""
     text = run(*args)
     chart, image = Chart(text), render(name, text, tmp)
-    crit = sorted((b for b in chart.bars if b["critical"]), key=lambda b: b["start"])
+    crit = sorted((b for b in chart.firings() if b["critical"]), key=lambda b: b["start"])
     chain = len(crit) >= 2 and all(b["start"] == a["end"] for a, b in zip(crit, crit[1:]))
     check(f"{name}: the red bars form one gap-free chain", chain,
           [(b["t"], b["start"], b["end"]) for b in crit][:8])
     check(f"{name}: the same seed draws the same chart", run(*args) == text)
+    geometry_holds(name, chart)
     colours_match(name, chart, image)
     return crit
 
@@ -260,7 +374,11 @@ with tempfile.TemporaryDirectory() as tmp:
         open(gpath, "w").write(run("teg", "--graph-json", "--model", model,
                                    "examples/example-a.json"))
         teg_case(f"teg example-a {model}", ["teg", "--gantt", "--model", model,
-                                            "examples/example-a.json"], gpath, tmp)
+                                            "examples/example-a.json"], gpath, tmp,
+                 "examples/example-a.json", model)
+    teg_case("teg example-a strict, 2 periods", ["teg", "--gantt", "--model", "strict",
+             "--periods", "2", "examples/example-a.json"], gpath, tmp,
+             "examples/example-a.json", "strict", periods=2)
     for f in ("buffer", "barrier"):
         teg_case(f"graph {f}", ["graph", "--gantt", f"examples/graphs/{f}.json"],
                  f"examples/graphs/{f}.json", tmp)
@@ -272,11 +390,12 @@ with tempfile.TemporaryDirectory() as tmp:
     dag_case("reduce n=12", ["reduce", "--n", "12", "--d", "1", "--c", "2", "--tree",
                              "fibonacci", "--gantt"], tmp, rpath,
              json.loads(run("reduce", "--n", "12", "--d", "1", "--c", "2", "--tree",
-                            "fibonacci", "--json"))["deterministic"]["makespan"])
+                            "fibonacci", "--json"))["deterministic"]["makespan"], unit="units of d and c")
     rd = ["redistribute", "--P", "15", "--Q", "6", "--r", "2", "--s", "3", "--strategy",
           "optimal", "--alpha", "0.5"]
     dag_case("redistribute optimal", rd + ["--gantt"], tmp,
-             makespan=json.loads(run(*rd, "--json"))["deterministic"]["makespan"])
+             makespan=json.loads(run(*rd, "--json"))["deterministic"]["makespan"],
+             unit="units of alpha and beta")
     bc = ["bcast", "examples/bcast/grid88.json", "--size", "4194304", "--inter", "ecef"]
     dag_case("bcast ecef", bc + ["--gantt"], tmp,
              makespan=json.loads(run(*bc, "--json"))["deterministic"]["makespan"])

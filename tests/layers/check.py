@@ -27,7 +27,7 @@ FLOORS = {"base": 0, "solvers": 1, "engine": 2, "models": 3, "report": 4, "cli":
 # Public headers take the floor of what they declare.
 PUBLIC = {"streamtp_base.h": 0, "streamtp_law.h": 1, "streamtp_chain.h": 2,
           "streamtp_graph.h": 2, "streamtp_distributed.h": 2, "streamtp_report.h": 4,
-          "streamtp_plot.h": 4, "streamtp_explain_report.h": 4,
+          "streamtp_plot.h": 4, "streamtp_explain_report.h": 4, "streamtp_gantt.h": 4,
           "streamtp.h": 4}  # streamtp.h: every public header, for programs (cli, tests)
 PUBLIC_DEFAULT = 3
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
