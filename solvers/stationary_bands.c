@@ -342,24 +342,34 @@ static stp_status sweep(const bands_work *w, stp_error *err) {
   return STP_OK;
 }
 
-static stp_status iterate(bands_work *w, const stp_stationary_options *o,
-                          stp_stationary_info *info, stp_error *err) {
+static void start_uniform(const bands_work *w) {
   uint64_t n = w->ms->nstates;
   for (uint64_t s = 0; s < n; s++)
     w->x[s] = 1.0 / (double)n;
+}
+
+/* The estimated scaled residual of the iterate after `it` sweeps (the
+ * estimate of stationary.c: level 0's residual once a sweep has balanced
+ * the others); acc holds level 0's inflow afterwards, as sweep needs it. */
+static double estimate(const bands_work *w, size_t it) {
+  if (it == 0) {
+    double est = full_residual(w);
+    level_inflow(w, 0);
+    return est;
+  }
+  level_inflow(w, 0);
+  return scaled(w, level_residual(w, 0));
+}
+
+static stp_status iterate(bands_work *w, const stp_stationary_options *o,
+                          stp_stationary_info *info, stp_error *err) {
+  start_uniform(w);
   stp_gs_progress prog;
   stp__gs_progress_init(&prog);
   size_t it = 0;
   stp_status st = STP_OK;
   for (;;) {
-    double est;
-    if (it == 0) {
-      est = full_residual(w);
-      level_inflow(w, 0);
-    } else { /* the estimate of stationary.c: level 0's residual */
-      level_inflow(w, 0);
-      est = scaled(w, level_residual(w, 0));
-    }
+    double est = estimate(w, it);
     if (stp__gs_done(&prog, est, it, o) || stp__gs_slow(&prog, est, it, o))
       break;
     if (stp__cancelled(&o->cancel)) {
@@ -474,42 +484,81 @@ static stp_status solve(bands_work *w, const stp_stationary_options *o, stp_stat
   return STP_OK;
 }
 
+/* What every solve needs before its first sweep: the period (STP_ENUMERIC
+ * below 2), the check that every state reaches 0, the iterate, the
+ * levels' positions, ||Q||_1 and acc.  Free with release. */
+static stp_status prepare(bands_work *w, const stp_movestore *ms, stp_stationary_info *info,
+                          stp_error *err) {
+  *w = (bands_work){.ms = ms};
+  if (ms->nstates < 2 || ms->nstates > UINT32_MAX)
+    return stp__fail(err, STP_ENUMERIC, "the compact solver needs 2 to 2^32 states, not %llu",
+                     (unsigned long long)ms->nstates);
+  w->period = chain_period(ms);
+  info->period = w->period;
+  if (w->period < 2)
+    return stp__fail(err, STP_ENUMERIC, "the Markov chain has no levels (period %u)", w->period);
+  STP_CHECK(check_reaches_0(ms, err));
+  w->x = big_vector(ms->nstates);
+  w->base = stp__malloc_array((size_t)ms->nbands, sizeof *w->base);
+  if (!w->x || !w->base)
+    return stp__oom(err, "preparing the iterative solver");
+  w->qnorm = column_norm(ms, w->x);
+  w->acc = big_vector(level_positions(w));
+  return w->acc ? STP_OK : stp__oom(err, "preparing the iterative solver");
+}
+
+/* Frees what prepare allocated, the iterate too unless keep_x. */
+static void release(bands_work *w, bool keep_x) {
+  free(w->acc);
+  free(w->base);
+  if (!keep_x)
+    free(w->x);
+}
+
 stp_status stp__bands_solve(const stp_movestore *ms, const stp_stationary_options *o,
                             double **pi_out, stp_stationary_info *info, stp_error *err) {
   *pi_out = NULL;
   memset(info, 0, sizeof *info);
   double t0 = stp__now();
   info->solver = "gauss-seidel (level order, compact)";
-  if (ms->nstates < 2 || ms->nstates > UINT32_MAX)
-    return stp__fail(err, STP_ENUMERIC, "the compact solver needs 2 to 2^32 states, not %llu",
-                     (unsigned long long)ms->nstates);
-  bands_work w = {.ms = ms, .period = chain_period(ms)};
-  info->period = w.period;
-  if (w.period < 2)
-    return stp__fail(err, STP_ENUMERIC, "the Markov chain has no levels (period %u)", w.period);
-  STP_CHECK(check_reaches_0(ms, err));
-  w.x = big_vector(ms->nstates);
-  w.base = stp__malloc_array((size_t)ms->nbands, sizeof *w.base);
-  stp_status st = w.x && w.base ? STP_OK : stp__oom(err, "preparing the iterative solver");
-  if (st == STP_OK) {
-    w.qnorm = column_norm(ms, w.x);
-    w.acc = big_vector(level_positions(&w));
-    st = w.acc ? solve(&w, o, info, err) : stp__oom(err, "preparing the iterative solver");
-  }
+  bands_work w;
+  stp_status st = prepare(&w, ms, info, err);
+  if (st == STP_OK)
+    st = solve(&w, o, info, err);
   if (st == STP_OK && !(info->residual <= o->tolerance))
     st = stp__fail(err, STP_ENUMERIC,
                    "the stationary solve (%s, %zu sweeps) reached a scaled residual of %.3g, "
                    "above the tolerance %.3g",
                    info->solver, info->iterations, info->residual, o->tolerance);
-  free(w.acc);
-  free(w.base);
+  release(&w, st == STP_OK);
   info->seconds = stp__now() - t0;
-  if (st != STP_OK) {
-    free(w.x);
-    return st;
+  if (st == STP_OK)
+    *pi_out = w.x;
+  return st;
+}
+
+stp_status stp__bands_time_sweeps(const stp_movestore *ms, size_t sweeps, double (*clock)(void),
+                                  double *seconds, double **x_out, uint32_t *period,
+                                  stp_error *err) {
+  *x_out = NULL;
+  stp_stationary_info info = {0};
+  bands_work w;
+  stp_status st = prepare(&w, ms, &info, err);
+  *period = info.period;
+  if (st == STP_OK)
+    start_uniform(&w);
+  for (size_t it = 0; st == STP_OK && it < sweeps; it++) {
+    double t0 = clock();
+    (void)estimate(&w, it);
+    st = sweep(&w, err);
+    seconds[it] = clock() - t0;
   }
-  *pi_out = w.x;
-  return STP_OK;
+  if (st == STP_OK)
+    x_normalise(&w);
+  release(&w, st == STP_OK);
+  if (st == STP_OK)
+    *x_out = w.x;
+  return st;
 }
 
 void stp__bands_label_rates(const stp_movestore *ms, const double *pi, double *fire) {
