@@ -25,6 +25,7 @@ typedef struct bands_work {
   double xmax;      /* max |x| after the last sweep (which computed every x[s]) */
   double xsum;      /* the sum of x after the last sweep, in its order */
   bool self_loops;  /* some move goes back to its state (none in event graphs' chains) */
+  double *vm;       /* scratch of level_rows_lanes: a value per move of ROW_BLOCK rows */
   unsigned lanes;   /* rows of up to this many moves are taken in lanes (8, 12 or 16) */
 } bands_work;
 
@@ -368,14 +369,16 @@ static const double lane_on[ROW_LANES_MAX + 1][ROW_LANES_MAX] = {
     {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0},
     {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}};
 
-/* The states of a level are taken ROW_BLOCK at a time: first every
- * state's value (its rate out, then a division), then every state's
- * pushes.  The pushes go to the next level, so the values do not depend
- * on them, and the sums and divisions of a block, independent of each
- * other, overlap instead of each push waiting for its own state's
- * division (the rate out of a row is a chain of dependent additions); the
- * rows of a block stay in the first-level cache between the two halves,
- * and each target still takes its sources in increasing order. */
+/* The states of a level are taken ROW_BLOCK at a time.  First every
+ * state's value (its rate out, then a division), written to x and to
+ * each of its moves in vm; then the block's moves, one flat loop of
+ * x[to] += vm * rate.  The pushes go to the next level, so the values do
+ * not depend on them: the sums and divisions of a block, independent of
+ * each other, overlap instead of each push waiting for its own state's
+ * division (the rate out of a row is a chain of dependent additions), and
+ * the pushes run as one loop instead of a loop per row.  The rows of a
+ * block stay in the first-level cache between the two halves; each target
+ * still takes its sources in increasing order. */
 #define ROW_BLOCK 16
 
 /* level_rows (divide and push, inflow in x) for a chain without moves back
@@ -387,7 +390,7 @@ level_rows_lanes(const bands_work *w, uint32_t l, pass_sums *ps, unsigned lb, un
   const uint8_t *restrict label = ms->label;
   const double *restrict rate = ms->rate;
   const uint16_t *restrict deg = ms->deg;
-  double *restrict x = w->x, sum = ps->sum, vmax = ps->max;
+  double *restrict x = w->x, *restrict vm = w->vm, sum = ps->sum, vmax = ps->max;
   uint64_t lanes_end = ms->nmoves >= lanes ? ms->nmoves - lanes : 0;
   for (uint64_t b = l + 1; b < ms->nbands; b += w->period)
     memset(x + ms->band[b], 0, (size_t)(stp__movestore_band_end(ms, b) - ms->band[b]) * sizeof *x);
@@ -397,25 +400,28 @@ level_rows_lanes(const bands_work *w, uint32_t l, pass_sums *ps, unsigned lb, un
       uint64_t n = end - s0 < ROW_BLOCK ? end - s0 : ROW_BLOCK, f = e;
       for (uint64_t s = s0; s < s0 + n; s++) {
         uint64_t d = deg[s];
-        double out = 0;
-        if (d <= lanes && f <= lanes_end)
+        double out = 0, v;
+        if (d <= lanes && f <= lanes_end) {
           for (unsigned k = 0; k < lanes; k++)
             out += rate[label_at(label, f + k, lb)] * lane_on[d][k];
-        else
+          v = x[s] / out;
+          for (unsigned k = 0; k < lanes; k++)
+            vm[f - e + k] = v;
+        } else {
           for (uint64_t k = f; k < f + d; k++)
             out += rate[label_at(label, k, lb)];
-        double v = x[s] / out;
+          v = x[s] / out;
+          for (uint64_t k = f; k < f + d; k++)
+            vm[k - e] = v;
+        }
         x[s] = v;
         sum += v;
         vmax = v > vmax ? v : vmax;
         f += d;
       }
-      for (uint64_t s = s0; s < s0 + n; s++) {
-        double v = x[s];
-        for (uint64_t k = e; k < e + deg[s]; k++)
-          x[to[k]] += v * rate[label_at(label, k, lb)];
-        e += deg[s];
-      }
+      for (uint64_t k = e; k < f; k++)
+        x[to[k]] += vm[k - e] * rate[label_at(label, k, lb)];
+      e = f;
     }
   }
   ps->sum = sum;
@@ -621,11 +627,14 @@ static stp_status solve(bands_work *w, const stp_stationary_options *o, stp_stat
 /* The lanes of the rows (8, 12 or 16): the fewest that hold the rows of
  * 98 % of the states (a row beyond takes the plain loop and, with it, a
  * misprediction or two; a lane beyond the row costs a load and two
- * arithmetic instructions). */
-static unsigned row_lanes(const stp_movestore *ms) {
-  uint64_t upto[ROW_LANES_MAX + 1] = {0};
-  for (uint64_t s = 0; s < ms->nstates; s++)
+ * arithmetic instructions); *max: the longest row. */
+static unsigned row_lanes(const stp_movestore *ms, uint64_t *max) {
+  uint64_t upto[ROW_LANES_MAX + 1] = {0}, d = 0;
+  for (uint64_t s = 0; s < ms->nstates; s++) {
+    d = ms->deg[s] > d ? ms->deg[s] : d;
     upto[ms->deg[s] < ROW_LANES_MAX ? ms->deg[s] : ROW_LANES_MAX]++;
+  }
+  *max = d;
   for (unsigned k = 1; k <= ROW_LANES_MAX; k++)
     upto[k] += upto[k - 1];
   return upto[8] >= 0.98 * (double)ms->nstates ? 8 : upto[12] >= 0.98 * (double)ms->nstates ? 12 : 16;
@@ -651,13 +660,16 @@ static stp_status prepare(bands_work *w, const stp_movestore *ms, stp_stationary
     return stp__oom(err, "preparing the iterative solver");
   w->qnorm = column_norm(ms, w->x, &w->self_loops);
   w->acc = big_vector(level_positions(w));
-  w->lanes = row_lanes(ms);
-  return w->acc ? STP_OK : stp__oom(err, "preparing the iterative solver");
+  uint64_t longest;
+  w->lanes = row_lanes(ms, &longest);
+  w->vm = stp__malloc_array((size_t)ROW_BLOCK * longest + ROW_LANES_MAX, sizeof *w->vm);
+  return w->acc && w->vm ? STP_OK : stp__oom(err, "preparing the iterative solver");
 }
 
 /* Frees what prepare allocated, the iterate too unless keep_x. */
 static void release(bands_work *w, bool keep_x) {
   free(w->acc);
+  free(w->vm);
   free(w->base);
   if (!keep_x)
     free(w->x);
