@@ -22,6 +22,11 @@ typedef struct bands_work {
   double *x;        /* the iterate, by state */
   double *acc;      /* inflow into one level, by position within the level */
   uint64_t *base;   /* per band: position of its first state within its level */
+  double xmax;      /* max |x| after the last sweep (which computed every x[s]) */
+  double xsum;      /* the sum of x after the last sweep, in its order */
+  bool self_loops;  /* some move goes back to its state (none in event graphs' chains) */
+  double *vm;       /* scratch of level_rows_lanes: a value per move of ROW_BLOCK rows */
+  unsigned lanes;   /* rows of up to this many moves are taken in lanes (8, 12 or 16) */
 } bands_work;
 
 /* Rate out of the state whose row starts at move e and has d moves. */
@@ -155,12 +160,16 @@ static stp_status check_reaches_0(const stp_movestore *ms, stp_error *err) {
   return st;
 }
 
-/* ||Q||_1: the largest column sum of |Q| (x as scratch). */
-static double column_norm(const stp_movestore *ms, double *col) {
+/* ||Q||_1: the largest column sum of |Q| (x as scratch); *self_loops:
+ * whether some move goes back to its state. */
+static double column_norm(const stp_movestore *ms, double *col, bool *self_loops) {
   memset(col, 0, (size_t)ms->nstates * sizeof *col);
+  *self_loops = false;
   for (uint64_t s = 0, e = 0; s < ms->nstates; s++)
     for (uint64_t k = 0; k < ms->deg[s]; k++, e++)
-      if (ms->to[e] != s) {
+      if (ms->to[e] == s)
+        *self_loops = true;
+      else {
         double r = ms->rate[stp__movestore_label(ms, e)];
         col[ms->to[e]] += r;
         col[s] += r;
@@ -243,9 +252,12 @@ static double x_max(const bands_work *w) {
   return pmax;
 }
 
-static double scaled(const bands_work *w, double rmax) {
-  double pmax = x_max(w);
+static double scaled_by(const bands_work *w, double rmax, double pmax) {
   return w->qnorm * pmax > 0 ? rmax / (w->qnorm * pmax) : 0;
+}
+
+static double scaled(const bands_work *w, double rmax) {
+  return scaled_by(w, rmax, x_max(w));
 }
 
 /* The scaled residual ||x Q||_inf / (||Q||_1 ||x||_inf) (every move goes
@@ -273,21 +285,29 @@ static inline uint32_t label_at(const uint8_t *label, uint64_t e, unsigned lb) {
   return v;
 }
 
+/* What a pass over the rows of a level adds up: the sum and the largest of
+ * the values it computes. */
+typedef struct pass_sums {
+  double sum, max;
+} pass_sums;
+
 /* The rows of level l in one pass.  With divide, x[s] = (its inflow) / (its
  * rate out, from its row): the inflow from acc with from_acc (level 0,
  * after the residual estimate), else already in x.  With push, x[s] * rate
  * then goes along the same row into level l + 1, zeroed first.  Each row
  * is thus read from memory once per sweep, not twice (once to push into
  * the next level, once for its own rate out), and the sums into a state of
- * level l + 1 still take its sources in increasing order. */
+ * level l + 1 still take its sources in increasing order.  The sum and the
+ * largest of the values divided are added to *ps (kept in registers over
+ * the pass). */
 static inline __attribute__((always_inline)) void
-level_rows(const bands_work *w, uint32_t l, bool divide, bool from_acc, bool push, double *sum,
-           unsigned lb) {
+level_rows(const bands_work *w, uint32_t l, bool divide, bool from_acc, bool push, pass_sums *ps,
+           unsigned lb, bool self_loops) {
   const stp_movestore *ms = w->ms;
   const uint32_t *to = ms->to;
   const uint8_t *label = ms->label;
   const double *rate = ms->rate;
-  double *x = w->x;
+  double *x = w->x, sum = ps->sum, vmax = ps->max;
   if (push)
     for (uint64_t b = l + 1; b < ms->nbands; b += w->period)
       memset(x + ms->band[b], 0,
@@ -299,67 +319,203 @@ level_rows(const bands_work *w, uint32_t l, bool divide, bool from_acc, bool pus
       if (divide) {
         double out = 0;
         for (uint64_t k = e; k < e + d; k++)
-          if (to[k] != s)
+          if (self_loops ? to[k] != s : true)
             out += rate[label_at(label, k, lb)];
-        x[s] = (from_acc ? w->acc[at] : x[s]) / out;
-        *sum += x[s];
+        double v = (from_acc ? w->acc[at] : x[s]) / out;
+        x[s] = v;
+        sum += v;
+        vmax = v > vmax ? v : vmax;
       }
       if (push) {
         double xs = x[s];
         for (uint64_t k = e; k < e + d; k++)
-          if (to[k] != s)
+          if (self_loops ? to[k] != s : true)
             x[to[k]] += xs * rate[label_at(label, k, lb)];
       }
       e += d;
     }
   }
+  ps->sum = sum;
+  ps->max = vmax;
 }
 
-/* level_rows with the label width fixed for the common widths. */
-static void level_pass(const bands_work *w, uint32_t l, bool divide, bool from_acc, bool push,
-                       double *sum) {
-  switch (w->ms->label_bytes) {
-  case 1:
-    level_rows(w, l, divide, from_acc, push, sum, 1);
-    break;
-  case 2:
-    level_rows(w, l, divide, from_acc, push, sum, 2);
-    break;
-  default:
-    level_rows(w, l, divide, from_acc, push, sum, w->ms->label_bytes);
+/* In a chain without moves back to their state, the rate out of a row of
+ * at most `lanes` moves (8, 12 or 16, row_lanes) is summed in a loop of
+ * exactly that many lanes, those beyond the row's end (the next rows'
+ * labels, read but not used) multiplied by 0.0: row lengths vary from
+ * state to state (2 to 11 on Strict 5x6, 1 to 13 on 4x9), and a loop that
+ * ends with its row mispredicts its exit about once a row.  r * 1.0 == r
+ * and s + 0.0 == s for every s but -0.0 (never a sum of rates), so the
+ * sums are those of the plain loop, bit for bit.  The last rows of the
+ * store, whose lanes would read past its end, and longer rows take the
+ * plain loop. */
+#define ROW_LANES_MAX 16
+static const double lane_on[ROW_LANES_MAX + 1][ROW_LANES_MAX] = {
+    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0},
+    {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+    {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0},
+    {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0},
+    {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+    {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0},
+    {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0},
+    {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0},
+    {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}};
+
+/* The states of a level are taken ROW_BLOCK at a time.  First every
+ * state's value (its rate out, then a division), written to x and to
+ * each of its moves in vm; then the block's moves, one flat loop of
+ * x[to] += vm * rate.  The pushes go to the next level, so the values do
+ * not depend on them: the sums and divisions of a block, independent of
+ * each other, overlap instead of each push waiting for its own state's
+ * division (the rate out of a row is a chain of dependent additions), and
+ * the pushes run as one loop instead of a loop per row.  The rows of a
+ * block stay in the first-level cache between the two halves; each target
+ * still takes its sources in increasing order. */
+#define ROW_BLOCK 16
+
+/* level_rows (divide and push, inflow in x) for a chain without moves back
+ * to their state, with rows of up to `lanes` moves in lanes. */
+static inline __attribute__((always_inline)) void
+level_rows_lanes(const bands_work *w, uint32_t l, pass_sums *ps, unsigned lb, unsigned lanes) {
+  const stp_movestore *ms = w->ms;
+  const uint32_t *restrict to = ms->to;
+  const uint8_t *restrict label = ms->label;
+  const double *restrict rate = ms->rate;
+  const uint16_t *restrict deg = ms->deg;
+  double *restrict x = w->x, *restrict vm = w->vm, sum = ps->sum, vmax = ps->max;
+  uint64_t lanes_end = ms->nmoves >= lanes ? ms->nmoves - lanes : 0;
+  for (uint64_t b = l + 1; b < ms->nbands; b += w->period)
+    memset(x + ms->band[b], 0, (size_t)(stp__movestore_band_end(ms, b) - ms->band[b]) * sizeof *x);
+  for (uint64_t b = l; b < ms->nbands; b += w->period) {
+    uint64_t e = ms->band_move[b], end = stp__movestore_band_end(ms, b);
+    for (uint64_t s0 = ms->band[b]; s0 < end; s0 += ROW_BLOCK) {
+      uint64_t n = end - s0 < ROW_BLOCK ? end - s0 : ROW_BLOCK, f = e;
+      for (uint64_t s = s0; s < s0 + n; s++) {
+        uint64_t d = deg[s];
+        double out = 0, v;
+        if (d <= lanes && f <= lanes_end) {
+          for (unsigned k = 0; k < lanes; k++)
+            out += rate[label_at(label, f + k, lb)] * lane_on[d][k];
+          v = x[s] / out;
+          for (unsigned k = 0; k < lanes; k++)
+            vm[f - e + k] = v;
+        } else {
+          for (uint64_t k = f; k < f + d; k++)
+            out += rate[label_at(label, k, lb)];
+          v = x[s] / out;
+          for (uint64_t k = f; k < f + d; k++)
+            vm[k - e] = v;
+        }
+        x[s] = v;
+        sum += v;
+        vmax = v > vmax ? v : vmax;
+        f += d;
+      }
+      for (uint64_t k = e; k < f; k++)
+        x[to[k]] += vm[k - e] * rate[label_at(label, k, lb)];
+      e = f;
+    }
   }
+  ps->sum = sum;
+  ps->max = vmax;
 }
 
-/* One sweep; level 0's inflow is in acc.  Then normalisation to sum 1. */
-static stp_status sweep(const bands_work *w, stp_error *err) {
-  double sum = 0;
+/* level_rows with the flags and the label width fixed: the sweep's passes
+ * (divide and push; level 0's from acc; the last level's without the push)
+ * for the common widths, the others as they come. */
+static void level_pass(const bands_work *w, uint32_t l, bool divide, bool from_acc, bool push,
+                       pass_sums *ps) {
+  unsigned lb = w->ms->label_bytes;
+  bool common = divide && push && !from_acc;
+  if (common && lb == 1 && !w->self_loops && w->lanes == 8)
+    level_rows_lanes(w, l, ps, 1, 8);
+  else if (common && lb == 1 && !w->self_loops && w->lanes == 12)
+    level_rows_lanes(w, l, ps, 1, 12);
+  else if (common && lb == 1 && !w->self_loops)
+    level_rows_lanes(w, l, ps, 1, 16);
+  else if (common && lb == 2 && !w->self_loops)
+    level_rows_lanes(w, l, ps, 2, w->lanes == 8 ? 8 : 16);
+  else if (common && lb == 1)
+    level_rows(w, l, true, false, true, ps, 1, true);
+  else
+    level_rows(w, l, divide, from_acc, push, ps, lb, true);
+}
+
+/* One sweep; level 0's inflow is in acc.  The iterate is not normalised:
+ * a sweep maps the stationary vector to itself whatever its scale, the
+ * estimates are ratios, and the sum (checked here, against an iterate
+ * that vanishes or overflows) stays that of the start to first order; it
+ * is normalised once at the end (x_normalise_swept), so that a sweep reads and
+ * writes x once.  w->xmax: the largest value, for the next estimate. */
+static stp_status sweep(bands_work *w, stp_error *err) {
+  pass_sums ps = {0, 0};
   for (uint32_t l = 0; l < w->period; l++) /* level l from level l - 1, pushed before */
-    level_pass(w, l, true, l == 0, l + 1 < w->period, &sum);
-  if (!(sum > 0) || !isfinite(sum))
-    return stp__fail(err, STP_ENUMERIC, "the Gauss-Seidel iterate has sum %g", sum);
+    level_pass(w, l, true, l == 0, l + 1 < w->period, &ps);
+  if (!(ps.sum > 1e-200 && ps.sum < 1e200)) /* also NaN */
+    return stp__fail(err, STP_ENUMERIC, "the Gauss-Seidel iterate has sum %g", ps.sum);
+  w->xmax = ps.max;
+  w->xsum = ps.sum;
+  return STP_OK;
+}
+
+/* x scaled to sum 1. */
+static void x_normalise(const bands_work *w) {
+  double sum = 0;
+  for (uint64_t s = 0; s < w->ms->nstates; s++)
+    sum += w->x[s];
   for (uint64_t s = 0; s < w->ms->nstates; s++)
     w->x[s] /= sum;
-  return STP_OK;
+}
+
+/* x scaled by the sum of the last sweep (it > 0 sweeps made), taken in
+ * its order (by level, then state), as the solver had normalised every
+ * sweep: a sum in state order moves the values of Strict 4x9 by 1.2e-12,
+ * a compensated one by 4.6e-12 (bench/README.md, issue 35). */
+static void x_normalise_swept(const bands_work *w, size_t it) {
+  if (it == 0) {
+    x_normalise(w);
+    return;
+  }
+  for (uint64_t s = 0; s < w->ms->nstates; s++)
+    w->x[s] /= w->xsum;
+}
+
+static void start_uniform(const bands_work *w) {
+  uint64_t n = w->ms->nstates;
+  for (uint64_t s = 0; s < n; s++)
+    w->x[s] = 1.0 / (double)n;
+}
+
+/* The estimated scaled residual of the iterate after `it` sweeps (the
+ * estimate of stationary.c: level 0's residual once a sweep has balanced
+ * the others); acc holds level 0's inflow afterwards, as sweep needs it. */
+static double estimate(const bands_work *w, size_t it) {
+  if (it == 0) {
+    double est = full_residual(w);
+    level_inflow(w, 0);
+    return est;
+  }
+  level_inflow(w, 0);
+  return scaled_by(w, level_residual(w, 0), w->xmax);
 }
 
 static stp_status iterate(bands_work *w, const stp_stationary_options *o,
                           stp_stationary_info *info, stp_error *err) {
-  uint64_t n = w->ms->nstates;
-  for (uint64_t s = 0; s < n; s++)
-    w->x[s] = 1.0 / (double)n;
+  start_uniform(w);
   stp_gs_progress prog;
   stp__gs_progress_init(&prog);
   size_t it = 0;
   stp_status st = STP_OK;
   for (;;) {
-    double est;
-    if (it == 0) {
-      est = full_residual(w);
-      level_inflow(w, 0);
-    } else { /* the estimate of stationary.c: level 0's residual */
-      level_inflow(w, 0);
-      est = scaled(w, level_residual(w, 0));
-    }
+    double est = estimate(w, it);
     if (stp__gs_done(&prog, est, it, o) || stp__gs_slow(&prog, est, it, o))
       break;
     if (stp__cancelled(&o->cancel)) {
@@ -371,6 +527,8 @@ static stp_status iterate(bands_work *w, const stp_stationary_options *o,
     it++;
   }
   info->iterations = it;
+  if (st == STP_OK)
+    x_normalise_swept(w, it);
   return st;
 }
 
@@ -397,11 +555,11 @@ static void level0_get(const bands_work *w, double *v) {
 static void level0_apply(void *ctx, const double *v, double *tv) {
   const bands_work *w = ctx;
   const stp_movestore *ms = w->ms;
-  double sum = 0;
+  pass_sums ps = {0, 0};
   level0_put(w, v);
-  level_pass(w, 0, false, false, true, &sum);
+  level_pass(w, 0, false, false, true, &ps);
   for (uint32_t l = 1; l < w->period; l++)
-    level_pass(w, l, true, false, l + 1 < w->period, &sum);
+    level_pass(w, l, true, false, l + 1 < w->period, &ps);
   level_inflow(w, 0);
   for (uint64_t b = 0; b < ms->nbands; b += w->period) {
     uint64_t e = ms->band_move[b], at = w->base[b];
@@ -418,14 +576,6 @@ static double level0_estimate(void *ctx, const double *v, const double *tv) {
   (void)tv;
   const bands_work *w = ctx;
   return scaled(w, level_residual(w, 0));
-}
-
-static void x_normalise(const bands_work *w) {
-  double sum = 0;
-  for (uint64_t s = 0; s < w->ms->nstates; s++)
-    sum += w->x[s];
-  for (uint64_t s = 0; s < w->ms->nstates; s++)
-    w->x[s] /= sum;
 }
 
 /* BiCGSTAB from the Gauss-Seidel iterate in x; x is its result. */
@@ -474,42 +624,101 @@ static stp_status solve(bands_work *w, const stp_stationary_options *o, stp_stat
   return STP_OK;
 }
 
+/* The lanes of the rows (8, 12 or 16): the fewest that hold the rows of
+ * 98 % of the states (a row beyond takes the plain loop and, with it, a
+ * misprediction or two; a lane beyond the row costs a load and two
+ * arithmetic instructions); *max: the longest row. */
+static unsigned row_lanes(const stp_movestore *ms, uint64_t *max) {
+  uint64_t upto[ROW_LANES_MAX + 1] = {0}, d = 0;
+  for (uint64_t s = 0; s < ms->nstates; s++) {
+    d = ms->deg[s] > d ? ms->deg[s] : d;
+    upto[ms->deg[s] < ROW_LANES_MAX ? ms->deg[s] : ROW_LANES_MAX]++;
+  }
+  *max = d;
+  for (unsigned k = 1; k <= ROW_LANES_MAX; k++)
+    upto[k] += upto[k - 1];
+  return upto[8] >= 0.98 * (double)ms->nstates ? 8 : upto[12] >= 0.98 * (double)ms->nstates ? 12 : 16;
+}
+
+/* What every solve needs before its first sweep: the period (STP_ENUMERIC
+ * below 2), the check that every state reaches 0, the iterate, the
+ * levels' positions, ||Q||_1 and acc.  Free with release. */
+static stp_status prepare(bands_work *w, const stp_movestore *ms, stp_stationary_info *info,
+                          stp_error *err) {
+  *w = (bands_work){.ms = ms};
+  if (ms->nstates < 2 || ms->nstates > UINT32_MAX)
+    return stp__fail(err, STP_ENUMERIC, "the compact solver needs 2 to 2^32 states, not %llu",
+                     (unsigned long long)ms->nstates);
+  w->period = chain_period(ms);
+  info->period = w->period;
+  if (w->period < 2)
+    return stp__fail(err, STP_ENUMERIC, "the Markov chain has no levels (period %u)", w->period);
+  STP_CHECK(check_reaches_0(ms, err));
+  w->x = big_vector(ms->nstates);
+  w->base = stp__malloc_array((size_t)ms->nbands, sizeof *w->base);
+  if (!w->x || !w->base)
+    return stp__oom(err, "preparing the iterative solver");
+  w->qnorm = column_norm(ms, w->x, &w->self_loops);
+  w->acc = big_vector(level_positions(w));
+  uint64_t longest;
+  w->lanes = row_lanes(ms, &longest);
+  w->vm = stp__malloc_array((size_t)ROW_BLOCK * longest + ROW_LANES_MAX, sizeof *w->vm);
+  return w->acc && w->vm ? STP_OK : stp__oom(err, "preparing the iterative solver");
+}
+
+/* Frees what prepare allocated, the iterate too unless keep_x. */
+static void release(bands_work *w, bool keep_x) {
+  free(w->acc);
+  free(w->vm);
+  free(w->base);
+  if (!keep_x)
+    free(w->x);
+}
+
 stp_status stp__bands_solve(const stp_movestore *ms, const stp_stationary_options *o,
                             double **pi_out, stp_stationary_info *info, stp_error *err) {
   *pi_out = NULL;
   memset(info, 0, sizeof *info);
   double t0 = stp__now();
   info->solver = "gauss-seidel (level order, compact)";
-  if (ms->nstates < 2 || ms->nstates > UINT32_MAX)
-    return stp__fail(err, STP_ENUMERIC, "the compact solver needs 2 to 2^32 states, not %llu",
-                     (unsigned long long)ms->nstates);
-  bands_work w = {.ms = ms, .period = chain_period(ms)};
-  info->period = w.period;
-  if (w.period < 2)
-    return stp__fail(err, STP_ENUMERIC, "the Markov chain has no levels (period %u)", w.period);
-  STP_CHECK(check_reaches_0(ms, err));
-  w.x = big_vector(ms->nstates);
-  w.base = stp__malloc_array((size_t)ms->nbands, sizeof *w.base);
-  stp_status st = w.x && w.base ? STP_OK : stp__oom(err, "preparing the iterative solver");
-  if (st == STP_OK) {
-    w.qnorm = column_norm(ms, w.x);
-    w.acc = big_vector(level_positions(&w));
-    st = w.acc ? solve(&w, o, info, err) : stp__oom(err, "preparing the iterative solver");
-  }
+  bands_work w;
+  stp_status st = prepare(&w, ms, info, err);
+  if (st == STP_OK)
+    st = solve(&w, o, info, err);
   if (st == STP_OK && !(info->residual <= o->tolerance))
     st = stp__fail(err, STP_ENUMERIC,
                    "the stationary solve (%s, %zu sweeps) reached a scaled residual of %.3g, "
                    "above the tolerance %.3g",
                    info->solver, info->iterations, info->residual, o->tolerance);
-  free(w.acc);
-  free(w.base);
+  release(&w, st == STP_OK);
   info->seconds = stp__now() - t0;
-  if (st != STP_OK) {
-    free(w.x);
-    return st;
+  if (st == STP_OK)
+    *pi_out = w.x;
+  return st;
+}
+
+stp_status stp__bands_time_sweeps(const stp_movestore *ms, size_t sweeps, double (*clock)(void),
+                                  double *seconds, double **x_out, uint32_t *period,
+                                  stp_error *err) {
+  *x_out = NULL;
+  stp_stationary_info info = {0};
+  bands_work w;
+  stp_status st = prepare(&w, ms, &info, err);
+  *period = info.period;
+  if (st == STP_OK)
+    start_uniform(&w);
+  for (size_t it = 0; st == STP_OK && it < sweeps; it++) {
+    double t0 = clock();
+    (void)estimate(&w, it);
+    st = sweep(&w, err);
+    seconds[it] = clock() - t0;
   }
-  *pi_out = w.x;
-  return STP_OK;
+  if (st == STP_OK)
+    x_normalise_swept(&w, sweeps);
+  release(&w, st == STP_OK);
+  if (st == STP_OK)
+    *x_out = w.x;
+  return st;
 }
 
 void stp__bands_label_rates(const stp_movestore *ms, const double *pi, double *fire) {

@@ -32,6 +32,16 @@
 stp_status stp__bands_solve(const stp_movestore *ms, const stp_stationary_options *o,
                             double **pi_out, stp_stationary_info *info, stp_error *err);
 
+/* For benchmarks (bench/ctmc/sweep_bench.c): the set-up of
+ * stp__bands_solve, then `sweeps` steps of its loop from the uniform
+ * vector (the estimate and one sweep each, whatever the stopping rule
+ * would say), seconds[i] the time of step i by `clock` (seconds); *x_out
+ * the iterate then (allocated, normalised), *period the chain's.  Errors
+ * as stp__bands_solve's. */
+stp_status stp__bands_time_sweeps(const stp_movestore *ms, size_t sweeps, double (*clock)(void),
+                                  double *seconds, double **x_out, uint32_t *period,
+                                  stp_error *err);
+
 /* Long-run firing rate of each label under pi: fire[l] = sum over the moves
  * labelled l of pi[source] * rate[l] (moves back to their state count). */
 void stp__bands_label_rates(const stp_movestore *ms, const double *pi, double *fire);

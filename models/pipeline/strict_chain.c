@@ -548,6 +548,19 @@ static stp_status strict_distributed(const stp_mapping *m, const stp_teams *tm,
   return s;
 }
 
+stp_status stp__strict_store(const stp_mapping *m, const stp_options *o, stp_movestore *ms,
+                             stp_error *err) {
+  bfs b;
+  stp_teg *teg = NULL;
+  stp_teams tm = stp__teams_of(m);
+  stp_status s = strict_enumerate(&b, m, &tm, o, 64, &teg, err);
+  *ms = b.ms; /* handed over: bfs_free frees the rest */
+  b.ms = (stp_movestore){0};
+  bfs_free(&b);
+  stp__teg_free(teg);
+  return s;
+}
+
 /* The exponential throughput: the chain in its compact store is solved in
  * place (engine/densechain.h, stp__store_rate; info->solver names the
  * route that ran), or across MPI ranks (o->distributed). */

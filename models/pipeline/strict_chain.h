@@ -5,6 +5,7 @@
 
 #include "engine/chain.h"
 #include "models/pipeline/mapping.h"
+#include "solvers/movestore.h"
 
 /* The chain of the reachable markings of the Strict event graph of m, by
  * breadth-first enumeration (state 0 is the initial marking).  STP_ELIMIT
@@ -19,6 +20,14 @@ stp_status stp__strict_chain(const stp_mapping *m, const stp_options *o, stp_cha
  * graphs with markings of several words. */
 stp_status stp__strict_chain_packed(const stp_mapping *m, const stp_options *o, unsigned word_bits,
                                     stp_chain **out, stp_error *err);
+
+/* The chain's moves in their compact store (solvers/movestore.h), as the
+ * exponential throughput solves them: for benchmarks of the solver on the
+ * very chains streamtp builds (bench/ctmc/sweep_bench.c).  *ms is always
+ * initialised (free it with stp__movestore_free); errors as
+ * stp__strict_chain's. */
+stp_status stp__strict_store(const stp_mapping *m, const stp_options *o, stp_movestore *ms,
+                             stp_error *err);
 
 /* Throughput of the Strict model with exponential times, from the Markov
  * chain of the reachable markings of the full event graph.  STP_ELIMIT when
