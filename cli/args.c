@@ -18,12 +18,9 @@
 #include <unistd.h>
 
 void cli_usage_error(const cli_command *cmd, const char *fmt, ...) {
-  cli_progress_clear();
   va_list ap;
   va_start(ap, fmt);
-  fputs("streamtp: error: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  cli_verror(fmt, ap);
   va_end(ap);
   fprintf(stderr, "usage: streamtp %s\nTry 'streamtp %s --help' for more information.\n",
           cmd->synopsis, cmd->name);

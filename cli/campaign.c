@@ -633,9 +633,7 @@ static void complain(size_t *count, const char *fmt, ...) {
     return;
   va_list ap;
   va_start(ap, fmt);
-  fputs("streamtp: error: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  cli_verror(fmt, ap);
   va_end(ap);
 }
 

@@ -260,34 +260,14 @@ static bool parse_explain(const cli_args *a, stp_batch_config *cfg) {
   return true;
 }
 
-#define CLI_MAX_GROUPS UINT64_C(1000000) /* batches or replications, as simulate's */
-
 /* --datasets, --warmup, --batches | --replications, --seed: as simulate's. */
 static bool parse_sim_counts(const cli_args *a, stp_sim_options *o) {
   const cli_command *cmd = &cli_batch_command;
-  const char *s;
-  uint64_t v;
-  if ((s = cli_get(cmd, a, "datasets")) &&
-      !cli_parse_u64(cmd, "datasets", s, 2, UINT64_C(1) << 50, &o->datasets))
-    return false;
-  if ((s = cli_get(cmd, a, "warmup")) &&
-      !cli_parse_u64(cmd, "warmup", s, 0, UINT64_C(1) << 50, &o->warmup))
-    return false;
   if (cli_get(cmd, a, "batches") && cli_get(cmd, a, "replications")) {
     cli_usage_error(cmd, "--batches and --replications exclude each other");
     return false;
   }
-  if ((s = cli_get(cmd, a, "batches"))) {
-    if (!cli_parse_u64(cmd, "batches", s, 2, CLI_MAX_GROUPS, &v))
-      return false;
-    o->batches = (uint32_t)v;
-  }
-  if ((s = cli_get(cmd, a, "replications"))) {
-    if (!cli_parse_u64(cmd, "replications", s, 2, CLI_MAX_GROUPS, &v))
-      return false;
-    o->replications = (uint32_t)v;
-  }
-  return !(s = cli_get(cmd, a, "seed")) || cli_parse_u64(cmd, "seed", s, 0, UINT64_MAX, &o->seed);
+  return cli_parse_sim_counts(cmd, a, o);
 }
 
 /* --associated, --resource-law, --no-bounds, --latency's --source-rate. */

@@ -37,8 +37,6 @@ static const cli_option simulate_options[] = {
     {"source-rate", 0, "R", "--latency: data sets released per time unit (default 0.95 x the throughput)"},
     {0}};
 
-#define CLI_MAX_GROUPS UINT64_C(1000000) /* batches or replications */
-
 static bool parse_law(const char *opt, const char *spec, stp_law **out) {
   stp_error err = {0};
   if (stp_law_parse(spec, NULL, out, &err) == STP_OK)
@@ -48,28 +46,7 @@ static bool parse_law(const char *opt, const char *spec, stp_law **out) {
 }
 
 static bool parse_counts(const cli_args *a, stp_sim_options *o) {
-  const cli_command *cmd = &cli_simulate_command;
-  const char *s;
-  uint64_t v;
-  if ((s = cli_get(cmd, a, "datasets")) &&
-      !cli_parse_u64(cmd, "datasets", s, 2, UINT64_C(1) << 50, &o->datasets))
-    return false;
-  if ((s = cli_get(cmd, a, "warmup")) &&
-      !cli_parse_u64(cmd, "warmup", s, 0, UINT64_C(1) << 50, &o->warmup))
-    return false;
-  if ((s = cli_get(cmd, a, "batches"))) {
-    if (!cli_parse_u64(cmd, "batches", s, 2, CLI_MAX_GROUPS, &v))
-      return false;
-    o->batches = (uint32_t)v;
-  }
-  if ((s = cli_get(cmd, a, "replications"))) {
-    if (!cli_parse_u64(cmd, "replications", s, 2, CLI_MAX_GROUPS, &v))
-      return false;
-    o->replications = (uint32_t)v;
-  }
-  if ((s = cli_get(cmd, a, "seed")) && !cli_parse_u64(cmd, "seed", s, 0, UINT64_MAX, &o->seed))
-    return false;
-  return true;
+  return cli_parse_sim_counts(&cli_simulate_command, a, o);
 }
 
 /* --utilization, --latency and --source-rate (a rate: the inverse of a time, in the range

@@ -169,3 +169,26 @@ bool cli_check_distributed(const cli_command *cmd) {
                   "-DSTP_PETSC=ON, after scripts/deps.sh cluster; docs/cluster.md)");
   return false;
 }
+
+bool cli_parse_sim_counts(const cli_command *cmd, const cli_args *a, stp_sim_options *o) {
+  const char *s;
+  uint64_t v;
+  if ((s = cli_get(cmd, a, "datasets")) &&
+      !cli_parse_u64(cmd, "datasets", s, 2, UINT64_C(1) << 50, &o->datasets))
+    return false;
+  if ((s = cli_get(cmd, a, "warmup")) &&
+      !cli_parse_u64(cmd, "warmup", s, 0, UINT64_C(1) << 50, &o->warmup))
+    return false;
+  if ((s = cli_get(cmd, a, "batches"))) {
+    if (!cli_parse_u64(cmd, "batches", s, 2, CLI_MAX_GROUPS, &v))
+      return false;
+    o->batches = (uint32_t)v;
+  }
+  if ((s = cli_get(cmd, a, "replications"))) {
+    if (!cli_parse_u64(cmd, "replications", s, 2, CLI_MAX_GROUPS, &v))
+      return false;
+    o->replications = (uint32_t)v;
+  }
+  return !(s = cli_get(cmd, a, "seed")) || cli_parse_u64(cmd, "seed", s, 0, UINT64_MAX, &o->seed);
+}
+

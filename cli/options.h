@@ -61,6 +61,13 @@ const stp_law *cli_exact_law(const stp_law *law, bool simulate);
 bool cli_parse_sim_options(const cli_command *cmd, const cli_args *a, bool has_firings,
                            bool law_alone, bool *enabled, stp_graph_sim_options *o,
                            stp_law **law, cli_limits *limits);
+/* A mapping's Monte Carlo counts, as simulate and batch --simulate take
+ * them: --datasets, --warmup, --batches, --replications (each at most
+ * CLI_MAX_GROUPS), --seed, into o (the other members untouched).  False
+ * after printing a usage error. */
+#define CLI_MAX_GROUPS UINT64_C(1000000)
+bool cli_parse_sim_counts(const cli_command *cmd, const cli_args *a, stp_sim_options *o);
+
 #define CLI_SIM_OPTIONS                                                   \
   {"simulate", 0, "R", "Monte Carlo: R independent runs (any law, 95% interval)"},     \
       {"law", 0, "SPEC", "law of times without their own (default exp; see docs/format.md)"}, \

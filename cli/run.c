@@ -58,13 +58,17 @@ stp_control cli_control(void) {
 }
 
 /* ---- messages and exit statuses -------------------------------------------------- */
-void cli_error(const char *fmt, ...) {
+void cli_verror(const char *fmt, va_list ap) {
   cli_progress_clear();
-  va_list ap;
-  va_start(ap, fmt);
   fputs("streamtp: error: ", stderr);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  cli_verror(fmt, ap);
   va_end(ap);
 }
 

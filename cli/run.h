@@ -8,6 +8,7 @@
 
 #include "streamtp.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,8 @@ enum { CLI_OK = 0, CLI_FAILURE = 1, CLI_USAGE = 2 };
 
 /* "streamtp: error: ..." on standard error (the progress line erased first). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same with a va_list (the callers that format their own messages). */
+void cli_verror(const char *fmt, va_list ap);
 /* Print err's message and return the exit status its kind deserves.  The
  * library describes a limit without naming an option (stp_limit,
  * streamtp_base.h); the command line adds its own advice: "; raise

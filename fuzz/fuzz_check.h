@@ -14,12 +14,25 @@
 #include "streamtp_graph.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 /* Relative slack of comparisons between values of different solvers (the
  * stationary solves stop at a scaled residual near 1e-10). */
 #define FUZZ_SLACK 1e-6
+
+/* The input as the file at path (the targets that read files: row files,
+ * sample files); false when it cannot be written (the input is skipped). */
+static inline bool fuzz_write_file(const char *path, const uint8_t *data, size_t size) {
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    return false;
+  fwrite(data, 1, size, f);
+  fclose(f);
+  return true;
+}
 
 static inline void fuzz_fail(const char *what, double a, double b) {
   fprintf(stderr, "fuzz check failed: %s (%.17g, %.17g)\n", what, a, b);

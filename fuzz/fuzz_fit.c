@@ -122,11 +122,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   int fit = data[0] % 4 != 0; /* mostly ph:fit=, sometimes empirical: */
   data++, size--;
-  FILE *f = fopen(path, "wb");
-  if (!f)
+  if (!fuzz_write_file(path, data, size))
     return 0;
-  fwrite(data, 1, size, f);
-  fclose(f);
   char spec[96];
   snprintf(spec, sizeof spec, "%s%s", fit ? "ph:fit=" : "empirical:", path);
   fuzz_law_parse(spec);

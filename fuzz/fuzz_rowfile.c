@@ -145,11 +145,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int format = formats[data[0] % 3];
   const char *csv_header = data[0] & 4 ? header : NULL;
   data++, size--;
-  FILE *f = fopen(path, "wb");
-  if (!f)
+  if (!fuzz_write_file(path, data, size))
     return 0;
-  fwrite(data, 1, size, f);
-  fclose(f);
 
   static rowfile rf; /* 16 KiB of tail: not on the stack */
   seen s = {.data = data, .size = size};

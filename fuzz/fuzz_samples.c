@@ -18,11 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     snprintf(path, sizeof path, "/tmp/stp-fuzz-samples-%ld.txt", (long)getpid());
     atexit(remove_file);
   }
-  FILE *f = fopen(path, "wb");
-  if (!f)
+  if (!fuzz_write_file(path, data, size))
     return 0;
-  fwrite(data, 1, size, f);
-  fclose(f);
   char spec[96];
   snprintf(spec, sizeof spec, "empirical:%s", path);
   fuzz_law_parse(spec);

@@ -442,6 +442,25 @@ static stp_status strict_det(stp_opt_eval *ev, const stp_opt_cand *c, size_t n, 
   return s;
 }
 
+/* The outcome s of a chain solved for entry e: beyond a cap of the search
+ * (capped), not a limit of the run, the entry stays unknown; beyond the
+ * run's limits it is marked so (the candidate has no value); an error goes
+ * to err (local: its message). */
+static stp_status settle(stp_opt_eval *ev, cache_entry *e, stp_status s, bool capped,
+                         const stp_error *local, stp_error *err) {
+  if (s == STP_ELIMIT && capped) {
+    ev->capped_now = true;
+    return s;
+  }
+  if (s != STP_OK && s != STP_ELIMIT) {
+    if (err)
+      *err = *local;
+    return s;
+  }
+  e->exp_state = s == STP_ELIMIT ? EXP_BEYOND : EXP_DONE;
+  return s;
+}
+
 /* The exponential throughput of stages 0..n-1 of c (its cache entry e). */
 static stp_status strict_exp(stp_opt_eval *ev, const stp_opt_cand *c, size_t n, cache_entry *e,
                              stp_error *err) {
@@ -455,19 +474,7 @@ static stp_status strict_exp(stp_opt_eval *ev, const stp_opt_cand *c, size_t n, 
       o.max_states = ev->chain_cap;
     stp_status s = stp__strict_exp_throughput_teams(ev->sp->plat, &tm, &o, &e->exp, &info,
                                                     &local);
-    if (s == STP_ELIMIT && capped) {
-      ev->capped_now = true; /* not a limit of the run: left unknown */
-      return s;
-    }
-    if (s == STP_ELIMIT) {
-      e->exp_state = EXP_BEYOND;
-    } else if (s != STP_OK) {
-      if (err)
-        *err = local;
-      return s;
-    } else {
-      e->exp_state = EXP_DONE;
-    }
+    return settle(ev, e, s, capped, &local, err);
   }
   return e->exp_state == EXP_BEYOND ? STP_ELIMIT : STP_OK;
 }
@@ -519,19 +526,7 @@ static stp_status strict_law(stp_opt_eval *ev, const stp_opt_cand *c, cache_entr
     if (s == STP_OK)
       s = stp__law_strict_rate(m, &ev->lc, &o, &e->exp, &local);
     stp_mapping_free(m);
-    if (s == STP_ELIMIT && capped) {
-      ev->capped_now = true;
-      return s;
-    }
-    if (s == STP_ELIMIT) {
-      e->exp_state = EXP_BEYOND;
-    } else if (s != STP_OK) {
-      if (err)
-        *err = local;
-      return s;
-    } else {
-      e->exp_state = EXP_DONE;
-    }
+    return settle(ev, e, s, capped, &local, err);
   }
   return e->exp_state == EXP_BEYOND ? STP_ELIMIT : STP_OK;
 }
