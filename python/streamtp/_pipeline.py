@@ -192,22 +192,8 @@ def simulate(mapping, model=None, *, law=None, datasets=1000000, seed=1, warmup=
     unit, default 0.95 x the simulated throughput; a rate at or above the
     throughput raises EINVAL), as `simulate --utilization --latency
     --source-rate R`."""
-    o = _SimOptions()
-    _sim_options_init(ctypes.byref(o))
-    o.datasets = integer("datasets", datasets, 2, _MAX_DATASETS)
-    o.seed = integer("seed", seed)
-    o.batches = integer("batches", batches, 2, _MAX_GROUPS)
-    o.warmup = _SIM_AUTO if warmup is None else integer("warmup", warmup, 0, _MAX_DATASETS)
-    if replications is not None:
-        o.replications = integer("replications", replications, 2, _MAX_GROUPS)
-    if resource_law is not None and not associated:
-        raise Error("EINVAL", "resource_law needs associated=True")
-    o.associated, o.bounds = int(bool(associated)), int(bool(bounds))
-    o.utilization, o.latency = int(bool(utilization)), int(bool(latency))
-    if source_rate is not None:
-        if not latency:
-            raise Error("EINVAL", "source_rate needs latency=True")
-        o.source_rate = time_value("source_rate", source_rate, allow_zero=False)
+    o = _sim_options(datasets, seed, warmup, batches, replications, associated, resource_law,
+                     bounds, utilization, latency, source_rate)
     if model is not None:
         choice("model", model, MODELS)
     return interruptible(_simulate_one, mapping, model, o, law, resource_law, exp_method,
@@ -309,7 +295,7 @@ def batch(*inputs, model=None, jobs=None, law=None, exp_method="auto", max_trans
     if simulate:
         if sensitivity:
             raise Error("EINVAL", "sensitivity is evaluate's: not with simulate=True")
-        sim = _batch_sim_options(datasets, seed, warmup, batches, replications, associated,
+        sim = _sim_options(datasets, seed, warmup, batches, replications, associated,
                                  resource_law, bounds, utilization, latency, source_rate)
         cfg.utilization = cfg.latency = 0  # the simulation's own
     elif resource_law is not None or source_rate is not None:
@@ -318,9 +304,10 @@ def batch(*inputs, model=None, jobs=None, law=None, exp_method="auto", max_trans
                          max_states, progress, sim, resource_law, max_memory=max_memory)
 
 
-def _batch_sim_options(datasets, seed, warmup, batches, replications, associated, resource_law,
-                       bounds, utilization, latency, source_rate):
-    """The options of batch's simulations, checked as simulate checks them."""
+def _sim_options(datasets, seed, warmup, batches, replications, associated, resource_law,
+                 bounds, utilization, latency, source_rate):
+    """The options of a simulation (simulate's, batch's), checked as the
+    command line checks them."""
     o = _SimOptions()
     _sim_options_init(ctypes.byref(o))
     o.datasets = integer("datasets", datasets, 2, _MAX_DATASETS)

@@ -236,6 +236,25 @@ static double comp_item(const stp_opt_eval *ev, const stp_opt_cand *c, size_t i)
   return (double)c->size[i] / slowest;
 }
 
+/* The outcome s of a chain solved for entry e: beyond a cap of the search
+ * (capped), not a limit of the run, the entry stays unknown; beyond the
+ * run's limits it is marked so (the candidate has no value); an error goes
+ * to err (local: its message). */
+static stp_status settle(stp_opt_eval *ev, cache_entry *e, stp_status s, bool capped,
+                         const stp_error *local, stp_error *err) {
+  if (s == STP_ELIMIT && capped) {
+    ev->capped_now = true;
+    return s;
+  }
+  if (s != STP_OK && s != STP_ELIMIT) {
+    if (err)
+      *err = *local;
+    return s;
+  }
+  e->exp_state = s == STP_ELIMIT ? EXP_BEYOND : EXP_DONE;
+  return s;
+}
+
 /* The exponential value of a cached entry, computed once. */
 static stp_status entry_exp(stp_opt_eval *ev, cache_entry *e, size_t u, size_t v, stp_error *err) {
   if (e->exp_state == EXP_UNKNOWN) {
@@ -244,12 +263,7 @@ static stp_status entry_exp(stp_opt_eval *ev, cache_entry *e, size_t u, size_t v
     stp_error local = {0};
     stp_status s = stp__pattern_exp_value(u, v, ev->times, &ev->opts, &e->exp, &method, &info,
                                           &local);
-    if (s == STP_ELIMIT)
-      e->exp_state = EXP_BEYOND;
-    else if (s != STP_OK)
-      return err ? (*err = local, s) : s;
-    else
-      e->exp_state = EXP_DONE;
+    return settle(ev, e, s, false, &local, err);
   }
   return e->exp_state == EXP_BEYOND ? STP_ELIMIT : STP_OK;
 }
@@ -263,12 +277,7 @@ static stp_status entry_law(stp_opt_eval *ev, cache_entry *e, size_t u, size_t v
     stp_error local = {0};
     stp_status s = stp__law_pattern_rate(u, v, ev->times, ev->lc.cox[col], &ev->opts, &e->exp,
                                          &local);
-    if (s == STP_ELIMIT)
-      e->exp_state = EXP_BEYOND;
-    else if (s != STP_OK)
-      return err ? (*err = local, s) : s;
-    else
-      e->exp_state = EXP_DONE;
+    return settle(ev, e, s, false, &local, err);
   }
   return e->exp_state == EXP_BEYOND ? STP_ELIMIT : STP_OK;
 }
@@ -442,24 +451,6 @@ static stp_status strict_det(stp_opt_eval *ev, const stp_opt_cand *c, size_t n, 
   return s;
 }
 
-/* The outcome s of a chain solved for entry e: beyond a cap of the search
- * (capped), not a limit of the run, the entry stays unknown; beyond the
- * run's limits it is marked so (the candidate has no value); an error goes
- * to err (local: its message). */
-static stp_status settle(stp_opt_eval *ev, cache_entry *e, stp_status s, bool capped,
-                         const stp_error *local, stp_error *err) {
-  if (s == STP_ELIMIT && capped) {
-    ev->capped_now = true;
-    return s;
-  }
-  if (s != STP_OK && s != STP_ELIMIT) {
-    if (err)
-      *err = *local;
-    return s;
-  }
-  e->exp_state = s == STP_ELIMIT ? EXP_BEYOND : EXP_DONE;
-  return s;
-}
 
 /* The exponential throughput of stages 0..n-1 of c (its cache entry e). */
 static stp_status strict_exp(stp_opt_eval *ev, const stp_opt_cand *c, size_t n, cache_entry *e,
